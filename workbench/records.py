@@ -1,0 +1,183 @@
+"""Notebook-side output helpers: record key numbers, save tables and figures.
+
+Notebooks executed by :mod:`workbench.runner` call :func:`record` in their final cell;
+the values are written to the run's JSON file (path in the ``WORKBENCH_RECORD_FILE``
+environment variable) and also embedded in the executed notebook as a display output
+with the MIME type :data:`RECORD_MIME`, so :func:`read_records` can recover them from
+either. :func:`save_table` and :func:`save_figure` write into the run's output folder
+(``WORKBENCH_OUTPUT_DIR``; when a notebook is run by hand in JupyterLab, into
+``results/interactive/<notebook>``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+RECORD_MIME = "application/vnd.workbench.record+json"
+RECORD_FILE_ENV = "WORKBENCH_RECORD_FILE"
+OUTPUT_DIR_ENV = "WORKBENCH_OUTPUT_DIR"
+
+__all__ = [
+    "RECORD_MIME",
+    "to_jsonable",
+    "record",
+    "read_records",
+    "output_dir",
+    "save_table",
+    "save_figure",
+    "atomic_write_text",
+]
+
+
+def to_jsonable(value: Any) -> Any:
+    """Convert numpy / pandas values to plain JSON types (NaN and inf become ``None``)."""
+    if isinstance(value, pd.DataFrame):
+        return {
+            "__type__": "DataFrame",
+            "columns": [to_jsonable(c) for c in value.columns],
+            "index": [to_jsonable(i) for i in value.index],
+            "data": [[to_jsonable(v) for v in row] for row in value.itertuples(index=False)],
+        }
+    if isinstance(value, pd.Series):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return [to_jsonable(v) for v in value.tolist()]
+    if isinstance(value, (np.bool_, bool)):
+        return bool(value)
+    if isinstance(value, (np.integer, int)):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        f = float(value)
+        return f if math.isfinite(f) else None
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(
+        f"record(): cannot store a value of type {type(value).__name__}; "
+        "use numbers, strings, lists, dicts, numpy arrays or pandas objects"
+    )
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and an atomic rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def record(name: str, value: Any) -> Any:
+    """Record a key number (or table) of a notebook run for tests and reports.
+
+    Parameters
+    ----------
+    name : str
+        Key under which the value is stored; recording the same key twice overwrites it.
+    value : Any
+        A JSON-representable value: numbers, strings, lists, dicts, numpy arrays,
+        pandas Series or DataFrames.
+
+    Returns
+    -------
+    Any
+        The JSON form that was stored.
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError("record(): name must be a non-empty string")
+    payload = to_jsonable(value)
+    target = os.environ.get(RECORD_FILE_ENV)
+    if target:
+        path = Path(target)
+        current: dict[str, Any] = {}
+        if path.exists():
+            current = json.loads(path.read_text(encoding="utf-8") or "{}")
+        current[name] = payload
+        atomic_write_text(path, json.dumps(current, indent=2, sort_keys=True))
+    try:  # embed in the executed notebook as well
+        from IPython import get_ipython
+        from IPython.display import display
+
+        if get_ipython() is not None:
+            display({RECORD_MIME: {name: payload}}, raw=True)
+    except ImportError:  # pragma: no cover - IPython is a dependency
+        pass
+    return payload
+
+
+def read_records(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read the values recorded by a notebook run.
+
+    Parameters
+    ----------
+    path : path-like
+        Either the run's ``records.json`` or an executed ``.ipynb``.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no records at {path}")
+    if path.suffix == ".json":
+        return json.loads(path.read_text(encoding="utf-8"))
+    if path.suffix == ".ipynb":
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        out: dict[str, Any] = {}
+        for cell in nb.get("cells", []):
+            for o in cell.get("outputs", []):
+                data = o.get("data", {})
+                if RECORD_MIME in data:
+                    out.update(data[RECORD_MIME])
+        return out
+    raise ValueError(f"{path}: expected a .json records file or an executed .ipynb")
+
+
+def output_dir() -> Path:
+    """The folder where the current notebook run writes its tables and figures."""
+    env = os.environ.get(OUTPUT_DIR_ENV)
+    path = Path(env) if env else Path("results") / "interactive"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def save_table(name: str, table: pd.DataFrame, *, index: bool = True) -> Path:
+    """Save a table as CSV into the run's output folder; returns the CSV path."""
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"save_table({name!r}): expected a pandas DataFrame, got {type(table).__name__}")
+    path = output_dir() / "tables" / f"{name}.csv"
+    atomic_write_text(path, table.to_csv(index=index))
+    return path
+
+
+def save_figure(name: str, fig: Any = None) -> list[Path]:
+    """Save a matplotlib figure as PNG and PDF into the run's output folder."""
+    import matplotlib.pyplot as plt
+
+    fig = fig if fig is not None else plt.gcf()
+    folder = output_dir() / "figures"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for ext in ("png", "pdf"):
+        path = folder / f"{name}.{ext}"
+        tmp = folder / f".{name}.tmp.{ext}"
+        fig.savefig(tmp, dpi=150, bbox_inches="tight")
+        os.replace(tmp, path)
+        paths.append(path)
+    return paths

@@ -1,0 +1,1 @@
+"""Figure helpers, one module per method family."""
