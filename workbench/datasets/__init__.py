@@ -1,0 +1,87 @@
+"""Loaders for the bundled data (and users' own files in the same formats).
+
+Every loader finds ``data/`` itself (:func:`data_dir`, env ``WORKBENCH_DATA``), verifies a bundled
+file's sha256 against ``data/checksums.sha256`` on first use in a process, and also accepts the
+path of a user file in the same format (not checksum-verified). Missing files raise
+``FileNotFoundError`` naming the file; truncated or malformed files raise :class:`DataFormatError`
+naming the file and the line.
+
+=====================  ==========================================================
+resource               loader
+=====================  ==========================================================
+word similarity        :func:`load_wordsim` (names in :data:`WORDSIM_NAMES`)
+SCWS with contexts     :func:`load_scws`, :func:`scws_context`
+Google analogies       :func:`load_analogies`
+TOEFL-style questions  :func:`load_toefl` (user files only)
+Gutenberg corpora      :func:`load_corpus` ("1M", "5M"; "25M" from the shared folder)
+Bible                  :func:`load_bible`, :func:`load_parallel_bible`
+UD English-EWT         :func:`load_conllu`
+lexicons               :func:`load_lexicon`, :func:`symmetrize`, :func:`load_framenet_frames`
+WordNet 3.0            :func:`load_wordnet`
+=====================  ==========================================================
+"""
+
+from ._common import (
+    ChecksumError,
+    DataFormatError,
+    cache_dir,
+    data_dir,
+    dataset_checksums,
+    file_sha256,
+    shared_data_dir,
+    verify_checksums,
+)
+from .bible import (
+    BIBLE_BOOKS,
+    BIBLE_DIVISIONS,
+    BIBLE_TRANSLATIONS,
+    ParallelCorpus,
+    load_bible,
+    load_parallel_bible,
+)
+from .conllu import CONLLU_SPLITS, Sentence, Token, load_conllu
+from .lexicons import LEXICON_NAMES, load_framenet_frames, load_lexicon, load_wordnet, symmetrize
+from .questions import ANALOGY_SEMANTIC_SECTIONS, load_analogies, load_toefl
+from .text import CORPUS_NAMES, TOKEN_PATTERN, Corpus, Document, load_corpus, tokenize
+from .wordsim import WORDSIM_FILES, WORDSIM_NAMES, SCWSItem, load_scws, load_wordsim, scws_context
+
+__all__ = [
+    "ANALOGY_SEMANTIC_SECTIONS",
+    "BIBLE_BOOKS",
+    "BIBLE_DIVISIONS",
+    "BIBLE_TRANSLATIONS",
+    "CONLLU_SPLITS",
+    "CORPUS_NAMES",
+    "ChecksumError",
+    "Corpus",
+    "DataFormatError",
+    "Document",
+    "LEXICON_NAMES",
+    "ParallelCorpus",
+    "SCWSItem",
+    "Sentence",
+    "TOKEN_PATTERN",
+    "Token",
+    "WORDSIM_FILES",
+    "WORDSIM_NAMES",
+    "cache_dir",
+    "data_dir",
+    "dataset_checksums",
+    "file_sha256",
+    "load_analogies",
+    "load_bible",
+    "load_conllu",
+    "load_corpus",
+    "load_framenet_frames",
+    "load_lexicon",
+    "load_parallel_bible",
+    "load_scws",
+    "load_toefl",
+    "load_wordnet",
+    "load_wordsim",
+    "scws_context",
+    "shared_data_dir",
+    "symmetrize",
+    "tokenize",
+    "verify_checksums",
+]

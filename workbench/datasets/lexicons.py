@@ -1,0 +1,225 @@
+"""Prior-knowledge lexicons (PPDB, FrameNet) and the WordNet 3.0 reader."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import logging
+import os
+import shutil
+import tarfile
+import tempfile
+import threading
+import warnings
+import zlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ._common import bundled, cache_dir, fail, file_sha256, iter_lines, resolve_file
+
+if TYPE_CHECKING:
+    from nltk.corpus.reader import WordNetCorpusReader
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "LEXICON_NAMES",
+    "load_lexicon",
+    "symmetrize",
+    "load_framenet_frames",
+    "load_wordnet",
+]
+
+LEXICON_NAMES: dict[str, str] = {
+    "ppdb": "lexicons/retrofitting/ppdb-xl.txt",
+    "framenet": "lexicons/retrofitting/framenet.txt",
+}
+WORDNET_FILE = "lexicons/wordnet-3.0.tar.gz"
+
+
+def _lexicon_path(name_or_path: str | os.PathLike[str], names: dict[str, str]) -> Path:
+    key = str(name_or_path)
+    if not isinstance(name_or_path, os.PathLike) and key.lower() in names:
+        return bundled(names[key.lower()])
+    if isinstance(name_or_path, os.PathLike) or os.sep in key or "." in key:
+        return resolve_file(key)
+    raise ValueError(f"unknown lexicon {key!r}; valid names: {', '.join(names)} (or a path)")
+
+
+def load_lexicon(name_or_path: str | os.PathLike[str] = "ppdb") -> dict[str, set[str]]:
+    """Load a lexicon graph as an adjacency dict ``word -> set of neighbours``.
+
+    Parameters
+    ----------
+    name_or_path : {"ppdb", "framenet"} or path
+        Bundled retrofitting lexicons of Faruqui et al. (2015): PPDB-XL (102,902 lines) and
+        FrameNet (10,822 lines), or a user file of whitespace-separated lines
+        ``word nbr1 nbr2 ...`` (plain or ``.gz``).
+
+    Returns
+    -------
+    dict
+        As in the file (case kept, NOT symmetrised: see :func:`symmetrize`). A word appearing on
+        several lines gets the union of its neighbours; a line with a single word gives an empty
+        set; a word is never its own neighbour.
+    """
+    path = _lexicon_path(name_or_path, LEXICON_NAMES)
+    adj: dict[str, set[str]] = {}
+    for _lineno, line in iter_lines(path):
+        words = line.split()
+        if not words:
+            continue
+        head = words[0]
+        nbrs = adj.setdefault(head, set())
+        nbrs.update(words[1:])
+        nbrs.discard(head)
+    if not adj:
+        raise fail(path, 1, "no lexicon entries found")
+    return adj
+
+
+def symmetrize(adj: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Return a new adjacency dict with every edge in both directions (input not modified)."""
+    out: dict[str, set[str]] = {w: set(n) for w, n in adj.items()}
+    for w, nbrs in adj.items():
+        for n in nbrs:
+            if n != w:
+                out.setdefault(n, set()).add(w)
+    return out
+
+
+def load_framenet_frames(path: str | os.PathLike[str] | None = None) -> dict[str, set[str]]:
+    """Frame -> set of lemmas, inverted from FrameNet lexical units.
+
+    File format (``framenet-lu.txt`` of Faruqui & Dyer 2015): one lexical unit a line,
+    ``lemma.pos FN_frame:Name [FN_frame:Other ...] FN_role:... ``. The ``.pos`` suffix is removed
+    and underscores kept (``sit_down``); lemmas are lowercased.
+    """
+    p = (
+        bundled("lexicons/non-distributional/framenet-lu.txt")
+        if path is None
+        else resolve_file(path)
+    )
+    frames: dict[str, set[str]] = {}
+    for lineno, line in iter_lines(p):
+        fields = line.split()
+        if not fields:
+            continue
+        lu = fields[0]
+        lemma = lu.rsplit(".", 1)[0] if "." in lu else lu
+        names = [f.split(":", 1)[1] for f in fields[1:] if f.startswith("FN_frame:")]
+        if not names:
+            raise fail(p, lineno, f"lexical unit {lu!r} has no FN_frame: field")
+        for name in names:
+            frames.setdefault(name, set()).add(lemma.lower())
+    if not frames:
+        raise fail(p, 1, "no frames found")
+    return frames
+
+
+_wn_lock = threading.Lock()
+_wn_readers: dict[str, WordNetCorpusReader] = {}
+
+
+def _extract_once(archive: Path) -> Path:
+    """Extract ``archive`` into the cache (temp dir + atomic rename); return the WordNet folder."""
+    digest = file_sha256(archive)[:16]
+    target = cache_dir() / f"wordnet-{digest}"
+    if not target.is_dir():
+        tmp = Path(tempfile.mkdtemp(prefix=".wordnet-", dir=cache_dir()))
+        try:
+            with tarfile.open(archive, "r:gz") as tar:
+                try:
+                    tar.extractall(tmp, filter="data")
+                except TypeError:  # pragma: no cover - Python without extraction filters
+                    tar.extractall(tmp)  # noqa: S202
+            try:
+                os.rename(tmp, target)
+            except OSError:
+                if not target.is_dir():  # another process did not win the race
+                    raise
+        except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+            raise fail(archive, 1, f"truncated or corrupt archive ({exc})") from exc
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+    for cand in [target, *sorted(p for p in target.iterdir() if p.is_dir())]:
+        if (cand / "index.noun").is_file() and (cand / "data.noun").is_file():
+            return cand
+    raise fail(archive, 1, "archive contains no WordNet database (index.noun, data.noun)")
+
+
+def _reader_class() -> type[WordNetCorpusReader]:
+    from nltk.corpus.reader import WordNetCorpusReader
+
+    class _BundledWordNetReader(WordNetCorpusReader):
+        """WordNet reader that does not look for nltk's downloaded ``wordnet`` corpus.
+
+        ``WordNetCorpusReader.__init__`` builds a sense map to the downloaded WordNet (used only by
+        the multilingual OMW functions, unavailable here) and fails without it.
+        """
+
+        def map_wn(self, version: str = "wordnet") -> None:  # type: ignore[override]
+            return None
+
+        def open(self, file: str):  # type: ignore[no-untyped-def]
+            # nltk's SeekableUnicodeStreamReader makes reading the sequentially read files (index.*,
+            # *.exc, lexnames) much slower than a plain text file. data.* files are accessed by
+            # seek/tell (all_synsets), which nltk's stream does faster: leave them to nltk.
+            root = getattr(self._root, "path", None)
+            if (
+                root
+                and isinstance(self._encoding, str)
+                and not file.startswith("data.")
+                and not os.path.isabs(file)
+                and ".." not in file
+            ):
+                return io.open(os.path.join(root, file), encoding=self._encoding)  # noqa: UP020
+            return super().open(file)
+
+    return _BundledWordNetReader
+
+
+def _allow_nltk_root(root: Path) -> None:
+    """Recent nltk refuses corpus folders outside ``nltk.data.path``; register this one."""
+    import nltk.data
+
+    resolved = str(root.resolve())
+    if resolved not in [str(p) for p in nltk.data.path]:
+        nltk.data.path.append(resolved)
+
+
+def load_wordnet(path: str | os.PathLike[str] | None = None) -> WordNetCorpusReader:
+    """WordNet reader on the bundled WordNet 3.0 database (or a user ``.tar.gz`` / folder).
+
+    The archive is extracted once into ``cache_dir()/wordnet-<sha256 prefix>/`` (to a temporary
+    folder first, then renamed, so an interrupted extraction is never used). Readers are cached
+    per process.
+
+    Returns
+    -------
+    nltk.corpus.reader.WordNetCorpusReader
+        e.g. ``wn.synsets("dog")``; the bundled database has 117,659 synsets.
+    """
+    if path is None:
+        src = bundled(WORDNET_FILE)
+    else:
+        src = Path(path).expanduser()
+        if not src.exists():
+            raise FileNotFoundError(f"data file not found: {src}")
+    key = str(src.resolve())
+    with _wn_lock:
+        if key in _wn_readers:
+            return _wn_readers[key]
+        if src.is_dir():
+            root = src
+            if not (root / "index.noun").is_file():
+                raise FileNotFoundError(f"{root} is not a WordNet database folder (no index.noun)")
+        else:
+            root = _extract_once(src)
+        _allow_nltk_root(root)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="The multilingual functions")
+            reader = _reader_class()(str(root), None)
+        _wn_readers[key] = reader
+        return reader
