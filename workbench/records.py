@@ -6,7 +6,7 @@ environment variable) and also embedded in the executed notebook as a display ou
 with the MIME type :data:`RECORD_MIME`, so :func:`read_records` can recover them from
 either. :func:`save_table` and :func:`save_figure` write into the run's output folder
 (``WORKBENCH_OUTPUT_DIR``; when a notebook is run by hand in JupyterLab, into
-``results/interactive/<notebook>``).
+``results/interactive/`` of the checkout).
 """
 
 from __future__ import annotations
@@ -149,10 +149,19 @@ def read_records(path: str | os.PathLike[str]) -> dict[str, Any]:
     raise ValueError(f"{path}: expected a .json records file or an executed .ipynb")
 
 
+def _project_root() -> Path:
+    """The workbench checkout containing the working directory (or the working directory)."""
+    cwd = Path.cwd().resolve()
+    for folder in (cwd, *cwd.parents):
+        if (folder / "notebooks").is_dir() and (folder / "workbench").is_dir():
+            return folder
+    return cwd
+
+
 def output_dir() -> Path:
     """The folder where the current notebook run writes its tables and figures."""
     env = os.environ.get(OUTPUT_DIR_ENV)
-    path = Path(env) if env else Path("results") / "interactive"
+    path = Path(env) if env else _project_root() / "results" / "interactive"
     path.mkdir(parents=True, exist_ok=True)
     return path
 

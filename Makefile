@@ -1,0 +1,63 @@
+# workbench — two-command set-up: `make run` (all notebooks -> results/) and `make test`.
+# A fresh machine needs only Python 3.11 with venv/pip; the virtualenv is created on demand and
+# reinstalled only when pyproject.toml changes (stamp file).
+
+PYTHON ?= python3.11
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+EXTRAS ?= dev,scale,pretrained,bench
+STAMP  := $(VENV)/.workbench-installed
+SIZE   ?= full
+OUT    ?= results/
+PYTEST_ARGS ?=
+BENCH_ARGS  ?=
+
+export MPLBACKEND ?= Agg
+
+.PHONY: run test lint lab bench venv clean distclean help
+
+help:
+	@echo "make run    - create .venv if needed, run every notebook (--size $(SIZE)) into $(OUT)"
+	@echo "make test   - ruff, mypy and pytest (notebooks on small data; slow tests excluded)"
+	@echo "make lab    - JupyterLab on notebooks/"
+	@echo "make bench  - run the benchmark scripts in bench/ (BENCH_ARGS=--quick for a reduced size)"
+	@echo "make clean  - remove results and caches (distclean also removes .venv)"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e ".[$(EXTRAS)]"
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m workbench run --size $(SIZE) --out $(OUT)
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+bench: $(STAMP)
+	@set -e; for script in bench/*.py; do \
+		[ -e "$$script" ] || continue; \
+		echo "== $$script $(BENCH_ARGS)"; \
+		$(BIN)/python "$$script" $(BENCH_ARGS); \
+	done
+
+clean:
+	rm -rf results/ notebooks/results/ .pytest_cache/ .mypy_cache/ .ruff_cache/ build/ dist/
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
+	find . -path ./$(VENV) -prune -o -name .ipynb_checkpoints -type d -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV) *.egg-info

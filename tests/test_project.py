@@ -1,0 +1,164 @@
+"""Project-level checks: dependency lists agree, set-up files exist, notebooks follow the conventions."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import tomllib
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+from packaging.requirements import Requirement
+
+from workbench.runner import REQUIRED_PARAMETERS, list_notebooks, notebook_parameters
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = list_notebooks(ROOT / "notebooks")
+
+
+def _norm(req: str) -> tuple[str, str, str]:
+    r = Requirement(req)
+    name = re.sub(r"[-_.]+", "-", r.name).lower()
+    return name, ",".join(sorted(str(s) for s in r.specifier)), ",".join(sorted(r.extras))
+
+
+def test_environment_yml_matches_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    expected = {_norm(r) for r in project["dependencies"]}
+    for reqs in project["optional-dependencies"].values():
+        expected |= {_norm(r) for r in reqs}
+    assert "dev" in project["optional-dependencies"]
+
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    conda, pip = [], []
+    for dep in env["dependencies"]:
+        if isinstance(dep, dict):
+            pip += [d for d in dep["pip"] if not d.startswith("-")]  # skip "-e ."
+        else:
+            conda.append(dep)
+    assert "python=3.11" in conda and "pip" in conda
+    listed = [_norm(d) for d in pip] + [
+        _norm(re.sub(r"^([A-Za-z0-9_.\-\[\]]+)=", r"\1==", d))
+        for d in conda
+        if not d.startswith(("python", "pip"))
+    ]
+    assert len(listed) == len(set(listed)), "environment.yml lists a package twice"
+    assert set(listed) == expected, (
+        f"only in pyproject: {sorted(expected - set(listed))}; "
+        f"only in environment.yml: {sorted(set(listed) - expected)}"
+    )
+    assert project["requires-python"] == ">=3.11"
+
+
+def test_two_command_setup_files():
+    makefile = (ROOT / "Makefile").read_text()
+    for target in ("run", "test", "lab", "bench", "clean"):
+        assert re.search(rf"^{target}:", makefile, re.M), f"Makefile lacks target {target}"
+    assert "python -m workbench run --size full --out results/" in makefile.replace(
+        "$(SIZE)", "full"
+    ).replace("$(OUT)", "results/").replace("$(BIN)/", "")
+    ci = ROOT / ".ci" / "run"
+    assert os.access(ci, os.X_OK)
+    lines = [
+        ln.strip() for ln in ci.read_text().splitlines() if ln.strip() and not ln.startswith("#")
+    ]
+    assert lines[0] == "set -euo pipefail" and lines[-1] == "make test"
+    readme = (ROOT / "README.md").read_text()
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```(?:bash|sh)?\n(.*?)```", quick, re.S)
+    assert block is not None, "README quick start needs a code block"
+    commands = [ln for ln in block.group(1).splitlines() if ln.strip() and not ln.startswith("#")]
+    assert commands == ["make run", "make test"]
+
+
+def test_notebook_names_and_tests_exist():
+    assert NOTEBOOKS and NOTEBOOKS[0].stem == "00_tour"
+    numbers = [p.stem[:2] for p in NOTEBOOKS]
+    assert len(numbers) == len(set(numbers)), f"duplicate notebook numbers: {numbers}"
+    stray = [
+        p.name
+        for p in (ROOT / "notebooks").glob("*.ipynb")
+        if p not in NOTEBOOKS and not p.name.startswith(".")
+    ]
+    assert not stray, f"notebooks not named NN_name.ipynb (the runner ignores them): {stray}"
+
+
+def _code_cells(nb):
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def _parse(source: str, where: str) -> ast.Module:
+    # IPython magics / shell escapes are not Python
+    lines = ["" if ln.lstrip().startswith(("%", "!")) else ln for ln in source.splitlines()]
+    try:
+        return ast.parse("\n".join(lines))
+    except SyntaxError as exc:  # pragma: no cover - reported as a failure
+        pytest.fail(f"{where}: syntax error line {exc.lineno}: {exc.msg}")
+
+
+ABSOLUTE = re.compile(r"^(?:/|~/|[A-Za-z]:[\\/])[A-Za-z0-9_.]")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_conventions(path):
+    nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+    nbformat.validate(nb)
+    assert nb.nbformat == 4
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3", "kernel must be python3"
+    assert nb.cells[0].cell_type == "markdown", "first cell: markdown stating the purpose"
+
+    tagged = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(tagged) == 1 and tagged[0].cell_type == "code", "exactly one parameters code cell"
+    params = notebook_parameters(path)  # raises unless every statement is NAME = literal
+    for name in REQUIRED_PARAMETERS:
+        assert name in params, f"parameters cell must declare {name}"
+    assert params["DATA_SIZE"] == "full" and params["INTERACTIVE"] is False
+    assert isinstance(params["SEED"], int)
+
+    code = _code_cells(nb)
+    for i, cell in enumerate(code):
+        where = f"{path.name}, code cell {i}"
+        assert not cell.get("outputs") and cell.get("execution_count") is None, (
+            f"{where}: outputs must not be committed"
+        )
+        tree = _parse(cell.source, where)
+        for node in ast.walk(tree):
+            assert not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)), (
+                f"{where}: no def/class in notebooks; put code in the workbench package"
+            )
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                assert not ABSOLUTE.match(node.value), f"{where}: absolute path {node.value!r}"
+        # widgets only under `if INTERACTIVE:`
+        guarded: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "INTERACTIVE" in ast.unparse(node.test):
+                guarded |= {id(n) for n in ast.walk(node)}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                mods = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                if any(m.startswith(("ipywidgets", "workbench.explore")) for m in mods):
+                    assert id(node) in guarded, f"{where}: widgets only under `if INTERACTIVE:`"
+
+    last = _parse(code[-1].source, f"{path.name}, last code cell")
+    calls = [
+        n
+        for n in ast.walk(last)
+        if isinstance(n, ast.Call)
+        and (
+            (isinstance(n.func, ast.Name) and n.func.id == "record")
+            or (isinstance(n.func, ast.Attribute) and n.func.attr == "record")
+        )
+    ]
+    assert calls, f"{path.name}: the final code cell must call record(name, value)"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_notebook_has_a_test_that_runs_it(path):
+    test = ROOT / "tests" / f"test_notebook_{path.stem}.py"
+    assert test.exists(), f"{path.name} needs {test.relative_to(ROOT)}"
+    text = test.read_text()
+    assert path.stem in text, f"{test.name} does not run {path.stem}"
+    assert "mark.notebooks" in text, f"{test.name} must be marked @pytest.mark.notebooks"

@@ -1,0 +1,337 @@
+"""Tests of workbench.runner / workbench.cli on tiny synthetic notebooks in tmp_path."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from workbench import cli, runner
+from workbench.records import read_records
+
+PARAMS = 'DATA_SIZE = "full"\nINTERACTIVE = False\nSEED = 0\nSCALE = 1.5\nLABEL = "x"\nN = 3\n'
+
+BODY = """\
+import pandas as pd
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from workbench.records import record, save_table, save_figure
+value = N * SCALE + SEED
+save_table("numbers", pd.DataFrame({"n": list(range(N))}))
+fig, ax = plt.subplots()
+ax.plot(range(N))
+save_figure("line", fig)
+"""
+
+
+def make_notebook(folder: Path, name: str, *, fail: bool = False, params: str = PARAMS) -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    cell = nbformat.v4.new_code_cell(params)
+    cell.metadata["tags"] = ["parameters"]
+    nb.cells = [nbformat.v4.new_markdown_cell(f"# {name}"), cell, nbformat.v4.new_code_cell(BODY)]
+    if fail:
+        nb.cells.append(nbformat.v4.new_code_cell('raise ValueError("planted failure " + LABEL)'))
+    nb.cells.append(
+        nbformat.v4.new_code_cell(
+            'record("value", value)\nrecord("size", DATA_SIZE)\nrecord("label", LABEL)'
+        )
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.fixture
+def nbdir(tmp_path):
+    folder = tmp_path / "notebooks"
+    make_notebook(folder, "00_alpha")
+    make_notebook(folder, "01_beta", fail=True)
+    make_notebook(folder, "02_gamma")
+    return folder
+
+
+def run(nbdir, names, **kw):
+    kw.setdefault("out", nbdir.parent / "results")
+    return runner.run_notebooks(names, notebooks_dir=nbdir, progress=False, **kw)
+
+
+# ---------------------------------------------------------------- discovery and parameters
+
+
+def test_resolve_names(nbdir):
+    assert [p.stem for p in runner.list_notebooks(nbdir)] == ["00_alpha", "01_beta", "02_gamma"]
+    got = runner.resolve_notebooks(
+        ["alpha", "01", "02_gamma", str(nbdir / "00_alpha.ipynb")], nbdir
+    )
+    assert [p.stem for p in got] == ["00_alpha", "01_beta", "02_gamma"]
+    assert [p.stem for p in runner.resolve_notebooks(None, nbdir)][0] == "00_alpha"
+
+
+def test_notebook_parameters(nbdir):
+    params = runner.notebook_parameters(nbdir / "00_alpha.ipynb")
+    assert params == {
+        "DATA_SIZE": "full",
+        "INTERACTIVE": False,
+        "SEED": 0,
+        "SCALE": 1.5,
+        "LABEL": "x",
+        "N": 3,
+    }
+
+
+def test_parameters_cell_must_be_literals(tmp_path):
+    path = make_notebook(tmp_path, "00_bad", params='DATA_SIZE = "full"\nSEED = len("ab")\n')
+    with pytest.raises(runner.NotebookFormatError, match=r"line 2.*SEED.*not a literal"):
+        runner.notebook_parameters(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("SEED=3", (None, "SEED", 3)),
+        ("SCALE=2.5", (None, "SCALE", 2.5)),
+        ("LABEL=hello world", (None, "LABEL", "hello world")),
+        ("LABEL='7'", (None, "LABEL", "7")),
+        ("03_mvlsa:K=[1, 2]", ("03_mvlsa", "K", [1, 2])),
+        ("INTERACTIVE=True", (None, "INTERACTIVE", True)),
+    ],
+)
+def test_parse_parameter(text, expected):
+    assert runner.parse_parameter(text) == expected
+
+
+def test_validate_parameters_types(nbdir):
+    path = nbdir / "00_alpha.ipynb"
+    eff = runner.validate_parameters(path, {"SCALE": 2, "N": 5}, size="small")
+    assert eff["SCALE"] == 2.0 and isinstance(eff["SCALE"], float)  # int accepted for float
+    assert eff["N"] == 5 and eff["DATA_SIZE"] == "small" and eff["LABEL"] == "x"
+    with pytest.raises(runner.RunnerUsageError, match=r"N expects int.*got float"):
+        runner.validate_parameters(path, {"N": 2.5})
+    with pytest.raises(runner.RunnerUsageError, match=r"INTERACTIVE expects bool"):
+        runner.validate_parameters(path, {"INTERACTIVE": 1})
+    with pytest.raises(runner.RunnerUsageError, match=r"SEED expects int.*got bool"):
+        runner.validate_parameters(path, {"SEED": True})
+    lists = make_notebook(
+        path.parent, "05_lists", params=PARAMS + "SIZES = [1.0, 2.5]\nNAMES = ('a', 'b')\n"
+    )
+    eff = runner.validate_parameters(lists, {"SIZES": [1, 2], "NAMES": ("c",)})
+    assert eff["SIZES"] == [1.0, 2.0] and eff["NAMES"] == ("c",)
+    with pytest.raises(runner.RunnerUsageError, match=r"SIZES\[1\] expects float.*got str"):
+        runner.validate_parameters(lists, {"SIZES": [1, "x"]})
+    with pytest.raises(runner.RunnerUsageError, match=r"SIZES expects list.*got int"):
+        runner.validate_parameters(lists, {"SIZES": 3})
+    with pytest.raises(runner.RunnerUsageError, match=r"size must be one of"):
+        runner.validate_parameters(path, {}, size="huge")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "nope"], "unknown notebook 'nope'"),
+        (["run", "alpha", "-p", "BOGUS=1"], "parameter 'BOGUS' is not declared"),
+        (["run", "alpha", "-p", "N=abc"], "N expects int"),
+        (["run", "alpha", "-p", "oops"], "expected name=value"),
+        (["run", "alpha", "-p", "beta:N=2"], "not selected"),
+    ],
+)
+def test_cli_usage_errors_exit_2_before_running(nbdir, capsys, argv, message):
+    out = nbdir.parent / "results"
+    code = cli.main([*argv, "--notebooks-dir", str(nbdir), "--out", str(out), "--no-progress"])
+    assert code == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()  # nothing ran
+
+
+def test_undeclared_parameter_rejected_for_any_selected_notebook(nbdir, tmp_path):
+    make_notebook(
+        nbdir,
+        "03_delta",
+        params='DATA_SIZE = "full"\nINTERACTIVE = False\nSEED = 0\n'
+        'N = 3\nSCALE = 1.0\nLABEL = "d"\n',
+    )
+    (nbdir / "03_delta.ipynb").write_text(
+        (nbdir / "03_delta.ipynb").read_text().replace("SCALE = 1.0", "OTHER = 1.0")
+    )
+    with pytest.raises(runner.RunnerUsageError, match="03_delta: parameter 'SCALE'"):
+        run(nbdir, ["alpha", "delta"], parameters={"SCALE": 2.0})
+
+
+# ---------------------------------------------------------------- execution
+
+
+def test_run_writes_outputs_failure_reported_others_continue(nbdir, capsys):
+    out = nbdir.parent / "results"
+    code = cli.main(
+        [
+            "run",
+            "--notebooks-dir",
+            str(nbdir),
+            "--out",
+            str(out),
+            "--size",
+            "small",
+            "-p",
+            "SEED=2",
+            "-p",
+            "alpha:N=4",
+            "--no-progress",
+        ]
+    )
+    assert code == 1
+    captured = capsys.readouterr()
+    assert "FAILED 01_beta" in captured.err
+    assert "cell 3 (In [4]): ValueError: planted failure x" in captured.err
+    assert 'raise ValueError("planted failure " + LABEL)' in captured.err  # the failing source
+
+    alpha = out / "00_alpha"
+    assert read_records(alpha / "records.json") == {"value": 8.0, "size": "small", "label": "x"}
+    assert (alpha / "00_alpha.ipynb").exists()
+    assert (alpha / "tables" / "numbers.csv").read_text().count("\n") == 5  # header + 4 rows
+    assert (alpha / "figures" / "line.png").stat().st_size > 0
+    assert (alpha / "figures" / "line.pdf").exists()
+    manifest = json.loads((alpha / "manifest.json").read_text())
+    assert manifest["status"] == "complete"
+    assert manifest["parameters"]["N"] == 4 and manifest["parameters"]["DATA_SIZE"] == "small"
+    assert manifest["defaults"]["N"] == 3 and manifest["seeds"] == {"SEED": 2}
+    assert manifest["git_commit"] and "numpy" in manifest["packages"]
+    assert manifest["wall_time_s"] > 0 and "data_checksums" in manifest
+
+    # the failing notebook: kept for inspection, not complete-looking, reported with its cell
+    assert not (out / "01_beta").exists()
+    failed = out / "01_beta.failed"
+    assert (failed / "01_beta.ipynb").exists()
+    fm = json.loads((failed / "manifest.json").read_text())
+    assert fm["status"] == "failed" and fm["error"]["cell_index"] == 3
+    assert fm["error"]["ename"] == "ValueError"
+
+    # gamma ran after the failure, with the global SEED but the default N
+    assert read_records(out / "02_gamma" / "records.json")["value"] == 3 * 1.5 + 2
+    summary = json.loads((out / "summary.json").read_text())
+    assert [n["status"] for n in summary["notebooks"]] == ["complete", "failed", "complete"]
+    assert "01_beta" in (out / "summary.md").read_text()
+
+
+def fake_execute(path, output_notebook, parameters, **kw):
+    """Stands in for papermill: writes the executed copy and the records, no kernel."""
+    output_notebook.write_text("{}")
+    value = parameters["N"] * parameters["SCALE"] + parameters["SEED"]
+    (output_notebook.parent / "records.json").write_text(json.dumps({"value": value}))
+
+
+def test_failure_details_in_report(nbdir, monkeypatch):
+    from papermill.exceptions import PapermillExecutionError
+
+    def failing(path, output_notebook, parameters, **kw):
+        output_notebook.write_text("{}")
+        # papermill counts the injected-parameters cell (after source cell 1): 4 -> source cell 3
+        raise PapermillExecutionError(
+            cell_index=4,
+            exec_count=3,
+            source="raise ValueError('boom')",
+            ename="ValueError",
+            evalue="boom",
+            traceback=["\x1b[0;31mValueError\x1b[0m Traceback", "ValueError: boom"],
+        )
+
+    monkeypatch.setattr(runner, "_execute", failing)
+    report = run(nbdir, ["beta", "gamma"], size="small")
+    assert report.exit_code == 1 and not report.ok
+    assert [r.name for r in report.failed] == ["01_beta", "02_gamma"]  # every one is attempted
+    res = report["01_beta"]
+    assert res.failure is not None
+    assert res.failure.cell_index == 3 and res.failure.execution_count == 3
+    assert res.failure.ename == "ValueError" and res.failure.evalue == "boom"
+    assert "\x1b" not in res.failure.traceback  # colour codes stripped
+    assert "cell 3 (In [3]): ValueError: boom" in res.failure.describe()
+    assert "raise ValueError('boom')" in res.failure.describe()
+    assert "cell 3" in report.summary_table()
+
+
+def test_skip_unless_force_or_parameters_change(nbdir, monkeypatch):
+    calls = []
+
+    def counting(path, *args, **kw):
+        calls.append(path.stem)
+        return fake_execute(path, *args, **kw)
+
+    monkeypatch.setattr(runner, "_execute", counting)
+    first = run(nbdir, ["alpha"], size="small")
+    assert first["00_alpha"].status == "complete" and calls == ["00_alpha"]
+    second = run(nbdir, ["alpha"], size="small")
+    assert second["00_alpha"].status == "skipped" and len(calls) == 1
+    assert second.exit_code == 0
+    assert second["00_alpha"].records["value"] == 4.5
+    run(nbdir, ["alpha"], size="small", force=True)
+    assert len(calls) == 2
+    run(nbdir, ["alpha"], size="small", parameters={"N": 1})  # different parameters
+    assert len(calls) == 3
+    assert run(nbdir, ["alpha"], size="small", parameters={"N": 1})["00_alpha"].status == "skipped"
+    run(nbdir, ["alpha"], size="full", parameters={"N": 1})  # different size
+    assert len(calls) == 4
+    # an edited notebook is stale too
+    path = nbdir / "00_alpha.ipynb"
+    path.write_text(path.read_text().replace("# 00_alpha", "# 00_alpha, edited"))
+    run(nbdir, ["alpha"], size="full", parameters={"N": 1})
+    assert len(calls) == 5
+
+
+def test_interrupted_run_leaves_nothing_complete(nbdir, monkeypatch):
+    out = nbdir.parent / "results"
+    monkeypatch.setattr(runner, "_execute", fake_execute)
+    assert run(nbdir, ["gamma"], size="small").ok
+    before = (out / "02_gamma" / "manifest.json").read_text()
+
+    def interrupted(path, output_notebook, parameters, **kw):
+        # half-written outputs, then the user hits Ctrl-C
+        output_notebook.write_text("{partial")
+        (output_notebook.parent / "records.json").write_text('{"value": 1}')
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "_execute", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run(nbdir, ["alpha", "gamma"], size="small", force=True)
+    assert not (out / "00_alpha").exists()
+    assert not list(out.glob(".*partial*"))
+    # the earlier complete result is untouched
+    assert (out / "02_gamma" / "manifest.json").read_text() == before
+    assert read_records(out / "02_gamma" / "records.json")["value"] == 4.5
+
+
+def test_cli_list(nbdir, capsys):
+    out = nbdir.parent / "results"
+    assert cli.main(["list", "--notebooks-dir", str(nbdir), "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "00_alpha" in text and "SCALE=1.5" in text and "not run" in text
+
+
+def test_stale_partial_of_killed_run_is_removed(nbdir, monkeypatch):
+    out = nbdir.parent / "results"
+    out.mkdir()
+    dead = out / ".00_alpha.partial-999999999-abcd"  # no such pid: a killed run
+    dead.mkdir()
+    (dead / "records.json").write_text("{}")
+    alive = out / f".00_alpha.partial-{os.getpid()}-efgh"  # a live run: left alone
+    alive.mkdir()
+    monkeypatch.setattr(runner, "_execute", fake_execute)
+    run(nbdir, ["alpha"], size="small")
+    assert not dead.exists() and alive.exists()
+    # the summary also lists earlier results in the folder
+    run(nbdir, ["gamma"], size="small")
+    summary = json.loads((out / "summary.json").read_text())
+    assert [e["notebook"] for e in summary["earlier_results"]] == ["00_alpha"]
+
+
+def test_record_helpers_reexported():
+    from workbench import records
+
+    assert runner.record is records.record and runner.read_records is records.read_records
