@@ -1,0 +1,113 @@
+"""Shared helpers of :mod:`workbench.evaluation` (lookup, normalisation, blocked scores)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+logger = logging.getLogger(__name__)
+
+_ELEMENT_BUDGET = 1 << 23  # floats per temporary block (~32 MB in float32)
+_ANALOGY_BUDGET = 1 << 20  # smaller blocks for the memory-bound analogy gathers (cache friendly)
+
+
+def _frozen(a: Any, dtype: Any = None) -> np.ndarray:
+    arr = np.array(a, dtype=dtype, copy=True)
+    arr.setflags(write=False)
+    return arr
+
+
+def _check_vectors(vectors: Any, name: str = "vectors") -> tuple[dict[str, int], np.ndarray]:
+    """Return (index, matrix) of a WordVectors-like object, with a clear error otherwise."""
+    if hasattr(vectors, "as_word_vectors") and not hasattr(vectors, "vectors"):
+        vectors = vectors.as_word_vectors()
+    index = getattr(vectors, "index", None)
+    mat = getattr(vectors, "vectors", None)
+    if index is None or mat is None:
+        raise TypeError(
+            f"{name} must be a WordVectors-like object with .index and .vectors, "
+            f"got {type(vectors).__name__}"
+        )
+    mat = np.asarray(mat)
+    if mat.ndim != 2:
+        raise ValueError(f"{name}.vectors must be 2-D (n_words x dim), got shape {mat.shape}")
+    if not np.all(np.isfinite(mat)):
+        raise ValueError(f"{name}.vectors contains NaN or infinite values")
+    return dict(index), mat
+
+
+def _unit_rows(mat: np.ndarray, dtype: Any = np.float64) -> np.ndarray:
+    """Rows scaled to unit L2 norm; all-zero rows stay zero (their cosine with anything is 0)."""
+    m = np.asarray(mat, dtype=dtype)
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return m / norms
+
+
+def _lookup(index: dict[str, int], word: str, lowercase: bool) -> int:
+    """Row of ``word`` (lowercased first when ``lowercase``; falls back to the original form)."""
+    if lowercase:
+        row = index.get(word.lower())
+        if row is not None:
+            return row
+    row = index.get(word)
+    return -1 if row is None else row
+
+
+def _safe_corr(fn: Any, x: np.ndarray, y: np.ndarray) -> float:
+    if len(x) < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return float("nan")
+    return float(fn(x, y)[0])
+
+
+def _acc(hits: np.ndarray, mask: np.ndarray) -> float:
+    n = int(mask.sum())
+    return float(hits[mask].sum() / n) if n else float("nan")
+
+
+def _as_dense_unit(x: Any, name: str) -> np.ndarray | sp.csr_matrix:
+    if sp.issparse(x):
+        m = sp.csr_matrix(x, dtype=np.float64)
+        if m.ndim != 2:
+            raise ValueError(f"{name} must be 2-D")
+        norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
+        norms[norms == 0] = 1.0
+        return sp.csr_matrix(sp.diags(1.0 / norms) @ m)
+    arr = np.asarray(x, dtype=np.float64)
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array (items x features), got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return _unit_rows(arr)
+
+
+def _block_scores(
+    q: np.ndarray | sp.csr_matrix, t: np.ndarray | sp.csr_matrix, metric: str
+) -> np.ndarray:
+    """Similarity block (higher is better): cosine of unit rows, or minus L1 distance."""
+    if metric == "cosine":
+        s = q @ t.T
+        return np.asarray(s.toarray() if sp.issparse(s) else s)
+    qa = np.asarray(q.todense()) if sp.issparse(q) else np.asarray(q)  # type: ignore[union-attr]
+    ta = np.asarray(t.todense()) if sp.issparse(t) else np.asarray(t)  # type: ignore[union-attr]
+    out = np.empty((qa.shape[0], ta.shape[0]))
+    step = max(1, _ELEMENT_BUDGET // max(1, ta.shape[0] * ta.shape[1]))
+    for i in range(0, qa.shape[0], step):
+        out[i : i + step] = -np.abs(qa[i : i + step, None, :] - ta[None, :, :]).sum(axis=2)
+    return out
+
+
+def _prepare(x: Any, metric: str, name: str) -> np.ndarray | sp.csr_matrix:
+    if metric == "cosine":
+        return _as_dense_unit(x, name)
+    if sp.issparse(x):
+        return sp.csr_matrix(x, dtype=np.float64)
+    arr = np.asarray(x, dtype=np.float64)
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array (items x features), got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return arr

@@ -1,0 +1,212 @@
+"""Contextual word similarity on SCWS: avgSim, avgSimC, maxSim, maxSimC."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._common import (
+    _check_vectors,
+    _lookup,
+    _safe_corr,
+    _unit_rows,
+)
+
+logger = logging.getLogger(__name__)
+
+# --------------------------------------------------------------------------------------------
+# SCWS
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class SCWSResult:
+    """Contextual word similarity on SCWS.
+
+    Attributes
+    ----------
+    avg_sim, avg_sim_c, max_sim, max_sim_c : float
+        Spearman correlation (over scored items) of each measure with the mean human rating.
+        ``max_sim_c`` is also called localSim.
+    n_items, n_scored : int
+    scores : DataFrame
+        Per item: ``id, word1, word2, gold, avgSim, avgSimC, maxSim, maxSimC`` (NaN if unscored).
+    window : int
+    """
+
+    avg_sim: float
+    avg_sim_c: float
+    max_sim: float
+    max_sim_c: float
+    n_items: int
+    n_scored: int
+    scores: pd.DataFrame
+    window: int
+
+    @property
+    def coverage(self) -> float:
+        return self.n_scored / self.n_items if self.n_items else float("nan")
+
+    @property
+    def local_sim(self) -> float:
+        return self.max_sim_c
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            "avgSim": self.avg_sim,
+            "avgSimC": self.avg_sim_c,
+            "maxSim": self.max_sim,
+            "maxSimC": self.max_sim_c,
+        }
+
+
+def _sense_probs(ctx: np.ndarray | None, centers: np.ndarray) -> np.ndarray:
+    """p(sense | context): cosine of context to each centre shifted to [0, 1], normalised."""
+    k = centers.shape[0]
+    if ctx is None or k == 1:
+        return np.full(k, 1.0 / k)
+    cu = _unit_rows(centers)
+    nrm = np.linalg.norm(ctx)
+    if nrm == 0:
+        return np.full(k, 1.0 / k)
+    w = (cu @ (ctx / nrm) + 1.0) / 2.0
+    tot = w.sum()
+    return w / tot if tot > 0 else np.full(k, 1.0 / k)
+
+
+def evaluate_scws(
+    vectors: Any,
+    items: Sequence[Any] | None = None,
+    *,
+    window: int = 5,
+    lowercase: bool = True,
+) -> SCWSResult:
+    r"""avgSim, avgSimC, maxSim and maxSimC on the Stanford Contextual Word Similarity set.
+
+    Parameters
+    ----------
+    vectors : WordVectors or MultiSenseVectors
+        Single-sense vectors have one sense per word (all four measures then reduce to the
+        global cosine, up to the context-independent tie).
+    items : sequence of SCWSItem, optional
+        Default :func:`workbench.datasets.load_scws`.
+    window : int
+        Context tokens taken on each side of the ``<b> ... </b>`` target
+        (:func:`workbench.datasets.scws_context`).
+
+    Notes
+    -----
+    For words :math:`w, w'` with senses :math:`\mu_i(w)` (:math:`K_w` of them), context vectors
+    :math:`c, c'` (the mean *global* vector of the in-vocabulary tokens in the window, target
+    excluded) and sense probabilities :math:`p(i \mid c, w)`:
+
+    .. math::
+        \mathrm{avgSim} = \frac{1}{K_w K_{w'}} \sum_{i,j} \cos(\mu_i(w), \mu_j(w')),\qquad
+        \mathrm{maxSim} = \max_{i,j} \cos(\mu_i(w), \mu_j(w')),
+
+        \mathrm{avgSimC} = \sum_{i,j} p(i \mid c, w)\, p(j \mid c', w')
+            \cos(\mu_i(w), \mu_j(w')),\qquad
+        \mathrm{maxSimC} = \cos(\mu_{\hat\imath}(w), \mu_{\hat\jmath}(w')),
+        \ \hat\imath = \arg\max_i p(i \mid c, w).
+
+    Here :math:`p(i \mid c, w) \propto (\cos(c, m_i(w)) + 1)/2` for the sense's context centre
+    :math:`m_i(w)` (uniform if the context is empty). An item is scored when both words are in
+    the vocabulary.
+
+    References
+    ----------
+    Reisinger, J. & Mooney, R. (2010). Multi-prototype vector-space models of word meaning.
+    NAACL. Huang, E. et al. (2012). Improving word representations via global context and
+    multiple word prototypes. ACL. Neelakantan, A. et al. (2014). Efficient non-parametric
+    estimation of multiple embeddings per word in vector space. EMNLP.
+    """
+    if window < 0:
+        raise ValueError(f"window must be >= 0, got {window}")
+    from workbench.datasets import scws_context
+
+    if items is None:
+        from workbench.datasets import load_scws
+
+        items = load_scws()
+    multi = hasattr(vectors, "sense_vectors") and hasattr(vectors, "context_centers")
+    glob = vectors.as_word_vectors() if multi else vectors
+    index, gmat = _check_vectors(glob)
+
+    def word_row(w: str) -> int:
+        return _lookup(index, w, lowercase)
+
+    def senses(w: str, row: int) -> tuple[np.ndarray, np.ndarray]:
+        key = glob.words[row]
+        if multi:
+            s = np.atleast_2d(np.asarray(vectors.sense_vectors(key), dtype=float))
+            c = np.atleast_2d(np.asarray(vectors.context_centers(key), dtype=float))
+            if c.shape[1] != gmat.shape[1]:
+                raise ValueError(
+                    f"context centres of {key!r} have dimension {c.shape[1]} but contexts are "
+                    f"averages of global vectors of dimension {gmat.shape[1]}"
+                )
+            if s.shape[0] == 0:
+                s = gmat[row][None, :].astype(float)
+                c = s
+            return s, c
+        v = np.asarray(gmat[row], dtype=float)[None, :]
+        return v, v
+
+    def context_vec(text: str) -> np.ndarray | None:
+        left, _target, right = scws_context(text, window)
+        rows = [word_row(t) for t in list(left) + list(right)]
+        rows = [r for r in rows if r >= 0]
+        if not rows:
+            return None
+        return np.asarray(gmat[rows], dtype=float).mean(axis=0)
+
+    records = []
+    for it in items:
+        r1, r2 = word_row(it.word1), word_row(it.word2)
+        rec: dict[str, Any] = {
+            "id": it.id,
+            "word1": it.word1,
+            "word2": it.word2,
+            "gold": float(it.score),
+        }
+        if r1 < 0 or r2 < 0:
+            rec.update(avgSim=np.nan, avgSimC=np.nan, maxSim=np.nan, maxSimC=np.nan)
+            records.append(rec)
+            continue
+        s1, c1 = senses(it.word1, r1)
+        s2, c2 = senses(it.word2, r2)
+        sim = _unit_rows(s1) @ _unit_rows(s2).T
+        p1 = _sense_probs(context_vec(it.context1), c1)
+        p2 = _sense_probs(context_vec(it.context2), c2)
+        rec.update(
+            avgSim=float(sim.mean()),
+            avgSimC=float(p1 @ sim @ p2),
+            maxSim=float(sim.max()),
+            maxSimC=float(sim[int(np.argmax(p1)), int(np.argmax(p2))]),
+        )
+        records.append(rec)
+    df = pd.DataFrame(
+        records, columns=["id", "word1", "word2", "gold", "avgSim", "avgSimC", "maxSim", "maxSimC"]
+    )
+    ok = df["avgSim"].notna().to_numpy()
+    gold = df["gold"].to_numpy(dtype=float)[ok]
+
+    def rho(col: str) -> float:
+        return _safe_corr(stats.spearmanr, df[col].to_numpy(dtype=float)[ok], gold)
+
+    return SCWSResult(
+        avg_sim=rho("avgSim"),
+        avg_sim_c=rho("avgSimC"),
+        max_sim=rho("maxSim"),
+        max_sim_c=rho("maxSimC"),
+        n_items=len(df),
+        n_scored=int(ok.sum()),
+        scores=df,
+        window=window,
+    )

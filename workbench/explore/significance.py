@@ -1,0 +1,101 @@
+"""Widgets of the significance notebook (only used under ``if INTERACTIVE:``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.significance import (
+    DEPENDENT_CORR_METHODS,
+    compare_wordsim,
+    dependent_corr_table,
+    mrds_accuracy,
+    mrds_correlation,
+)
+
+__all__ = ["mrds_calculator", "comparison_explorer"]
+
+
+def mrds_calculator(*, n: int = 353, r_ab: float = 0.9, p0: float = 0.05) -> Any:
+    """An MRDS calculator: number of items, inter-system correlation, threshold, test.
+
+    Shows the correlation MRDS (:func:`workbench.significance.mrds_correlation`) and the
+    accuracy MRDS (:func:`workbench.significance.mrds_accuracy`) for the same ``n``.
+
+    Returns
+    -------
+    ipywidgets.VBox
+    """
+    import ipywidgets as widgets
+
+    w_n = widgets.BoundedIntText(value=n, min=5, max=10_000_000, description="n")
+    w_r = widgets.FloatSlider(value=r_ab, min=0.0, max=0.99, step=0.01, description="r_AB")
+    w_p = widgets.FloatLogSlider(value=p0, base=10, min=-4, max=-1, step=0.1, description="p0")
+    methods = ["williams1959", "mvlsa2015"] + [
+        m for m in DEPENDENT_CORR_METHODS if m not in ("williams1959", "zou2007")
+    ]
+    w_m = widgets.Dropdown(options=methods, value="williams1959", description="test")
+    w_alt = widgets.ToggleButtons(options=["greater", "two-sided"], value="greater")
+    out = widgets.HTML()
+
+    def update(*_: Any) -> None:
+        try:
+            s = mrds_correlation(
+                w_n.value, w_r.value, w_p.value, method=w_m.value, alternative=w_alt.value
+            )
+            a = mrds_accuracy(w_n.value, w_p.value)
+            out.value = (
+                f"<b>correlation MRDS</b> = {100 * s:.2f} points &nbsp; "
+                f"<b>accuracy MRDS</b> (beta(1,1)) = {100 * a:.2f} points"
+            )
+        except ValueError as err:
+            out.value = f"<span style='color:red'>{err}</span>"
+
+    for w in (w_n, w_r, w_p, w_m, w_alt):
+        w.observe(update, names="value")
+    update()
+    return widgets.VBox([w_n, w_r, w_p, w_m, w_alt, out])
+
+
+def comparison_explorer(suite_a: Any, suite_b: Any, *, labels: tuple[str, str] = ("A", "B")) -> Any:
+    """Pick a rating set and a test: both systems' correlations, all ten tests and the MRDS.
+
+    ``suite_a`` / ``suite_b`` are :func:`workbench.evaluation.wordsim_suite` DataFrames (their
+    ``attrs["results"]``) or dicts name -> WordSimResult.
+
+    Returns
+    -------
+    ipywidgets.VBox
+    """
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    ra = suite_a.attrs["results"] if hasattr(suite_a, "attrs") else dict(suite_a)
+    rb = suite_b.attrs["results"] if hasattr(suite_b, "attrs") else dict(suite_b)
+    names = [k for k in ra if k in rb]
+    w_ds = widgets.Dropdown(options=names, description="data set")
+    w_alt = widgets.ToggleButtons(options=["two-sided", "greater", "less"], value="two-sided")
+    w_p = widgets.FloatLogSlider(value=0.05, base=10, min=-4, max=-1, step=0.1, description="p0")
+    out = widgets.Output()
+
+    def update(*_: Any) -> None:
+        out.clear_output()
+        with out:
+            try:
+                c = compare_wordsim(
+                    ra[w_ds.value], rb[w_ds.value], alternative=w_alt.value, p0=w_p.value
+                )
+            except ValueError as err:
+                print(err)
+                return
+            print(
+                f"{labels[0]}: r={c.r_a:.4f}  {labels[1]}: r={c.r_b:.4f}  r_AB={c.r_ab:.4f}  n={c.n}\n"
+                f"difference {c.difference:+.4f}; MRDS at observed r_AB = {c.mrds:.4f} "
+                f"({'exceeded' if c.exceeds_mrds else 'not exceeded'})"
+            )
+            if c.r_ab < 1:
+                display(dependent_corr_table(c.r_b, c.r_a, c.r_ab, c.n, alternative=w_alt.value))
+
+    for w in (w_ds, w_alt, w_p):
+        w.observe(update, names="value")
+    update()
+    return widgets.VBox([widgets.HBox([w_ds, w_p]), w_alt, out])
