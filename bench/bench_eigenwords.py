@@ -1,0 +1,103 @@
+"""Benchmark: eigenword counts and CCA-with-prior-knowledge pair counts (issue 5, item 2).
+
+Target: the 5M-token corpus with the local Laplacian reach N = 12 and the WordNet graph runs in
+minutes, not hours, on 2 cores. Reports tokens per second of :func:`count_contexts` (M = W^T C),
+:func:`count_prior_pairs` (the alpha-free prior counts P of Figure 3) and the SVD time.
+
+Full run (heavy; one at a time on the shared machine)::
+
+    flock /tmp/heavy.lock .venv/bin/python bench/bench_eigenwords.py
+
+Quick validation (200k tokens of the 1M corpus, 5K vocabulary)::
+
+    .venv/bin/python bench/bench_eigenwords.py --quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import time
+
+
+def _rss_peak_gb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--corpus", default=None, help='"1M", "5M" (default) or a path')
+    ap.add_argument("--max-tokens", type=int, default=None)
+    ap.add_argument("--vocab", type=int, default=None, help="vocabulary size (default 30000)")
+    ap.add_argument("--lexicon", default="wordnet", choices=["wordnet", "ppdb", "framenet"])
+    ap.add_argument("--n-neighbors", type=int, default=12, help="N (default 12)")
+    ap.add_argument("--window", type=int, default=2, help="k (default 2)")
+    ap.add_argument("--dim", type=int, default=100, help="SVD rank (default 100; 0 skips the SVD)")
+    ap.add_argument("--quick", action="store_true", help="200k tokens of 1M, 5K vocabulary")
+    ap.add_argument("--json", default=None, help="write the results here")
+    args = ap.parse_args(argv)
+
+    from workbench.datasets import load_corpus
+    from workbench.eigenwords import count_contexts, count_prior_pairs, eigenwords_svd
+    from workbench.lexicon_graphs import lexicon_graph
+    from workbench.views import Vocabulary, encode_corpus
+
+    corpus_name = args.corpus or ("1M" if args.quick else "5M")
+    max_tokens = args.max_tokens or (200_000 if args.quick else None)
+    vocab_size = args.vocab or (5_000 if args.quick else 30_000)
+    dim = min(args.dim, 25) if args.quick else args.dim
+
+    corpus = load_corpus(corpus_name, max_tokens=max_tokens)
+    vocab = Vocabulary.from_corpus(corpus, max_size=vocab_size)
+    enc = encode_corpus(corpus, vocab)
+    n = int(enc.ids.size)
+
+    t0 = time.perf_counter()
+    graph = lexicon_graph(args.lexicon, list(vocab.words))
+    t_graph = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    counts = count_contexts(enc, len(vocab), window=args.window)
+    t_counts = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    prior = count_prior_pairs(enc, graph, window=args.window, n_neighbors=args.n_neighbors)
+    t_prior = time.perf_counter() - t0
+
+    t_svd = float("nan")
+    if dim > 0:
+        t0 = time.perf_counter()
+        eigenwords_svd(counts, dim, prior=prior, alpha=0.5, random_state=0)
+        t_svd = time.perf_counter() - t0
+
+    out = {
+        "corpus": corpus_name,
+        "tokens": n,
+        "vocab": len(vocab),
+        "lexicon": args.lexicon,
+        "graph_edges": graph.n_edges,
+        "N": args.n_neighbors,
+        "k": args.window,
+        "graph_seconds": round(t_graph, 2),
+        "count_contexts_seconds": round(t_counts, 2),
+        "count_contexts_tokens_per_s": round(n / t_counts),
+        "prior_pairs_seconds": round(t_prior, 2),
+        "prior_pairs_tokens_per_s": round(n / t_prior),
+        "prior_nnz": int(prior.nnz),
+        "prior_mass_over_context_mass": float(prior.sum() / counts.counts.sum()),
+        "svd_dim": dim,
+        "svd_seconds": round(t_svd, 2),
+        "peak_rss_gb": round(_rss_peak_gb(), 2),
+    }
+    print(json.dumps(out, indent=2))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(out, fh, indent=2)
+    return out
+
+
+if __name__ == "__main__":
+    main()
