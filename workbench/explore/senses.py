@@ -1,0 +1,125 @@
+"""Widgets for the sense-pair notebooks (08_sense_pairs, 09_sparse_noise).
+
+Built with ipywidgets; only used under ``if INTERACTIVE:`` in the notebooks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from workbench.rpca import RPCAResult
+from workbench.senses import SenseNeighbours, component_pairs, neighbour_overlap
+
+__all__ = ["component_browser", "word_inspector"]
+
+
+def component_browser(
+    M: np.ndarray,
+    labels: Sequence[tuple[str, int, int]],
+    results: Mapping[str, RPCAResult],
+    index: SenseNeighbours,
+    *,
+    n_top: int = 10,
+) -> Any:
+    """Browse the components of several decompositions and the sense pairs aligned with them.
+
+    Parameters
+    ----------
+    M, labels
+        Difference matrix and column labels (:func:`workbench.rpca.difference_matrix`).
+    results : mapping name -> RPCAResult
+    index : SenseNeighbours
+        Used to show the senses' neighbours and the pseudo-sense decision.
+    n_top : int
+        Pairs listed per component.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        Its ``.update()`` attribute re-renders (handy in tests).
+    """
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    if not results:
+        raise ValueError("results is empty")
+    names = list(results)
+    model = widgets.Dropdown(options=names, value=names[0], description="model")
+    comp = widgets.IntSlider(value=1, min=1, max=results[names[0]].rank, description="component")
+    out = widgets.Output()
+
+    def update(*_: Any) -> None:
+        res = results[model.value]
+        comp.max = res.rank
+        j = min(comp.value, res.rank) - 1
+        table = component_pairs(M, labels, res.components[:, j : j + 1], n_top=n_top, index=index)
+        out.clear_output()
+        with out:
+            print(
+                f"{model.value}: component {j + 1}, explained variance "
+                f"{100 * res.explained_variance_ratio[j]:.1f}%"
+            )
+            display(table.drop(columns="component"))
+
+    model.observe(update, names="value")
+    comp.observe(update, names="value")
+    update()
+    box = widgets.VBox([widgets.HBox([model, comp]), out])
+    box.update = update  # type: ignore[attr-defined]
+    return box
+
+
+def word_inspector(
+    msv: Any,
+    labels: Sequence[tuple[str, int, int]],
+    result: RPCAResult,
+    index: SenseNeighbours,
+    *,
+    topn: int = 8,
+) -> Any:
+    """Inspect any word's senses: nearest neighbours and the sparse-noise norm of each pair.
+
+    Parameters
+    ----------
+    msv : MultiSenseVectors
+    labels : column labels of the difference matrix decomposed by ``result``
+    result : RPCAResult
+        An Ex-RPCA decomposition (its ``sparse`` term is shown).
+    index : SenseNeighbours
+    """
+    import ipywidgets as widgets
+
+    norms = np.linalg.norm(result.sparse, axis=0)
+    by_word: dict[str, list[tuple[int, int, float]]] = {}
+    for (w, a, b), v in zip(labels, norms):
+        if a < b:
+            by_word.setdefault(w, []).append((a, b, float(v)))
+    options = sorted(by_word)
+    if not options:
+        raise ValueError("no word has sense pairs")
+    word = widgets.Combobox(
+        options=options, value=options[0], description="word", ensure_option=True
+    )
+    out = widgets.Output()
+
+    def update(*_: Any) -> None:
+        w = word.value
+        out.clear_output()
+        with out:
+            if w not in msv:
+                print(f"{w!r} is not in the vocabulary")
+                return
+            for s in range(msv.n_senses(w)):
+                print(f"{w}_{s}: {', '.join(index.neighbours(w, s, topn))}")
+            for a, b, v in by_word.get(w, []):
+                ov = neighbour_overlap(index, w, a, b)
+                print(f"pair ({a}, {b}): ||S_p||_2 = {v:.3f}, neighbour overlap = {ov:.1f}")
+
+    word.observe(update, names="value")
+    update()
+    box = widgets.VBox([word, out])
+    box.update = update  # type: ignore[attr-defined]
+    return box

@@ -1,0 +1,1227 @@
+"""Multi-prototype (multi-sense) word embeddings trained on a corpus, and the MSSG file format.
+
+* :func:`train_multisense` -- two-stage multi-prototype training in the style of
+  Reisinger & Mooney (2010) / Huang et al. (2012), with a fixed number of senses
+  (spherical k-means) or a non-parametric variant that opens a new sense when no
+  centre is similar enough (NP-MSSG, Neelakantan et al. 2014).
+* :func:`load_mssg` / :func:`save_mssg` -- the text format of the MSSG / NP-MSSG
+  release, so real MSSG vectors can replace the self-trained ones.
+* Sense inspection helpers used by the sense-pair notebooks: :class:`SenseNeighbours`,
+  :func:`neighbour_overlap`, :func:`component_pairs`, :func:`word_sparse_norms`,
+  :func:`avg_sim_wordsim`, :func:`scws_wordsim_result`, :func:`synset_counts`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from workbench.embeddings import MultiSenseVectors
+
+__all__ = [
+    "MultiSenseConfig",
+    "train_multisense",
+    "load_mssg",
+    "save_mssg",
+    "spherical_kmeans",
+    "online_sense_clustering",
+    "SenseNeighbours",
+    "neighbour_overlap",
+    "component_pairs",
+    "word_sparse_norms",
+    "pair_overlaps",
+    "unique_pairs",
+    "pseudo_rate",
+    "sparse_pair_table",
+    "avg_sim_wordsim",
+    "scws_wordsim_result",
+    "synset_counts",
+    "TRAINING_PRESETS",
+    "partial_spearman",
+    "PartialCorrelationResult",
+    "train_preset",
+]
+
+logger = logging.getLogger(__name__)
+
+_CACHE_VERSION = 1
+
+
+# ============================================================================ training
+
+
+@dataclass(frozen=True)
+class MultiSenseConfig:
+    """Parameters of :func:`train_multisense` (see there); used as the cache key."""
+
+    dim: int = 50
+    window: int = 5
+    min_count: int = 5
+    epochs: int = 5
+    negative: int = 5
+    sample: float = 1e-3
+    method: str = "kmeans"
+    n_senses: int = 3
+    threshold: float = 0.15
+    max_senses: int = 5
+    n_multi: int = 2000
+    min_sense_count: int = 50
+    context_window: int = 5
+    context_weighting: str = "subsample"
+    max_samples: int = 1000
+    min_sense_fraction: float = 0.05
+    kmeans_iter: int = 20
+    seed: int = 0
+    workers: int = 1
+    separator: str = "_"
+
+
+def _validate_config(cfg: MultiSenseConfig) -> None:
+    if cfg.method not in ("kmeans", "nonparametric"):
+        raise ValueError(f"method must be 'kmeans' or 'nonparametric', got {cfg.method!r}")
+    if cfg.context_weighting not in ("subsample", "uniform"):
+        raise ValueError(
+            f"context_weighting must be 'subsample' or 'uniform', got {cfg.context_weighting!r}"
+        )
+    for name in (
+        "dim",
+        "window",
+        "min_count",
+        "epochs",
+        "n_senses",
+        "max_senses",
+        "context_window",
+        "max_samples",
+        "kmeans_iter",
+        "workers",
+    ):
+        if int(getattr(cfg, name)) < 1:
+            raise ValueError(f"{name} must be >= 1, got {getattr(cfg, name)}")
+    if cfg.n_multi < 0:
+        raise ValueError(f"n_multi must be >= 0, got {cfg.n_multi}")
+    if not -1.0 <= cfg.threshold <= 1.0:
+        raise ValueError(f"threshold (a cosine) must be in [-1, 1], got {cfg.threshold}")
+    if not 0.0 <= cfg.min_sense_fraction < 0.5:
+        raise ValueError(f"min_sense_fraction must be in [0, 0.5), got {cfg.min_sense_fraction}")
+    if not cfg.separator:
+        raise ValueError("separator must be a non-empty string")
+
+
+def _encode(
+    docs: Iterable[Sequence[str]], min_count: int
+) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Vocabulary (by decreasing count), counts, token ids (rare tokens dropped), doc ids."""
+    index: dict[str, int] = {}
+    chunks: list[np.ndarray] = []
+    doc_ids: list[np.ndarray] = []
+    for d, tokens in enumerate(docs):
+        ids = np.fromiter((index.setdefault(t, len(index)) for t in tokens), dtype=np.int64)
+        chunks.append(ids)
+        doc_ids.append(np.full(ids.size, d, dtype=np.int32))
+    if not chunks or sum(c.size for c in chunks) == 0:
+        raise ValueError("the corpus is empty: no tokens to train on")
+    raw = np.concatenate(chunks)
+    docs_arr = np.concatenate(doc_ids)
+    words_raw = np.array(list(index), dtype=object)
+    counts_raw = np.bincount(raw, minlength=len(index))
+    keep = np.flatnonzero(counts_raw >= min_count)
+    if keep.size == 0:
+        raise ValueError(f"no word occurs at least min_count={min_count} times")
+    order = keep[np.lexsort((np.arange(keep.size), -counts_raw[keep]))]
+    remap = np.full(len(index), -1, dtype=np.int64)
+    remap[order] = np.arange(order.size)
+    ids = remap[raw]
+    mask = ids >= 0
+    return (
+        [str(w) for w in words_raw[order]],
+        counts_raw[order],
+        ids[mask].astype(np.int32),
+        docs_arr[mask],
+    )
+
+
+class _Sentences:
+    """Restartable iterable of token lists (chunks of <= 10,000 tokens within documents)."""
+
+    def __init__(self, tokens: Sequence[str] | np.ndarray, doc_ids: np.ndarray, chunk: int = 10000):
+        self.tokens = tokens
+        starts = np.flatnonzero(np.r_[True, doc_ids[1:] != doc_ids[:-1]])
+        bounds: list[tuple[int, int]] = []
+        ends = np.r_[starts[1:], doc_ids.size]
+        for s, e in zip(starts, ends):
+            for a in range(int(s), int(e), chunk):
+                bounds.append((a, min(a + chunk, int(e))))
+        self.bounds = bounds
+
+    def __iter__(self) -> Iterator[list[str]]:
+        for a, b in self.bounds:
+            yield list(self.tokens[a:b])
+
+
+def _word2vec(sentences: _Sentences, cfg: MultiSenseConfig, min_count: int) -> Any:
+    from gensim.models import Word2Vec
+
+    return Word2Vec(
+        sentences,
+        vector_size=cfg.dim,
+        window=cfg.window,
+        min_count=min_count,
+        sg=1,
+        negative=cfg.negative,
+        sample=cfg.sample,
+        epochs=cfg.epochs,
+        seed=cfg.seed,
+        workers=cfg.workers,
+    )
+
+
+def _unit(X: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(X, axis=-1, keepdims=True)
+    return np.asarray(X / np.where(n > 0, n, 1.0))
+
+
+def _contexts(
+    positions: np.ndarray,
+    ids: np.ndarray,
+    docs: np.ndarray,
+    weighted: np.ndarray,
+    window: int,
+) -> np.ndarray:
+    """Unit-normalised weighted context vectors of the tokens at ``positions``."""
+    n = ids.size
+    acc = np.zeros((positions.size, weighted.shape[1]), dtype=np.float64)
+    pos_docs = docs[positions]
+    for o in range(-window, window + 1):
+        if o == 0:
+            continue
+        q = positions + o
+        ok = (q >= 0) & (q < n)
+        ok[ok] &= docs[q[ok]] == pos_docs[ok]
+        acc[ok] += weighted[ids[q[ok]]]
+    return _unit(acc)
+
+
+def spherical_kmeans(
+    X: np.ndarray, k: int, *, n_iter: int = 20, random_state: int | np.random.Generator = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Spherical k-means (cosine) with k-means++ seeding.
+
+    Parameters
+    ----------
+    X : ndarray, shape (m, d)
+        Rows are normalised to unit length internally.
+    k : int
+        Number of clusters (reduced to the number of distinct rows if larger).
+
+    Returns
+    -------
+    centers : ndarray, shape (k', d)
+        Unit-norm centres.
+    labels : ndarray, shape (m,)
+
+    Notes
+    -----
+    Maximises :math:`\\sum_i \\cos(x_i, c_{z_i})` by alternating :math:`z_i = \\arg\\max_j
+    x_i^\\top c_j` and :math:`c_j = \\sum_{z_i=j} x_i / \\|\\sum_{z_i=j} x_i\\|`
+    (Dhillon & Modha, 2001). Empty clusters are re-seeded at the worst-fitting point.
+    """
+    rng = np.random.default_rng(random_state)
+    X = _unit(np.asarray(X, dtype=np.float64))
+    m = X.shape[0]
+    if m == 0:
+        raise ValueError("cannot cluster zero points")
+    k = max(1, min(int(k), m))
+    centers = np.empty((k, X.shape[1]))
+    centers[0] = X[rng.integers(m)]
+    dist = 1.0 - X @ centers[0]
+    for j in range(1, k):
+        p = np.clip(dist, 0.0, None)
+        tot = p.sum()
+        i = int(rng.choice(m, p=p / tot)) if tot > 0 else int(rng.integers(m))
+        centers[j] = X[i]
+        dist = np.minimum(dist, 1.0 - X @ centers[j])
+    labels = np.zeros(m, dtype=np.int64)
+    for it in range(n_iter):
+        sims = X @ centers.T
+        new = np.argmax(sims, axis=1)
+        for j in range(k):
+            members = new == j
+            if not members.any():
+                worst = int(np.argmin(sims[np.arange(m), new]))
+                new[worst] = j
+                members = new == j
+            centers[j] = _unit(X[members].sum(axis=0))
+        if it > 0 and np.array_equal(new, labels):
+            break
+        labels = new
+    labels = np.argmax(X @ centers.T, axis=1)
+    return centers, labels
+
+
+def online_sense_clustering(
+    X: np.ndarray, threshold: float, max_senses: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Non-parametric online clustering of NP-MSSG (Neelakantan et al., 2014).
+
+    Visits the rows of ``X`` in order; a row opens a new cluster when its cosine to every
+    existing centre is below ``threshold`` (:math:`\\lambda`) and fewer than ``max_senses``
+    clusters exist, otherwise it joins the most similar centre (centre = running sum).
+
+    Returns
+    -------
+    centers : ndarray, shape (k, d) (unit norm)
+    labels : ndarray, shape (m,)
+    """
+    X = _unit(np.asarray(X, dtype=np.float64))
+    m = X.shape[0]
+    if m == 0:
+        raise ValueError("cannot cluster zero points")
+    sums = np.zeros((max_senses, X.shape[1]))
+    units = np.zeros_like(sums)
+    k = 0
+    labels = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        x = X[i]
+        if k:
+            sims = units[:k] @ x
+            j = int(np.argmax(sims))
+            if sims[j] < threshold and k < max_senses:
+                j = k
+                k += 1
+        else:
+            j, k = 0, 1
+        sums[j] += x
+        nrm = np.linalg.norm(sums[j])
+        units[j] = sums[j] / nrm if nrm > 0 else sums[j]
+        labels[i] = j
+    return units[:k].copy(), labels
+
+
+def _prune_small(
+    X: np.ndarray, centers: np.ndarray, labels: np.ndarray, min_fraction: float
+) -> np.ndarray:
+    """Drop clusters holding fewer than ``min_fraction`` of the points; return kept centres."""
+    m = labels.size
+    for _ in range(centers.shape[0]):
+        sizes = np.bincount(labels, minlength=centers.shape[0])
+        small = sizes < max(2.0, min_fraction * m)
+        if not small.any() or small.all():
+            break
+        centers = centers[~small]
+        labels = np.argmax(X @ centers.T, axis=1)
+        centers = _unit(np.stack([X[labels == j].sum(axis=0) for j in range(centers.shape[0])]))
+        labels = np.argmax(X @ centers.T, axis=1)
+    # order senses by decreasing size for readability / reproducibility
+    sizes = np.bincount(labels, minlength=centers.shape[0])
+    order = np.lexsort((np.arange(sizes.size), -sizes))
+    return centers[order]
+
+
+def _cache_key(corpus_id: str, cfg: MultiSenseConfig, max_tokens: int | None) -> str:
+    payload = json.dumps(
+        {"corpus": corpus_id, "max_tokens": max_tokens, "cfg": asdict(cfg), "v": _CACHE_VERSION},
+        sort_keys=True,
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()[:20]
+
+
+def _save_npz(msv: MultiSenseVectors, path: Path) -> None:
+    words = msv.words
+    senses = [msv.sense_vectors(w) for w in words]
+    centers = [msv.context_centers(w) for w in words]
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    np.savez(
+        tmp,
+        words=np.array(words, dtype=str),
+        glob=msv.as_word_vectors().vectors,
+        counts=np.array([s.shape[0] for s in senses]),
+        senses=np.vstack(senses),
+        centers=np.vstack(centers),
+    )
+    os.replace(tmp, path)
+
+
+def _load_npz(path: Path) -> MultiSenseVectors:
+    with np.load(path, allow_pickle=False) as z:
+        words = [str(w) for w in z["words"]]
+        splits = np.cumsum(z["counts"])[:-1]
+        senses = np.split(z["senses"], splits)
+        centers = np.split(z["centers"], splits)
+        return MultiSenseVectors(words, z["glob"], senses, centers)
+
+
+def train_multisense(
+    corpus: Any,
+    *,
+    config: MultiSenseConfig | None = None,
+    max_tokens: int | None = None,
+    cache: bool = False,
+    progress: bool | None = None,
+    **params: Any,
+) -> MultiSenseVectors:
+    """Train multi-prototype embeddings on a corpus.
+
+    Parameters
+    ----------
+    corpus : Corpus or iterable of token lists
+        A :class:`workbench.datasets.Corpus` (documents are read with ``iter_documents``) or
+        any iterable of token sequences (one per document).
+    config : MultiSenseConfig, optional
+        All training parameters; keyword arguments (``dim=...``, ``method=...``) override its
+        fields. Fields:
+
+        * ``dim, window, min_count, epochs, negative, sample`` -- gensim skip-gram settings
+          for both stages (``min_count`` also prunes the vocabulary);
+        * ``method`` -- ``"kmeans"`` (fixed ``n_senses`` = K per word, spherical k-means) or
+          ``"nonparametric"`` (NP-MSSG-style: a new sense opens when the context's cosine
+          to every centre is below ``threshold`` = :math:`\\lambda`, at most ``max_senses``);
+        * ``n_multi`` / ``min_sense_count`` -- the ``n_multi`` most frequent words occurring
+          at least ``min_sense_count`` times get several senses (all others one);
+        * ``context_window`` -- tokens on each side forming an occurrence's context;
+          ``context_weighting`` -- ``"subsample"`` weights each context word by
+          :math:`\\min(1, \\sqrt{t/f(w)})` with :math:`t` = ``sample`` (frequent words count
+          less, as in word2vec subsampling), ``"uniform"`` averages them;
+        * ``max_samples`` -- occurrences per word (seeded sample) used to fit the centres;
+          all occurrences are then assigned to their nearest centre;
+        * ``min_sense_fraction`` -- senses with fewer occurrences than this fraction of the
+          sample are merged into the others;
+        * ``seed``, ``workers`` -- reproducibility (``workers=1`` makes gensim deterministic);
+        * ``separator`` -- relabelled tokens are ``word + separator + sense`` (``bank_0``).
+    max_tokens : int, optional
+        Use only the first ``max_tokens`` tokens of the corpus.
+    cache : bool
+        Store / reuse the trained model in :func:`workbench.datasets.cache_dir` under a key
+        made of the corpus identity (name, sha256 and ``max_tokens``) and every parameter.
+    progress : bool or None
+        Show tqdm progress bars (``None``: only on a terminal).
+
+    Returns
+    -------
+    MultiSenseVectors
+        ``global_vectors`` are the stage-1 single-sense vectors, centred (their mean vector
+        subtracted: skip-gram vectors share a large common direction that makes all contexts
+        look alike), ``senses`` the stage-2 sense vectors (one per sense token; words with one
+        sense get their stage-2 word vector) and ``centers`` the unit-norm context centres of
+        the senses, in the global-vector space (a one-sense word's centre is its unit global
+        vector).
+
+    Notes
+    -----
+    1. Skip-gram (gensim) on the corpus gives single-sense vectors :math:`u_w` (centred).
+    2. Each occurrence :math:`i` of a multi-sense word gets the context vector
+       :math:`c_i = \\sum_{0<|o|\\le h} a_{w_{i+o}} \\hat u_{w_{i+o}}` (unit :math:`\\hat u`,
+       weights :math:`a`), normalised to unit length.
+    3. The contexts of each word are clustered: spherical k-means with fixed K
+       (Reisinger & Mooney 2010; Huang et al. 2012) or the online non-parametric rule of
+       NP-MSSG; each occurrence is labelled with its nearest centre.
+    4. Tokens are relabelled ``word_s`` and skip-gram is trained again on the relabelled
+       corpus; the vector of ``word_s`` is sense :math:`s` of ``word``.
+
+    References
+    ----------
+    Reisinger & Mooney (2010), NAACL; Huang et al. (2012), ACL; Neelakantan et al. (2014),
+    EMNLP.
+    """
+    cfg = config or MultiSenseConfig()
+    if params:
+        unknown = set(params) - set(asdict(cfg))
+        if unknown:
+            raise TypeError(f"unknown training parameters: {sorted(unknown)}")
+        cfg = MultiSenseConfig(**{**asdict(cfg), **params})
+    _validate_config(cfg)
+    if max_tokens is not None and max_tokens < 1:
+        raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
+
+    cache_path: Path | None = None
+    if cache:
+        corpus_id = _corpus_identity(corpus)
+        if corpus_id is None:
+            raise ValueError("cache=True needs a workbench Corpus (with a name and sha256)")
+        from workbench.datasets import cache_dir
+
+        folder = cache_dir() / "multisense"
+        folder.mkdir(parents=True, exist_ok=True)
+        cache_path = folder / f"{_cache_key(corpus_id, cfg, max_tokens)}.npz"
+        if cache_path.exists():
+            logger.info("loading cached multi-sense model %s", cache_path)
+            return _load_npz(cache_path)
+
+    msv = _train(corpus, cfg, max_tokens, progress)
+    if cache_path is not None:
+        _save_npz(msv, cache_path)
+    return msv
+
+
+def _corpus_identity(corpus: Any) -> str | None:
+    if hasattr(corpus, "sha256") and hasattr(corpus, "name"):
+        base = f"{corpus.name}:{corpus.sha256}:{getattr(corpus, 'lowercase', True)}"
+        mt = getattr(corpus, "max_tokens", None)
+        return base + (f":{mt}" if mt is not None else "")
+    return None
+
+
+def _iter_docs(corpus: Any, max_tokens: int | None) -> Iterator[Sequence[str]]:
+    source = corpus.iter_documents() if hasattr(corpus, "iter_documents") else corpus
+    budget = max_tokens
+    for doc in source:
+        tokens = doc.tokens if hasattr(doc, "tokens") else doc
+        if isinstance(tokens, str):
+            raise TypeError("corpus must yield token sequences (lists of str), not strings")
+        if budget is not None:
+            if budget <= 0:
+                return
+            tokens = list(tokens)[:budget]
+            budget -= len(tokens)
+        yield tokens
+
+
+def _train(
+    corpus: Any, cfg: MultiSenseConfig, max_tokens: int | None, progress: bool | None
+) -> MultiSenseVectors:
+    disable = None if progress is None else not progress
+    bar = tqdm(total=4, desc="multi-sense training", disable=disable)
+    vocab, counts, ids, docs = _encode(_iter_docs(corpus, max_tokens), cfg.min_count)
+    n_tok = ids.size
+    logger.info("multi-sense: %d tokens, %d words (min_count=%d)", n_tok, len(vocab), cfg.min_count)
+    words_arr = np.array(vocab, dtype=object)
+
+    # stage 1: single-sense skip-gram
+    bar.set_postfix_str("stage 1 skip-gram")
+    model1 = _word2vec(_Sentences(words_arr[ids], docs), cfg, min_count=1)
+    glob = np.stack([model1.wv[w] for w in vocab]).astype(np.float64)
+    bar.update(1)
+
+    # multi-sense targets
+    eligible = np.flatnonzero(counts >= cfg.min_sense_count)[: cfg.n_multi]
+    targets = eligible  # vocab is sorted by decreasing count
+    sep = cfg.separator
+    if targets.size:
+        vocab_set = set(vocab)
+        clash = [
+            f"{vocab[t]}{sep}{s}"
+            for t in targets
+            for s in range(max(cfg.n_senses, cfg.max_senses))
+            if f"{vocab[t]}{sep}{s}" in vocab_set
+        ]
+        if clash:
+            raise ValueError(
+                f"relabelled sense token {clash[0]!r} already occurs in the corpus; choose "
+                "another separator"
+            )
+
+    # context vectors
+    freq = counts / float(n_tok)
+    if cfg.context_weighting == "subsample":
+        weights = np.minimum(1.0, np.sqrt(cfg.sample / freq))
+    else:
+        weights = np.ones(len(vocab))
+    # single-sense vectors share a large common direction (contexts of any word then have
+    # cosine ~0.97); centring the unit vectors removes it so contexts can be told apart
+    glob = glob - glob.mean(axis=0)
+    centred = _unit(glob)
+    weighted = centred * weights[:, None]
+    rng = np.random.default_rng(cfg.seed)
+
+    is_target = np.zeros(len(vocab), dtype=bool)
+    is_target[targets] = True
+    target_pos = np.flatnonzero(is_target[ids])
+    order = np.argsort(ids[target_pos], kind="stable")
+    sorted_pos = target_pos[order]
+    word_of = ids[sorted_pos]
+    starts = np.searchsorted(word_of, targets)
+    ends = np.searchsorted(word_of, targets, side="right")
+
+    kmax = cfg.n_senses if cfg.method == "kmeans" else cfg.max_senses
+    centers_pad = np.zeros((targets.size, kmax, glob.shape[1]))
+    n_centers = np.zeros(targets.size, dtype=np.int64)
+    bar.set_postfix_str("clustering contexts")
+    for j in tqdm(range(targets.size), desc="clustering", disable=disable, leave=False):
+        pos = sorted_pos[starts[j] : ends[j]]
+        if pos.size > cfg.max_samples:
+            pos = np.sort(rng.choice(pos, size=cfg.max_samples, replace=False))
+        X = _contexts(pos, ids, docs, weighted, cfg.context_window)
+        if cfg.method == "kmeans":
+            C, lab = spherical_kmeans(X, cfg.n_senses, n_iter=cfg.kmeans_iter, random_state=rng)
+        else:
+            C, lab = online_sense_clustering(X, cfg.threshold, cfg.max_senses)
+        C = _prune_small(X, C, lab, cfg.min_sense_fraction)
+        centers_pad[j, : C.shape[0]] = C
+        n_centers[j] = C.shape[0]
+    bar.update(1)
+
+    # assign every occurrence, relabel
+    bar.set_postfix_str("relabelling")
+    target_row = np.full(len(vocab), -1, dtype=np.int64)
+    target_row[targets] = np.arange(targets.size)
+    labels = np.zeros(n_tok, dtype=np.int64)
+    chunk = 100_000
+    valid = np.arange(kmax)[None, :] < n_centers[:, None]
+    for a in range(0, target_pos.size, chunk):
+        pos = target_pos[a : a + chunk]
+        X = _contexts(pos, ids, docs, weighted, cfg.context_window)
+        rows = target_row[ids[pos]]
+        sims = np.einsum("nd,nkd->nk", X, centers_pad[rows])
+        sims[~valid[rows]] = -np.inf
+        labels[pos] = np.argmax(sims, axis=1)
+    multi_rows = np.flatnonzero(n_centers >= 2)
+    multi_words = targets[multi_rows]
+    sense_names: dict[int, list[str]] = {
+        int(t): [f"{vocab[t]}{sep}{s}" for s in range(int(n_centers[r]))]
+        for r, t in zip(multi_rows, multi_words)
+    }
+    # token strings of the relabelled corpus: sense tokens get ids after the vocabulary
+    offsets = np.zeros(len(vocab), dtype=np.int64)
+    extra: list[str] = []
+    for t in multi_words:
+        offsets[t] = len(vocab) + len(extra)
+        extra.extend(sense_names[int(t)])
+    all_names = np.array(vocab + extra, dtype=object)
+    is_multi = np.zeros(len(vocab), dtype=bool)
+    is_multi[multi_words] = True
+    new_ids = ids.astype(np.int64)
+    sel = is_multi[ids]
+    new_ids[sel] = offsets[ids[sel]] + labels[sel]
+    bar.update(1)
+
+    # stage 2: skip-gram on the relabelled corpus
+    bar.set_postfix_str("stage 2 skip-gram")
+    model2 = _word2vec(_Sentences(all_names[new_ids], docs), cfg, min_count=1)
+    bar.update(1)
+    bar.close()
+
+    dim = glob.shape[1]
+    senses: list[np.ndarray] = []
+    centers: list[np.ndarray] = []
+    for i, w in enumerate(vocab):
+        if is_multi[i]:
+            names = sense_names[i]
+            vecs = np.stack(
+                [model2.wv[n] if n in model2.wv else np.full(dim, np.nan) for n in names]
+            )
+            if np.isnan(vecs).any():  # a sense never occurred after assignment: drop it
+                keep = ~np.isnan(vecs).any(axis=1)
+                r = target_row[i]
+                senses.append(vecs[keep])
+                centers.append(centers_pad[r, : len(names)][keep])
+                continue
+            senses.append(vecs.astype(np.float64))
+            centers.append(centers_pad[target_row[i], : len(names)].copy())
+        else:
+            senses.append(np.asarray(model2.wv[w], dtype=np.float64)[None, :])
+            centers.append(centred[i][None, :])
+    n_multi = int(sum(s.shape[0] >= 2 for s in senses))
+    logger.info(
+        "multi-sense: %d words with >= 2 senses, %d sense vectors",
+        n_multi,
+        sum(len(s) for s in senses),
+    )
+    return MultiSenseVectors(vocab, glob, senses, centers)
+
+
+# ============================================================================ MSSG format
+
+
+def _open_text(path: Path, mode: Literal["rt", "wt"], gz: bool | None = None) -> IO[str]:
+    if path.suffix == ".gz" if gz is None else gz:
+        return gzip.open(path, mode, encoding="utf-8", newline="\n")  # type: ignore[return-value]
+    return open(path, mode, encoding="utf-8", newline="\n")
+
+
+def save_mssg(msv: MultiSenseVectors, path: str | os.PathLike[str]) -> Path:
+    """Write multi-sense vectors in the MSSG / NP-MSSG release text format.
+
+    Layout (gzip-compressed when the name ends in ``.gz``)::
+
+        V D S 0
+        word k
+        <global vector: D numbers>
+        <sense 0 vector>
+        <sense 0 cluster centre>
+        ...                      (k sense / centre line pairs)
+
+    ``S`` is the largest number of senses and the last header field is MSSG's ``maxout``
+    flag (0: centres present). Numbers are written with ``repr`` precision.
+
+    Raises
+    ------
+    ValueError
+        Context centres whose dimension differs from the vectors' (the format has a single D),
+        or words containing whitespace.
+    """
+    path = Path(path)
+    words = msv.words
+    d = msv.dim
+    smax = max((msv.n_senses(w) for w in words), default=1)
+    tmp = path.with_name(path.name + ".tmp")
+    with _open_text(tmp, "wt", gz=path.suffix == ".gz") as fh:
+        fh.write(f"{len(words)} {d} {smax} 0\n")
+        for w in words:
+            if not w or any(ch.isspace() for ch in w):
+                raise ValueError(f"word {w!r} contains whitespace: not representable in MSSG")
+            s = np.asarray(msv.sense_vectors(w))
+            c = np.asarray(msv.context_centers(w))
+            if c.shape[1] != d:
+                raise ValueError(
+                    f"context centres of {w!r} have dimension {c.shape[1]} but vectors have {d}: "
+                    "the MSSG format needs one dimension"
+                )
+            fh.write(f"{w} {s.shape[0]}\n")
+            fh.write(" ".join(repr(float(x)) for x in msv.global_vector(w)) + "\n")
+            for sv, cv in zip(s, c):
+                fh.write(" ".join(repr(float(x)) for x in sv) + "\n")
+                fh.write(" ".join(repr(float(x)) for x in cv) + "\n")
+    os.replace(tmp, path)
+    return path
+
+
+def load_mssg(path: str | os.PathLike[str], *, limit: int | None = None) -> MultiSenseVectors:
+    """Read multi-sense vectors in the MSSG / NP-MSSG release text format (see :func:`save_mssg`).
+
+    The header is ``V D`` optionally followed by ``S`` and the ``maxout`` flag; with
+    ``maxout = 1`` (MSSG-MaxOut) there are no centre lines and the sense vectors double as
+    centres. Values may be separated by any whitespace (trailing spaces are fine).
+
+    Parameters
+    ----------
+    path : path
+        Text or ``.gz`` file.
+    limit : int, optional
+        Read only the first ``limit`` words.
+
+    Raises
+    ------
+    FileNotFoundError
+        The file does not exist.
+    workbench.datasets.DataFormatError
+        Malformed content; the message names the file and the line (bad header, word line
+        without a positive sense count, wrong number of values, non-numeric or NaN values,
+        truncated file, duplicate word).
+    """
+    from workbench.datasets import DataFormatError
+
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"MSSG file not found: {path}")
+
+    def err(lineno: int, msg: str) -> DataFormatError:
+        return DataFormatError(f"{path.name} line {lineno}: {msg} [{path}]")
+
+    words: list[str] = []
+    glob: list[np.ndarray] = []
+    senses: list[np.ndarray] = []
+    centers: list[np.ndarray] = []
+    try:
+        with _open_text(path, "rt") as fh:
+            lines = enumerate(fh, 1)
+
+            def next_line(what: str) -> tuple[int, str]:
+                try:
+                    return next(lines)
+                except StopIteration:
+                    raise err(
+                        lineno_ref[0] + 1, f"unexpected end of file, expected {what}"
+                    ) from None
+
+            lineno_ref = [0]
+
+            def vector(what: str, d: int) -> np.ndarray:
+                ln, text = next_line(what)
+                lineno_ref[0] = ln
+                parts = text.split()
+                if len(parts) != d:
+                    raise err(ln, f"{what} has {len(parts)} values, expected {d}")
+                try:
+                    v = np.array([float(p) for p in parts])
+                except ValueError:
+                    raise err(ln, f"{what} contains a non-numeric value") from None
+                if not np.all(np.isfinite(v)):
+                    raise err(ln, f"{what} contains NaN or infinite values")
+                return v
+
+            ln, header = next_line("the header 'V D [S [maxout]]'")
+            lineno_ref[0] = ln
+            fields = header.split()
+            try:
+                nums = [int(x) for x in fields]
+            except ValueError:
+                raise err(
+                    ln, f"header must be integers 'V D [S [maxout]]', got {header.strip()!r}"
+                ) from None
+            if not 2 <= len(nums) <= 4 or nums[0] < 0 or nums[1] < 1:
+                raise err(
+                    ln,
+                    f"header must be 'V D [S [maxout]]' with V >= 0, D >= 1, got {header.strip()!r}",
+                )
+            n_words, d = nums[0], nums[1]
+            maxout = nums[3] if len(nums) == 4 else 0
+            if maxout not in (0, 1):
+                raise err(ln, f"maxout flag must be 0 or 1, got {maxout}")
+            n_read = n_words if limit is None else min(n_words, int(limit))
+            seen: set[str] = set()
+            for _ in range(n_read):
+                ln, text = next_line("a word line 'word k'")
+                lineno_ref[0] = ln
+                parts = text.split()
+                if len(parts) != 2:
+                    raise err(ln, f"expected a word line 'word k', got {text.strip()[:60]!r}")
+                w, ks = parts
+                try:
+                    k = int(ks)
+                except ValueError:
+                    raise err(ln, f"sense count of {w!r} is not an integer: {ks!r}") from None
+                if k < 1:
+                    raise err(ln, f"word {w!r} has sense count {k}; expected >= 1")
+                if w in seen:
+                    raise err(ln, f"duplicate word {w!r}")
+                seen.add(w)
+                g = vector(f"global vector of {w!r}", d)
+                sv, cv = [], []
+                for s in range(k):
+                    sv.append(vector(f"sense {s} vector of {w!r}", d))
+                    if not maxout:
+                        cv.append(vector(f"sense {s} centre of {w!r}", d))
+                words.append(w)
+                glob.append(g)
+                senses.append(np.stack(sv))
+                centers.append(np.stack(cv) if cv else np.stack(sv))
+    except (EOFError, OSError, UnicodeDecodeError, gzip.BadGzipFile) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise DataFormatError(
+            f"{path.name}: unreadable or truncated file ({exc}) [{path}]"
+        ) from exc
+    if not words:
+        raise DataFormatError(f"{path.name} line 1: the file holds no words [{path}]")
+    return MultiSenseVectors(words, np.stack(glob), senses, centers)
+
+
+# ============================================================================ inspection
+
+
+class SenseNeighbours:
+    """Nearest neighbours of sense vectors among all sense vectors of a model.
+
+    Parameters
+    ----------
+    msv : MultiSenseVectors
+    restrict : int, optional
+        Only the first ``restrict`` words (the most frequent for trained models) are
+        candidate neighbours.
+    """
+
+    def __init__(self, msv: MultiSenseVectors, restrict: int | None = None) -> None:
+        self.msv = msv
+        words = msv.words if restrict is None else msv.words[:restrict]
+        owners: list[str] = []
+        mats: list[np.ndarray] = []
+        for w in words:
+            s = np.asarray(msv.sense_vectors(w))
+            owners.extend([w] * s.shape[0])
+            mats.append(s)
+        self.owners = np.array(owners, dtype=object)
+        self.matrix = _unit(np.vstack(mats))
+
+    def neighbours(self, word: str, sense: int, topn: int = 10) -> list[str]:
+        """The ``topn`` distinct words (other than ``word``) nearest to sense ``sense`` of ``word``."""
+        vecs = np.asarray(self.msv.sense_vectors(word))
+        if not 0 <= sense < vecs.shape[0]:
+            raise IndexError(f"word {word!r} has {vecs.shape[0]} senses; no sense {sense}")
+        sims = self.matrix @ _unit(vecs[sense])
+        out: list[str] = []
+        seen = {word}
+        for i in np.argsort(-sims, kind="stable"):
+            w = str(self.owners[i])
+            if w in seen:
+                continue
+            seen.add(w)
+            out.append(w)
+            if len(out) == topn:
+                break
+        return out
+
+
+def neighbour_overlap(
+    index: SenseNeighbours, word: str, sense_a: int, sense_b: int, *, topn: int = 10
+) -> float:
+    """Fraction of shared words among the ``topn`` neighbours of two senses (0..1).
+
+    This is the workbench's reproducible pseudo-sense criterion: a pair is called *pseudo*
+    (the two senses mean the same) when the overlap is at least a stated threshold.
+    """
+    a = set(index.neighbours(word, sense_a, topn))
+    b = set(index.neighbours(word, sense_b, topn))
+    return len(a & b) / float(topn)
+
+
+def component_pairs(
+    M: np.ndarray,
+    labels: Sequence[tuple[str, int, int]],
+    components: np.ndarray,
+    *,
+    n_top: int = 5,
+    index: SenseNeighbours | None = None,
+    topn_neighbours: int = 5,
+    overlap_topn: int = 10,
+    pseudo_threshold: float = 0.3,
+) -> pd.DataFrame:
+    """The sense pairs most aligned with each component (Table 1 / 2 analogue).
+
+    For each component :math:`p_j` the columns :math:`m` of ``M`` are ranked by
+    :math:`|\\cos(m, p_j)|`; the two orders of a pair give the same value, so each unordered
+    pair is listed once. Returns one row per (component, pair) with the cosine, the senses'
+    nearest neighbours and the pseudo-sense decision (neighbour overlap >= threshold) when
+    ``index`` is given.
+    """
+    M = np.asarray(M, dtype=np.float64)
+    P = np.asarray(components, dtype=np.float64)
+    if P.ndim == 1:
+        P = P[:, None]
+    if M.shape[0] != P.shape[0]:
+        raise ValueError(f"M has {M.shape[0]} rows but components have dimension {P.shape[0]}")
+    if len(labels) != M.shape[1]:
+        raise ValueError(f"{len(labels)} labels for {M.shape[1]} columns")
+    cos = _unit(P.T) @ _unit(M.T).T  # (k, N)
+    rows: list[dict[str, Any]] = []
+    for j in range(P.shape[1]):
+        seen: set[tuple[str, int, int]] = set()
+        for i in np.argsort(-np.abs(cos[j]), kind="stable"):
+            w, a, b = labels[i]
+            key = (w, min(a, b), max(a, b))
+            if key in seen:
+                continue
+            seen.add(key)
+            rec: dict[str, Any] = {
+                "component": j + 1,
+                "word": w,
+                "sense_a": key[1],
+                "sense_b": key[2],
+                "abs_cos": float(abs(cos[j, i])),
+            }
+            if index is not None:
+                rec["neighbours_a"] = ", ".join(index.neighbours(w, key[1], topn_neighbours))
+                rec["neighbours_b"] = ", ".join(index.neighbours(w, key[2], topn_neighbours))
+                ov = neighbour_overlap(index, w, key[1], key[2], topn=overlap_topn)
+                rec["overlap"] = ov
+                rec["pseudo"] = bool(ov >= pseudo_threshold)
+            rows.append(rec)
+            if len(seen) == n_top:
+                break
+    return pd.DataFrame(rows)
+
+
+def pair_overlaps(
+    index: SenseNeighbours,
+    pairs: Sequence[tuple[str, int, int]],
+    *,
+    topn: int = 10,
+) -> np.ndarray:
+    """:func:`neighbour_overlap` of every (word, sense_a, sense_b) in ``pairs``."""
+    return np.array([neighbour_overlap(index, w, a, b, topn=topn) for w, a, b in pairs])
+
+
+def unique_pairs(labels: Sequence[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """The unordered sense pairs of a difference matrix (one per column pair ``a < b``)."""
+    return [lab for lab in labels if lab[1] < lab[2]]
+
+
+def pseudo_rate(
+    index: SenseNeighbours,
+    labels: Sequence[tuple[str, int, int]],
+    *,
+    topn: int = 10,
+    threshold: float = 0.3,
+    sample: int | None = 2000,
+    random_state: int = 0,
+) -> float:
+    """Base rate of pseudo pairs: the fraction of all sense pairs (or a seeded sample of
+    ``sample`` of them) whose neighbour overlap is at least ``threshold``."""
+    pairs = unique_pairs(labels)
+    if not pairs:
+        raise ValueError("no sense pairs")
+    if sample is not None and len(pairs) > sample:
+        rng = np.random.default_rng(random_state)
+        pick = np.sort(rng.choice(len(pairs), size=sample, replace=False))
+        pairs = [pairs[i] for i in pick]
+    return float(np.mean(pair_overlaps(index, pairs, topn=topn) >= threshold))
+
+
+def sparse_pair_table(
+    labels: Sequence[tuple[str, int, int]],
+    sparse: np.ndarray,
+    index: SenseNeighbours,
+    *,
+    words: Sequence[str] | None = None,
+    n_high: int = 3,
+    n_low: int = 3,
+    topn_neighbours: int = 5,
+    overlap_topn: int = 10,
+    wordnet: Any | None = None,
+) -> pd.DataFrame:
+    r"""Table 3 analogue: per word, its sense pair with the largest sparse-noise column norm.
+
+    Words are ``words`` if given, else the ``n_high`` words whose best pair has the largest
+    :math:`\|S_p\|_2` and the ``n_low`` with the smallest. Columns: word, senses, their
+    nearest neighbours, ``sparse_norm``, neighbour ``overlap`` and WordNet ``n_synsets``.
+    """
+    norms = np.linalg.norm(np.asarray(sparse), axis=0)
+    if norms.size != len(labels):
+        raise ValueError(f"{len(labels)} labels for {norms.size} columns")
+    best: dict[str, tuple[float, int, int]] = {}
+    for (w, a, b), v in zip(labels, norms):
+        if a < b and (w not in best or v > best[w][0]):
+            best[w] = (float(v), a, b)
+    if words is None:
+        ranked = sorted(best, key=lambda w: (-best[w][0], w))
+        chosen = ranked[:n_high] + [w for w in ranked[::-1][:n_low] if w not in ranked[:n_high]]
+    else:
+        missing = [w for w in words if w not in best]
+        if missing:
+            raise KeyError(f"words without sense pairs: {missing}")
+        chosen = list(words)
+    counts = synset_counts(chosen, wordnet) if chosen else np.zeros(0, dtype=np.int64)
+    rows = []
+    for w, n_syn in zip(chosen, counts):
+        v, a, b = best[w]
+        rows.append(
+            {
+                "word": w,
+                "sense_a": a,
+                "sense_b": b,
+                "neighbours_a": ", ".join(index.neighbours(w, a, topn_neighbours)),
+                "neighbours_b": ", ".join(index.neighbours(w, b, topn_neighbours)),
+                "sparse_norm": v,
+                "overlap": neighbour_overlap(index, w, a, b, topn=overlap_topn),
+                "n_synsets": int(n_syn),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def word_sparse_norms(
+    sparse: np.ndarray, labels: Sequence[tuple[str, int, int]], *, reduce: str = "mean"
+) -> pd.Series:
+    """Per word, the ``mean`` (or ``max``) 2-norm of its columns in the sparse matrix ``S``."""
+    if reduce not in ("mean", "max"):
+        raise ValueError(f"reduce must be 'mean' or 'max', got {reduce!r}")
+    norms = np.linalg.norm(np.asarray(sparse), axis=0)
+    if norms.size != len(labels):
+        raise ValueError(f"{len(labels)} labels for {norms.size} columns")
+    df = pd.DataFrame({"word": [lab[0] for lab in labels], "norm": norms})
+    grouped = df.groupby("word", sort=False)["norm"]
+    out = grouped.mean() if reduce == "mean" else grouped.max()
+    out.name = f"sparse_norm_{reduce}"
+    return out
+
+
+def avg_sim_wordsim(msv: MultiSenseVectors, dataset: str | pd.DataFrame = "WS") -> Any:
+    """avgSim (mean cosine over all sense pairs) on a word-similarity set, as a ``WordSimResult``.
+
+    .. math:: \\mathrm{avgSim}(w, w') = \\frac{1}{K_w K_{w'}}\\sum_{i,j}\\cos(\\mu_i(w), \\mu_j(w'))
+
+    Pairs with an out-of-vocabulary word are skipped (NaN prediction), so the result can be
+    compared with :func:`workbench.significance.compare_wordsim`.
+
+    References
+    ----------
+    Reisinger & Mooney (2010); Neelakantan et al. (2014), Table 3 (WS-353 avgSim).
+    """
+    from scipy import stats
+
+    from workbench.evaluation import WordSimResult
+
+    if isinstance(dataset, str):
+        from workbench.datasets import load_wordsim
+
+        df = load_wordsim(dataset)
+        name = str(df.attrs.get("name", dataset))
+    else:
+        df = dataset
+        name = str(df.attrs.get("name", "custom"))
+    gold = np.asarray(df["score"], dtype=float)
+    pred = np.full(gold.size, np.nan)
+    oov: list[tuple[str, str]] = []
+    for i, (a, b) in enumerate(zip(df["word1"].tolist(), df["word2"].tolist())):
+        a, b = str(a).lower(), str(b).lower()
+        if a not in msv or b not in msv:
+            oov.append((a, b))
+            continue
+        pred[i] = float(np.mean(_unit(msv.sense_vectors(a)) @ _unit(msv.sense_vectors(b)).T))
+    ok = ~np.isnan(pred)
+    if ok.sum() >= 3:
+        sp = float(stats.spearmanr(pred[ok], gold[ok]).statistic)
+        pe = float(stats.pearsonr(pred[ok], gold[ok]).statistic)
+    else:
+        sp = pe = float("nan")
+    return WordSimResult(
+        name=name,
+        spearman=sp,
+        pearson=pe,
+        n_pairs=int(gold.size),
+        n_scored=int(ok.sum()),
+        oov_pairs=tuple(oov),
+        pred=pred,
+        gold=gold,
+    )
+
+
+def scws_wordsim_result(result: Any, measure: str = "maxSimC") -> Any:
+    """Wrap one measure of an :class:`~workbench.evaluation.SCWSResult` as a ``WordSimResult``.
+
+    Lets :func:`workbench.significance.compare_wordsim` test SCWS differences (the items are
+    the same across models evaluated on the same item list).
+    """
+    from scipy import stats
+
+    from workbench.evaluation import WordSimResult
+
+    if measure not in ("avgSim", "avgSimC", "maxSim", "maxSimC"):
+        raise ValueError(f"unknown SCWS measure {measure!r}")
+    pred = result.scores[measure].to_numpy(dtype=float)
+    gold = result.scores["gold"].to_numpy(dtype=float)
+    ok = ~np.isnan(pred)
+    sp = float(stats.spearmanr(pred[ok], gold[ok]).statistic) if ok.sum() >= 3 else float("nan")
+    pe = float(stats.pearsonr(pred[ok], gold[ok]).statistic) if ok.sum() >= 3 else float("nan")
+    oov = tuple(
+        (str(a), str(b))
+        for a, b, m in zip(result.scores["word1"], result.scores["word2"], ~ok)
+        if m
+    )
+    return WordSimResult(
+        name=f"SCWS-{measure}",
+        spearman=sp,
+        pearson=pe,
+        n_pairs=int(gold.size),
+        n_scored=int(ok.sum()),
+        oov_pairs=oov,
+        pred=pred,
+        gold=gold,
+    )
+
+
+def synset_counts(words: Iterable[str], wordnet: Any | None = None) -> np.ndarray:
+    """Number of WordNet 3.0 synsets of each word (all parts of speech; 0 if unknown)."""
+    if wordnet is None:
+        from workbench.datasets import load_wordnet
+
+        wordnet = load_wordnet()
+    return np.array([len(wordnet.synsets(w)) for w in words], dtype=np.int64)
+
+
+# ============================================================================ presets
+
+#: Training presets of the sense-pair notebooks (08, 09): corpus name, token budget, config.
+#: ``"small"`` runs in seconds on ~200K tokens of the 1M corpus with tiny vectors; ``"full"``
+#: trains on the 5M corpus (about 20-30 min on one core).
+TRAINING_PRESETS: dict[str, tuple[str, int | None, MultiSenseConfig]] = {
+    "small": (
+        "1M",
+        200_000,
+        MultiSenseConfig(
+            dim=25,
+            window=4,
+            epochs=3,
+            negative=3,
+            min_count=5,
+            method="kmeans",
+            n_senses=3,
+            n_multi=300,
+            min_sense_count=30,
+            max_samples=500,
+        ),
+    ),
+    "full": (
+        "5M",
+        None,
+        MultiSenseConfig(
+            dim=100,
+            window=5,
+            epochs=5,
+            negative=5,
+            min_count=5,
+            method="kmeans",
+            n_senses=3,
+            n_multi=2000,
+            min_sense_count=50,
+            max_samples=1000,
+        ),
+    ),
+}
+
+
+def train_preset(
+    data_size: str = "small", *, seed: int = 0, progress: bool | None = None, **overrides: Any
+) -> MultiSenseVectors:
+    """Train (or load from the cache) the multi-sense model of a notebook preset.
+
+    Parameters
+    ----------
+    data_size : {"small", "full"}
+        Key of :data:`TRAINING_PRESETS`.
+    seed : int
+        Training seed (part of the cache key).
+    **overrides
+        Replace fields of the preset's :class:`MultiSenseConfig`.
+    """
+    from workbench.datasets import load_corpus
+
+    if data_size not in TRAINING_PRESETS:
+        raise ValueError(f"data_size must be one of {sorted(TRAINING_PRESETS)}, got {data_size!r}")
+    name, max_tokens, cfg = TRAINING_PRESETS[data_size]
+    cfg = MultiSenseConfig(**{**asdict(cfg), **overrides, "seed": int(seed)})
+    return train_multisense(
+        load_corpus(name), config=cfg, max_tokens=max_tokens, cache=True, progress=progress
+    )
+
+
+@dataclass(frozen=True)
+class PartialCorrelationResult:
+    """Partial rank correlation ``statistic`` of x and y given z, with its two-sided ``pvalue``."""
+
+    statistic: float
+    pvalue: float
+    n: int
+
+
+def partial_spearman(x: Any, y: Any, z: Any) -> PartialCorrelationResult:
+    """Spearman partial correlation of ``x`` and ``y`` controlling for ``z``.
+
+    Notes
+    -----
+    The Pearson correlation of the residuals of the ranks of ``x`` and ``y`` after a linear
+    regression on the ranks of ``z``:
+    :math:`r_{xy\\cdot z} = (r_{xy} - r_{xz}r_{yz}) / \\sqrt{(1-r_{xz}^2)(1-r_{yz}^2)}`, tested
+    with :math:`t = r\\sqrt{(n-3)/(1-r^2)}` on :math:`n-3` degrees of freedom.
+
+    References
+    ----------
+    Conover, W. J. (1999). *Practical Nonparametric Statistics*, 3rd ed., §5.4.
+    """
+    from scipy import stats
+
+    rx, ry, rz = (stats.rankdata(np.asarray(a, dtype=float)) for a in (x, y, z))
+    n = rx.size
+    if not (ry.size == n and rz.size == n):
+        raise ValueError("x, y and z must have the same length")
+    if n < 4:
+        raise ValueError(f"need at least 4 observations, got {n}")
+    r = np.corrcoef(np.vstack([rx, ry, rz]))
+    rxy, rxz, ryz = r[0, 1], r[0, 2], r[1, 2]
+    denom = np.sqrt(max((1 - rxz**2) * (1 - ryz**2), 0.0))
+    stat = float((rxy - rxz * ryz) / denom) if denom > 0 else float("nan")
+    if not np.isfinite(stat) or abs(stat) >= 1:
+        p = 0.0 if np.isfinite(stat) else float("nan")
+    else:
+        t = stat * np.sqrt((n - 3) / (1 - stat**2))
+        p = float(2 * stats.t.sf(abs(t), n - 3))
+    return PartialCorrelationResult(statistic=stat, pvalue=p, n=int(n))
