@@ -1,0 +1,82 @@
+"""Widgets of the views notebook (only used under ``if INTERACTIVE:``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from workbench.views import View
+
+__all__ = ["top_contexts_table", "view_inspector"]
+
+
+def top_contexts_table(views: Sequence[View], word: str, *, topn: int = 10) -> pd.DataFrame:
+    """A word's top contexts in each view, side by side.
+
+    Parameters
+    ----------
+    views : sequence of View
+        Views over one vocabulary.
+    word : str
+    topn : int
+        Contexts shown per view (largest values first).
+
+    Returns
+    -------
+    DataFrame
+        One column per view (``"context (value)"`` strings), ``topn`` rows; a view in which
+        the word is unobserved gives an empty column. Raises ``KeyError`` naming the word if it
+        is not in the vocabulary.
+    """
+    cols: dict[str, list[str]] = {}
+    for v in views:
+        if v.vocab is None:
+            raise ValueError(f"view {v.name!r} has no vocabulary")
+        row = v.vocab.id(word)
+        if not v.observed[row]:
+            cols[v.name] = []
+            continue
+        cols[v.name] = [f"{c} ({x:.3g})" for c, x in v.top_contexts(row, topn)]
+    n = max([topn] + [len(c) for c in cols.values()])
+    return pd.DataFrame({k: c + [""] * (n - len(c)) for k, c in cols.items()})
+
+
+def view_inspector(views: Sequence[View], *, topn: int = 10, default_word: str | None = None) -> Any:
+    """Type a word, pick view families: its top contexts in each view.
+
+    Returns
+    -------
+    ipywidgets.VBox
+    """
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    views = list(views)
+    if not views or views[0].vocab is None:
+        raise ValueError("view_inspector needs views built over a Vocabulary")
+    vocab = views[0].vocab
+    families = sorted({v.family for v in views})
+    word = widgets.Text(value=default_word or vocab.words[min(100, len(vocab) - 1)], description="word")
+    fams = widgets.SelectMultiple(options=families, value=tuple(families), description="families")
+    n = widgets.IntSlider(value=topn, min=1, max=50, description="top n", continuous_update=False)
+    out = widgets.Output()
+
+    def refresh(_: Any = None) -> None:
+        out.clear_output(wait=True)
+        with out:
+            w = word.value.strip().lower()
+            if w not in vocab:
+                print(f"{w!r} is not in the vocabulary ({len(vocab)} words)")
+                return
+            chosen = [v for v in views if v.family in fams.value]
+            for fam in [f for f in families if f in fams.value]:
+                group = [v for v in chosen if v.family == fam]
+                print(f"— {fam} —")
+                display(top_contexts_table(group, w, topn=n.value))
+
+    for w_ in (word, fams, n):
+        w_.observe(refresh, names="value")
+    refresh()
+    return widgets.VBox([widgets.HBox([word, n]), fams, out])

@@ -1,0 +1,71 @@
+"""Views for multiview learning (MVLSA): sparse word x context matrices over one vocabulary.
+
+A :class:`View` is an ``N x d`` matrix whose row ``i`` belongs to word ``i`` of a shared
+:class:`Vocabulary`, with context labels, a mask of observed rows and a family name. Builders:
+
+* :func:`positional_views` / :func:`window_view` -- co-occurrence at fixed offsets / windows;
+* :func:`dependency_views` -- one view per dependency relation from CoNLL-U parses;
+* :func:`bitext_view` -- English words x aligned Spanish words (IBM Model 1, KJV--RV1909);
+* :func:`lexicon_view` -- WordNet morphology / synonyms, PPDB, FrameNet, any adjacency graph;
+* :func:`embedding_view` -- any :class:`workbench.embeddings.WordVectors` aligned to the vocabulary;
+* :func:`preprocess` -- :math:`f_j = n_j \\circ t_j` (identity / log / power, top-t columns).
+
+:func:`check_views` is the one validator of multiview input used by every estimator.
+
+References
+----------
+P. Rastogi, B. Van Durme, R. Arora (2015). Multiview LSA: representation learning via
+generalized CCA. NAACL-HLT.
+"""
+
+from ._base import EncodedCorpus, View, Vocabulary, check_views, view_statistics
+from ._cooccurrence import (
+    count_offset,
+    count_pairs,
+    encode_corpus,
+    positional_views,
+    views_cache_dir,
+    vocabulary_and_encoding,
+    window_view,
+)
+from ._lexical import (
+    LEXICON_KINDS,
+    embedding_view,
+    graph_view,
+    lexicon_view,
+    membership_view,
+    morphology_view,
+    synonym_view,
+)
+from ._preprocess import TRANSFORMS, PreprocessSpec, preprocess, preprocess_views
+from ._structured import PAPER_RELATIONS, RELATION_MAP, bitext_view, dependency_views
+
+__all__ = [
+    "Vocabulary",
+    "EncodedCorpus",
+    "View",
+    "check_views",
+    "encode_corpus",
+    "vocabulary_and_encoding",
+    "count_offset",
+    "count_pairs",
+    "positional_views",
+    "window_view",
+    "views_cache_dir",
+    "PAPER_RELATIONS",
+    "RELATION_MAP",
+    "dependency_views",
+    "bitext_view",
+    "LEXICON_KINDS",
+    "lexicon_view",
+    "morphology_view",
+    "synonym_view",
+    "graph_view",
+    "membership_view",
+    "embedding_view",
+    "TRANSFORMS",
+    "PreprocessSpec",
+    "preprocess",
+    "preprocess_views",
+    "view_statistics",
+]

@@ -1,0 +1,233 @@
+"""Lexicon views (WordNet morphology / synonyms, PPDB, FrameNet, any graph) and embedding views."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ._base import View, Vocabulary
+from ._cooccurrence import count_pairs
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "LEXICON_KINDS",
+    "lexicon_view",
+    "morphology_view",
+    "synonym_view",
+    "graph_view",
+    "membership_view",
+    "embedding_view",
+]
+
+_WN_POS = ("n", "v", "a", "r")
+
+
+def membership_view(
+    groups: Mapping[str, Iterable[str]],
+    vocab: Vocabulary,
+    *,
+    name: str,
+    family: str,
+    min_members: int = 1,
+    binary: bool = True,
+) -> View:
+    """Word x group view: ``[Z]_{ig} = 1`` if word ``i`` belongs to group ``g`` (e.g. a frame).
+
+    Groups with fewer than ``min_members`` in-vocabulary words are dropped (they cannot relate
+    two words). With ``binary=False`` repeated memberships are counted.
+    """
+    rows: list[int] = []
+    cols: list[int] = []
+    labels: list[str] = []
+    index = vocab.index
+    for g in sorted(groups):
+        members = [index[w] for w in groups[g] if w in index]
+        if len(set(members)) < min_members or not members:
+            continue
+        c = len(labels)
+        labels.append(str(g))
+        rows.extend(members)
+        cols.extend([c] * len(members))
+    if not labels:
+        raise ValueError(f"{name}: no group has >= {max(min_members, 1)} vocabulary words")
+    m = count_pairs(np.asarray(rows), np.asarray(cols), len(vocab), len(labels))
+    if binary:
+        m.data[:] = 1.0
+    return View(name, m, tuple(labels), np.diff(m.indptr) > 0, family, vocab,
+                {"binary": binary, "min_members": min_members})  # fmt: skip
+
+
+def graph_view(
+    adjacency: Mapping[str, Iterable[str]],
+    vocab: Vocabulary,
+    *,
+    name: str,
+    family: str,
+    symmetric: bool = True,
+) -> View:
+    """Word x word adjacency view of a lexicon graph (columns = the vocabulary).
+
+    ``[Z]_{ij} = 1`` if ``j`` is listed as a neighbour of ``i`` (or vice versa when
+    ``symmetric``); edges with an out-of-vocabulary end and self-loops are dropped. This is
+    the "graph-only" use of a lexicon (e.g. the retrofitting PPDB / FrameNet graphs).
+    """
+    index = vocab.index
+    rows: list[int] = []
+    cols: list[int] = []
+    for w, nbrs in adjacency.items():
+        i = index.get(w)
+        if i is None:
+            continue
+        for u in nbrs:
+            j = index.get(u)
+            if j is not None and j != i:
+                rows.append(i)
+                cols.append(j)
+    if not rows:
+        raise ValueError(f"{name}: no edge between two vocabulary words")
+    r, c = np.asarray(rows), np.asarray(cols)
+    if symmetric:
+        r, c = np.concatenate([r, c]), np.concatenate([c, r])
+    m = count_pairs(r, c, len(vocab), len(vocab))
+    m.data[:] = 1.0
+    return View(
+        name, m, vocab.words, np.diff(m.indptr) > 0, family, vocab, {"symmetric": symmetric}
+    )
+
+
+def morphology_view(
+    vocab: Vocabulary, *, wordnet: Any = None, derivational: bool = True, name: str = "morphology"
+) -> View:
+    """Word x morphological-root view from WordNet.
+
+    Row ``i`` has a 1 in column ``r`` for every base form ``r`` that ``wordnet.morphy`` gives
+    for word ``i`` under any part of speech (``dogs -> dog``, ``ran -> run``), and, with
+    ``derivational``, for every derivationally related lemma of those base forms
+    (``run -> runner``). Words sharing a root or a derivation share a column. The paper combined
+    CatVar, morpha and morphy; only morphy (plus WordNet's derivational links) is bundled here.
+    Contexts used by a single vocabulary word are dropped.
+    """
+    if wordnet is None:
+        from workbench.datasets import load_wordnet
+
+        wordnet = load_wordnet()
+    groups: dict[str, set[str]] = {}
+    for w in vocab.words:
+        roots = set()
+        for pos in _WN_POS:
+            b = wordnet.morphy(w, pos)
+            if b is not None:
+                roots.add(b)
+        ctx = set(roots)
+        if derivational:
+            for b in roots:
+                for lem in wordnet.lemmas(b):
+                    for d in lem.derivationally_related_forms():
+                        ctx.add(d.name().lower())
+        for r in ctx:
+            groups.setdefault(r, set()).add(w)
+    return membership_view(groups, vocab, name=name, family="morphology", min_members=2)
+
+
+def synonym_view(vocab: Vocabulary, *, wordnet: Any = None, name: str = "wordnet_synonyms") -> View:
+    """Word x synset view: ``[Z]_{is} = 1`` if word ``i`` (through ``morphy``) is a lemma of synset ``s``.
+
+    Synsets with fewer than two vocabulary words are dropped (they relate no pair).
+    """
+    if wordnet is None:
+        from workbench.datasets import load_wordnet
+
+        wordnet = load_wordnet()
+    groups: dict[str, set[str]] = {}
+    for w in vocab.words:
+        for s in wordnet.synsets(w):
+            groups.setdefault(s.name(), set()).add(w)
+    return membership_view(groups, vocab, name=name, family="synonyms", min_members=2)
+
+
+LEXICON_KINDS = ("morphology", "synonyms", "ppdb", "framenet", "framenet_graph")
+
+
+def lexicon_view(kind: str, vocab: Vocabulary, *, source: Any = None, **kwargs: Any) -> View:
+    """Build a lexicon view by kind.
+
+    Parameters
+    ----------
+    kind : {"morphology", "synonyms", "ppdb", "framenet", "framenet_graph"}
+        ``morphology`` / ``synonyms``: WordNet (:func:`morphology_view`, :func:`synonym_view`;
+        ``source`` = a WordNet reader, default :func:`workbench.datasets.load_wordnet`).
+        ``ppdb``: PPDB-XL paraphrase graph, word x word (:func:`graph_view`, ``source`` = an
+        adjacency dict, default ``load_lexicon("ppdb")``). ``framenet``: word x frame from the
+        FrameNet lexical units (``source`` = frame -> lemmas, default
+        :func:`workbench.datasets.load_framenet_frames`), as in the paper.
+        ``framenet_graph``: the retrofitting FrameNet graph (``load_lexicon("framenet")``).
+    vocab : Vocabulary
+    **kwargs
+        Passed to the underlying builder.
+    """
+    if kind == "morphology":
+        return morphology_view(vocab, wordnet=source, **kwargs)
+    if kind == "synonyms":
+        return synonym_view(vocab, wordnet=source, **kwargs)
+    if kind in ("ppdb", "framenet_graph"):
+        if source is None:
+            from workbench.datasets import load_lexicon
+
+            source = load_lexicon("ppdb" if kind == "ppdb" else "framenet")
+        kwargs.setdefault("name", kind)
+        return graph_view(source, vocab, family=kind.split("_")[0], **kwargs)
+    if kind == "framenet":
+        if source is None:
+            from workbench.datasets import load_framenet_frames
+
+            source = load_framenet_frames()
+        kwargs.setdefault("name", "framenet")
+        return membership_view(source, vocab, family="framenet", **kwargs)
+    raise ValueError(f"unknown lexicon kind {kind!r}; expected one of {LEXICON_KINDS}")
+
+
+def embedding_view(
+    vectors: Any, vocab: Vocabulary, *, name: str = "embedding", lowercase_fallback: bool = True
+) -> View:
+    """Dense view of word vectors aligned to the vocabulary; missing words are masked.
+
+    Parameters
+    ----------
+    vectors : WordVectors
+        Any :class:`workbench.embeddings.WordVectors` (``.index`` word -> row, ``.vectors``).
+    vocab : Vocabulary
+    lowercase_fallback : bool
+        Look a word up lower-cased if it is missing as is.
+
+    Returns
+    -------
+    View
+        ``matrix`` is a dense ``N x dim`` float array (embeddings are dense); rows of words
+        without a vector are zero and ``observed=False``. Family ``"embedding"``.
+    """
+    vec = np.asarray(vectors.vectors)
+    if vec.ndim != 2:
+        raise ValueError(f"{name}: vectors must be a 2-D array, got shape {vec.shape}")
+    if not np.isfinite(vec).all():
+        raise ValueError(f"{name}: the word vectors contain NaN or infinite values")
+    index = vectors.index
+    src = np.full(len(vocab), -1, dtype=np.int64)
+    for i, w in enumerate(vocab.words):
+        j = index.get(w)
+        if j is None and lowercase_fallback:
+            j = index.get(w.lower())
+        if j is not None:
+            src[i] = j
+    observed = src >= 0
+    if not observed.any():
+        raise ValueError(f"{name}: no vocabulary word has a vector")
+    dtype = vec.dtype if vec.dtype in (np.float32, np.float64) else np.float64
+    mat = np.zeros((len(vocab), vec.shape[1]), dtype=dtype)
+    mat[observed] = vec[src[observed]]
+    logger.info("%s: %d of %d words have vectors", name, int(observed.sum()), len(vocab))
+    return View(name, mat, tuple(f"dim{d}" for d in range(vec.shape[1])), observed, "embedding",
+                vocab, {"coverage": float(observed.mean())})  # fmt: skip
