@@ -17,24 +17,17 @@ Quick validation (20K x 100)::
 
 from __future__ import annotations
 
-import argparse
-import json
-import resource
 import time
 
-
-def _rss_peak_gb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+from _common import Timer, add_json_argument, add_quick_argument, make_parser, peak_rss_gb, report
 
 
 def main(argv: list[str] | None = None) -> dict:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    ap = make_parser(__doc__)
     ap.add_argument("--vocab", type=int, default=None, help="rows (default 100000)")
     ap.add_argument("--dim", type=int, default=None, help="dimension (default 300)")
-    ap.add_argument("--quick", action="store_true", help="20K x 100")
-    ap.add_argument("--json", default=None, help="write the results here")
+    add_quick_argument(ap, "20K x 100")
+    add_json_argument(ap)
     args = ap.parse_args(argv)
 
     import numpy as np
@@ -56,18 +49,15 @@ def main(argv: list[str] | None = None) -> dict:
     wv = WordVectors(words, vecs)
     out: dict = {"vocab": n, "dim": d, "questions": len(qs)}
     for method in ("3cosadd", "3cosmul"):
-        t0 = time.perf_counter()
-        res = evaluate_analogies(wv, qs, method=method)
-        out[f"{method}_seconds"] = round(time.perf_counter() - t0, 3)
+        with Timer() as t:
+            res = evaluate_analogies(wv, qs, method=method)
+        out[f"{method}_seconds"] = round(t.seconds, 3)
         out[f"{method}_scored"] = res.n_scored
-    t0 = time.process_time()
-    mvlsa_table2()
-    out["table2_cpu_seconds"] = round(time.process_time() - t0, 3)
-    out["peak_rss_gb"] = round(_rss_peak_gb(), 3)
-    print(json.dumps(out, indent=2))
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(out, fh, indent=2)
+    with Timer(time.process_time) as t:
+        mvlsa_table2()
+    out["table2_cpu_seconds"] = round(t.seconds, 3)
+    out["peak_rss_gb"] = round(peak_rss_gb(), 3)
+    report(out, args.json)
     return out
 
 

@@ -15,20 +15,11 @@ Quick validation (200k tokens of the 1M corpus, 5K vocabulary)::
 
 from __future__ import annotations
 
-import argparse
-import json
-import resource
-import time
-
-
-def _rss_peak_gb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+from _common import Timer, add_json_argument, add_quick_argument, make_parser, peak_rss_gb, report
 
 
 def main(argv: list[str] | None = None) -> dict:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    ap = make_parser(__doc__)
     ap.add_argument("--corpus", default=None, help='"1M", "5M" (default) or a path')
     ap.add_argument("--max-tokens", type=int, default=None)
     ap.add_argument("--vocab", type=int, default=None, help="vocabulary size (default 30000)")
@@ -36,8 +27,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--n-neighbors", type=int, default=12, help="N (default 12)")
     ap.add_argument("--window", type=int, default=2, help="k (default 2)")
     ap.add_argument("--dim", type=int, default=100, help="SVD rank (default 100; 0 skips the SVD)")
-    ap.add_argument("--quick", action="store_true", help="200k tokens of 1M, 5K vocabulary")
-    ap.add_argument("--json", default=None, help="write the results here")
+    add_quick_argument(ap, "200k tokens of 1M, 5K vocabulary")
+    add_json_argument(ap)
     args = ap.parse_args(argv)
 
     from workbench.datasets import load_corpus
@@ -55,23 +46,23 @@ def main(argv: list[str] | None = None) -> dict:
     enc = encode_corpus(corpus, vocab)
     n = int(enc.ids.size)
 
-    t0 = time.perf_counter()
-    graph = lexicon_graph(args.lexicon, list(vocab.words))
-    t_graph = time.perf_counter() - t0
+    with Timer() as t:
+        graph = lexicon_graph(args.lexicon, list(vocab.words))
+    t_graph = t.seconds
 
-    t0 = time.perf_counter()
-    counts = count_contexts(enc, len(vocab), window=args.window)
-    t_counts = time.perf_counter() - t0
+    with Timer() as t:
+        counts = count_contexts(enc, len(vocab), window=args.window)
+    t_counts = t.seconds
 
-    t0 = time.perf_counter()
-    prior = count_prior_pairs(enc, graph, window=args.window, n_neighbors=args.n_neighbors)
-    t_prior = time.perf_counter() - t0
+    with Timer() as t:
+        prior = count_prior_pairs(enc, graph, window=args.window, n_neighbors=args.n_neighbors)
+    t_prior = t.seconds
 
     t_svd = float("nan")
     if dim > 0:
-        t0 = time.perf_counter()
-        eigenwords_svd(counts, dim, prior=prior, alpha=0.5, random_state=0)
-        t_svd = time.perf_counter() - t0
+        with Timer() as t:
+            eigenwords_svd(counts, dim, prior=prior, alpha=0.5, random_state=0)
+        t_svd = t.seconds
 
     out = {
         "corpus": corpus_name,
@@ -90,12 +81,9 @@ def main(argv: list[str] | None = None) -> dict:
         "prior_mass_over_context_mass": float(prior.sum() / counts.counts.sum()),
         "svd_dim": dim,
         "svd_seconds": round(t_svd, 2),
-        "peak_rss_gb": round(_rss_peak_gb(), 2),
+        "peak_rss_gb": round(peak_rss_gb(), 2),
     }
-    print(json.dumps(out, indent=2))
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(out, fh, indent=2)
+    report(out, args.json)
     return out
 
 

@@ -13,17 +13,21 @@ iterative and (unless ``--no-alm``) Ex-RPCA ALM. Requirement (issue 7): Ex-RPCA 
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import sys
-import time
 import warnings
-from pathlib import Path
 
 import numpy as np
+from _common import (
+    Timer,
+    add_json_argument,
+    add_quick_argument,
+    ensure_repo_on_path,
+    make_parser,
+    peak_rss_mb,
+    write_json,
+)
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ensure_repo_on_path()
 
 from workbench.rpca import (  # noqa: E402
     RPCAConvergenceWarning,
@@ -36,20 +40,9 @@ from workbench.rpca import (  # noqa: E402
 )
 
 
-def _peak_rss_mb() -> float | None:
-    try:
-        import resource
-
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-    except Exception:  # pragma: no cover - non-POSIX
-        return None
-
-
 def main(argv: list[str] | None = None) -> dict:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    ap.add_argument("--quick", action="store_true", help="small size (d=100, N=10^4)")
+    ap = make_parser(__doc__)
+    add_quick_argument(ap, "small size (d=100, N=10^4)")
     ap.add_argument("--dim", type=int, default=None, help="rows d (default 300, quick 100)")
     ap.add_argument(
         "--columns", type=int, default=None, help="columns N (default 10^5, quick 10^4)"
@@ -60,22 +53,22 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--sparse-scale", type=float, default=1.0)
     ap.add_argument("--no-alm", action="store_true", help="skip the ALM solver")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--json", type=Path, default=None, help="write the results here")
+    add_json_argument(ap)
     args = ap.parse_args(argv)
     d = args.dim or (100 if args.quick else 300)
     n = args.columns or (10_000 if args.quick else 100_000)
 
-    t0 = time.perf_counter()
-    P = make_planted(
-        d,
-        n,
-        args.rank,
-        noise=args.noise,
-        sparse_fraction=args.sparse_fraction,
-        sparse_scale=args.sparse_scale,
-        random_state=args.seed,
-    )
-    gen_time = time.perf_counter() - t0
+    with Timer() as t:
+        P = make_planted(
+            d,
+            n,
+            args.rank,
+            noise=args.noise,
+            sparse_fraction=args.sparse_fraction,
+            sparse_scale=args.sparse_scale,
+            random_state=args.seed,
+        )
+    gen_time = t.seconds
     out: dict = {
         "dim": d,
         "columns": n,
@@ -94,11 +87,10 @@ def main(argv: list[str] | None = None) -> dict:
     if not args.no_alm:
         solvers.append(("ex_rpca_alm", lambda: ex_rpca(P.M, args.rank, method="alm")))
     for name, fn in solvers:
-        t = time.perf_counter()
-        with warnings.catch_warnings(record=True) as caught:
+        with Timer() as t, warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", RPCAConvergenceWarning)
             res = fn()
-        dt = time.perf_counter() - t
+        dt = t.seconds
         sparse = pca_sparse_support(res) if name == "pca" else res.sparse
         precision, recall = support_scores(sparse, P.support)
         angle = float(np.degrees(principal_angles(res.components, P.components)).max())
@@ -117,12 +109,11 @@ def main(argv: list[str] | None = None) -> dict:
             flush=True,
         )
         del res, sparse
-    out["peak_rss_mb"] = _peak_rss_mb()
+    out["peak_rss_mb"] = peak_rss_mb()
     print(
         f"d={d} N={n} rank={args.rank}; generation {gen_time:.1f} s; peak RSS {out['peak_rss_mb']:.0f} MB"
     )
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=2))
+    write_json(out, args.json)
     return out
 
 

@@ -7,6 +7,8 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.explore._output import append_display
+
 __all__ = ["neighbour_table", "prior_knowledge_explorer"]
 
 
@@ -69,20 +71,19 @@ def prior_knowledge_explorer(
     ipywidgets.VBox
     """
     import ipywidgets as widgets
-    from IPython.display import display
 
     text = widgets.Text(value=word, description="word", continuous_update=False)
     lex = widgets.Dropdown(options=list(graphs), description="lexicon")
     out = widgets.Output()
 
     def refresh(_: Any = None) -> None:
-        out.clear_output(wait=True)
-        with out:
-            w = text.value.strip()
-            g = graphs[lex.value]
-            degree = len(g.neighbors(w)) if w in g else 0
-            print(f"{w!r}: {degree} neighbours in {lex.value}")
-            display(neighbour_table(w, lex.value, graphs, embeddings, topn=topn))
+        # kernel-side output (see workbench.explore._output)
+        out.outputs = ()
+        w = text.value.strip()
+        g = graphs[lex.value]
+        degree = len(g.neighbors(w)) if w in g else 0
+        out.append_stdout(f"{w!r}: {degree} neighbours in {lex.value}\n")
+        append_display(out, neighbour_table(w, lex.value, graphs, embeddings, topn=topn))
 
     text.observe(refresh, names="value")
     lex.observe(refresh, names="value")

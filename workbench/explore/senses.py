@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from workbench.explore._output import append_display
 from workbench.rpca import RPCAResult
 from workbench.senses import SenseNeighbours, component_pairs, neighbour_overlap
 
@@ -42,7 +43,6 @@ def component_browser(
         Its ``.update()`` attribute re-renders (handy in tests).
     """
     import ipywidgets as widgets
-    from IPython.display import display
 
     if not results:
         raise ValueError("results is empty")
@@ -56,13 +56,13 @@ def component_browser(
         comp.max = res.rank
         j = min(comp.value, res.rank) - 1
         table = component_pairs(M, labels, res.components[:, j : j + 1], n_top=n_top, index=index)
-        out.clear_output()
-        with out:
-            print(
-                f"{model.value}: component {j + 1}, explained variance "
-                f"{100 * res.explained_variance_ratio[j]:.1f}%"
-            )
-            display(table.drop(columns="component"))
+        # kernel-side output (see workbench.explore._output)
+        out.outputs = ()
+        out.append_stdout(
+            f"{model.value}: component {j + 1}, explained variance "
+            f"{100 * res.explained_variance_ratio[j]:.1f}%\n"
+        )
+        append_display(out, table.drop(columns="component"))
 
     model.observe(update, names="value")
     comp.observe(update, names="value")
@@ -107,16 +107,17 @@ def word_inspector(
 
     def update(*_: Any) -> None:
         w = word.value
-        out.clear_output()
-        with out:
-            if w not in msv:
-                print(f"{w!r} is not in the vocabulary")
-                return
-            for s in range(msv.n_senses(w)):
-                print(f"{w}_{s}: {', '.join(index.neighbours(w, s, topn))}")
-            for a, b, v in by_word.get(w, []):
-                ov = neighbour_overlap(index, w, a, b)
-                print(f"pair ({a}, {b}): ||S_p||_2 = {v:.3f}, neighbour overlap = {ov:.1f}")
+        out.outputs = ()
+        if w not in msv:
+            out.append_stdout(f"{w!r} is not in the vocabulary\n")
+            return
+        for s in range(msv.n_senses(w)):
+            out.append_stdout(f"{w}_{s}: {', '.join(index.neighbours(w, s, topn))}\n")
+        for a, b, v in by_word.get(w, []):
+            ov = neighbour_overlap(index, w, a, b)
+            out.append_stdout(
+                f"pair ({a}, {b}): ||S_p||_2 = {v:.3f}, neighbour overlap = {ov:.1f}\n"
+            )
 
     word.observe(update, names="value")
     update()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.explore._output import append_display
 from workbench.significance import (
     DEPENDENT_CORR_METHODS,
     compare_wordsim,
@@ -67,7 +68,6 @@ def comparison_explorer(suite_a: Any, suite_b: Any, *, labels: tuple[str, str] =
     ipywidgets.VBox
     """
     import ipywidgets as widgets
-    from IPython.display import display
 
     ra = suite_a.attrs["results"] if hasattr(suite_a, "attrs") else dict(suite_a)
     rb = suite_b.attrs["results"] if hasattr(suite_b, "attrs") else dict(suite_b)
@@ -78,22 +78,24 @@ def comparison_explorer(suite_a: Any, suite_b: Any, *, labels: tuple[str, str] =
     out = widgets.Output()
 
     def update(*_: Any) -> None:
-        out.clear_output()
-        with out:
-            try:
-                c = compare_wordsim(
-                    ra[w_ds.value], rb[w_ds.value], alternative=w_alt.value, p0=w_p.value
-                )
-            except ValueError as err:
-                print(err)
-                return
-            print(
-                f"{labels[0]}: r={c.r_a:.4f}  {labels[1]}: r={c.r_b:.4f}  r_AB={c.r_ab:.4f}  n={c.n}\n"
-                f"difference {c.difference:+.4f}; MRDS at observed r_AB = {c.mrds:.4f} "
-                f"({'exceeded' if c.exceeds_mrds else 'not exceeded'})"
+        # kernel-side output (see workbench.explore._output)
+        out.outputs = ()
+        try:
+            c = compare_wordsim(
+                ra[w_ds.value], rb[w_ds.value], alternative=w_alt.value, p0=w_p.value
             )
-            if c.r_ab < 1:
-                display(dependent_corr_table(c.r_b, c.r_a, c.r_ab, c.n, alternative=w_alt.value))
+        except ValueError as err:
+            out.append_stdout(f"{err}\n")
+            return
+        out.append_stdout(
+            f"{labels[0]}: r={c.r_a:.4f}  {labels[1]}: r={c.r_b:.4f}  r_AB={c.r_ab:.4f}  n={c.n}\n"
+            f"difference {c.difference:+.4f}; MRDS at observed r_AB = {c.mrds:.4f} "
+            f"({'exceeded' if c.exceeds_mrds else 'not exceeded'})\n"
+        )
+        if c.r_ab < 1:
+            append_display(
+                out, dependent_corr_table(c.r_b, c.r_a, c.r_ab, c.n, alternative=w_alt.value)
+            )
 
     for w in (w_ds, w_alt, w_p):
         w.observe(update, names="value")

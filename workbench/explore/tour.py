@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.coverage import coverage_table, item_max_ranks, items_of
+from workbench.explore._output import append_display
 
 __all__ = ["coverage_explorer"]
 
@@ -22,7 +23,6 @@ def coverage_explorer(
     ipywidgets.VBox
     """
     import ipywidgets as widgets
-    from IPython.display import display
 
     vocab = list(vocabulary)
     names = list(datasets)
@@ -38,14 +38,16 @@ def coverage_explorer(
     out = widgets.Output()
 
     def refresh(_: Any = None) -> None:
-        out.clear_output(wait=True)
-        with out:
-            display(coverage_table(vocab, datasets, [cutoff.value]).round(3))
-            items = items_of(datasets[which.value])
-            worst = item_max_ranks(vocab, items)
-            missing = [" / ".join(it) for it, r in zip(items, worst) if r >= cutoff.value]
-            print(f"{which.value}: {len(missing)} of {len(items)} items not covered, e.g.:")
-            print("\n".join(missing[:max_examples]))
+        # kernel-side output (see workbench.explore._output)
+        out.outputs = ()
+        append_display(out, coverage_table(vocab, datasets, [cutoff.value]).round(3))
+        items = items_of(datasets[which.value])
+        worst = item_max_ranks(vocab, items)
+        missing = [" / ".join(it) for it, r in zip(items, worst) if r >= cutoff.value]
+        out.append_stdout(
+            f"{which.value}: {len(missing)} of {len(items)} items not covered, e.g.:\n"
+        )
+        out.append_stdout("\n".join(missing[:max_examples]) + "\n")
 
     cutoff.observe(refresh, names="value")
     which.observe(refresh, names="value")

@@ -1,22 +1,6 @@
-"""PCA and Extended Robust PCA (Ex-RPCA) of sense-wise difference matrices.
+"""PCA and Ex-RPCA solvers (iterative 3-sigma and inexact ALM) and their result type.
 
-Implements Shi, Sun & Hu (2018), *Understanding and Improving Multi-Sense Word
-Embeddings via Extended Robust Principal Component Analysis*:
-
-* :func:`difference_matrix` -- the sense-wise difference matrix :math:`M` of §2;
-* :func:`pca` -- :math:`M = L + E` at a fixed rank (eq. 1);
-* :func:`ex_rpca` -- :math:`M = L + E + S` either by the iterative 3-sigma solution
-  (Algorithm 1, eqs. 5-6) or by the inexact augmented Lagrangian method for the
-  convex problem (4) (Algorithm 2, Appendix B, eqs. 12-19);
-* :func:`elimination_map` / :func:`eliminate_pseudo_senses` -- the linear map of
-  §3.3 / Appendix A that sends the chosen components to zero and fixes their
-  orthogonal complement;
-* :func:`make_planted` and :func:`support_scores` -- planted-structure problems and
-  their scoring, used by the tests, the notebooks and ``bench/bench_rpca.py``.
-
-Matrices are oriented as in the paper: one column per sense pair, one row per
-embedding dimension, so ``M`` is ``d x N`` and the principal components are
-``d``-dimensional (columns of ``components``).
+Part of :mod:`workbench.rpca` (import the public names from there).
 """
 
 from __future__ import annotations
@@ -24,9 +8,8 @@ from __future__ import annotations
 import logging
 import math
 import warnings
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
 import scipy.linalg
@@ -34,28 +17,9 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.extmath import randomized_svd
 
-if TYPE_CHECKING:  # pragma: no cover
-    from workbench.embeddings import MultiSenseVectors
-
-__all__ = [
-    "RPCAConvergenceWarning",
-    "RPCAResult",
-    "PlantedProblem",
-    "difference_matrix",
-    "pca",
-    "ex_rpca",
-    "elimination_map",
-    "eliminate_pseudo_senses",
-    "make_planted",
-    "support_scores",
-    "principal_angles",
-    "pca_sparse_support",
-]
-
 logger = logging.getLogger(__name__)
 
 SVDSolver = Literal["auto", "gram", "full", "randomized"]
-SenseLabel = tuple[str, int, int]
 
 
 class RPCAConvergenceWarning(ConvergenceWarning):
@@ -115,22 +79,6 @@ class RPCAResult:
     def sparse_column_norms(self) -> np.ndarray:
         """2-norm of every column of ``sparse`` (Table 3's :math:`\\|S_p\\|_2`)."""
         return np.linalg.norm(self.sparse, axis=0)
-
-
-@dataclass(frozen=True)
-class PlantedProblem:
-    """A planted ``M = low_rank + noise + sparse`` with known parts (see :func:`make_planted`)."""
-
-    M: np.ndarray
-    low_rank: np.ndarray
-    noise: np.ndarray
-    sparse: np.ndarray
-    components: np.ndarray
-
-    @property
-    def support(self) -> np.ndarray:
-        """Boolean mask of the planted sparse entries."""
-        return self.sparse != 0
 
 
 # ----------------------------------------------------------------------------- validation
@@ -232,83 +180,6 @@ def _explained(U: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     total = float(np.sum(X * X))
     ratio = proj**2 / total if total > 0 else np.zeros_like(proj)
     return proj, ratio
-
-
-# ----------------------------------------------------------------------------- difference matrix
-
-
-def difference_matrix(
-    msv: MultiSenseVectors, words: Iterable[str] | None = None
-) -> tuple[np.ndarray, list[SenseLabel]]:
-    """Sense-wise difference matrix of §2 with one label per column.
-
-    For every word :math:`w` with :math:`n_w \\ge 2` senses, the columns are, in order,
-    :math:`v_1-v_2, v_2-v_1, v_1-v_3, v_3-v_1, \\dots, v_{n_w-1}-v_{n_w}, v_{n_w}-v_{n_w-1}`
-    (both orders of every pair, pairs in lexicographic order), so the matrix has
-    :math:`\\sum_w n_w(n_w-1)` columns and a zero column mean.
-
-    Parameters
-    ----------
-    msv : MultiSenseVectors
-    words : iterable of str, optional
-        Words to include, in this order. Default: every word of ``msv`` with at least
-        two senses (words with one sense contribute no columns and are skipped).
-        Explicitly listed words must exist and have at least two senses.
-
-    Returns
-    -------
-    M : ndarray, shape (d, N)
-    labels : list of (word, sense_a, sense_b)
-        Column ``j`` is ``sense_vectors(word)[sense_a] - sense_vectors(word)[sense_b]``
-        (0-based sense ids, as in the paper's tables).
-
-    Raises
-    ------
-    KeyError
-        A listed word is not in ``msv``.
-    ValueError
-        A listed word has a single sense (no columns), no word yields a column, or a
-        sense vector contains NaN/inf.
-
-    References
-    ----------
-    Shi, Sun & Hu (2018), §2.
-    """
-    explicit = words is not None
-    word_list = list(msv.words) if words is None else list(words)
-    if explicit and isinstance(words, str):
-        raise TypeError("words must be an iterable of words, not a single string")
-    blocks: list[np.ndarray] = []
-    labels: list[SenseLabel] = []
-    dim: int | None = None
-    for w in word_list:
-        if explicit and w not in msv:
-            raise KeyError(f"word {w!r} is not in the multi-sense vectors")
-        senses = np.asarray(msv.sense_vectors(w), dtype=np.float64)
-        k = senses.shape[0]
-        if k < 2:
-            if explicit:
-                raise ValueError(
-                    f"word {w!r} has only {k} sense: it contributes no columns to the "
-                    "difference matrix"
-                )
-            continue
-        if not np.all(np.isfinite(senses)):
-            raise ValueError(f"sense vectors of word {w!r} contain NaN or infinite values")
-        dim = senses.shape[1]
-        a, b = np.triu_indices(k, 1)
-        first = np.empty(2 * a.size, dtype=np.intp)
-        second = np.empty(2 * a.size, dtype=np.intp)
-        first[0::2], first[1::2] = a, b
-        second[0::2], second[1::2] = b, a
-        blocks.append((senses[first] - senses[second]).T)
-        labels.extend((w, int(i), int(j)) for i, j in zip(first, second))
-    if not blocks:
-        raise ValueError(
-            "no word has two or more senses: the difference matrix would have no columns"
-        )
-    assert dim is not None
-    return np.ascontiguousarray(np.hstack(blocks)), labels
 
 
 # ----------------------------------------------------------------------------- PCA
@@ -737,158 +608,3 @@ def _ex_rpca_alm(
             "max_iter": max_iter,
         },
     )
-
-
-# ----------------------------------------------------------------------------- elimination
-
-
-def elimination_map(components: np.ndarray) -> np.ndarray:
-    """The linear map :math:`T` of §3.3 / Appendix A.
-
-    :math:`T x = 0` for :math:`x` in the span :math:`W` of ``components`` and
-    :math:`T x = x` for :math:`x \\perp W`.
-
-    Parameters
-    ----------
-    components : array_like, shape (d, k)
-        Columns spanning :math:`W` (orthonormalised here if they are not).
-
-    Returns
-    -------
-    T : ndarray, shape (d, d)
-
-    Notes
-    -----
-    With :math:`A` the orthogonal matrix whose first :math:`k` rows are an orthonormal
-    basis :math:`\\alpha_1,\\dots,\\alpha_k` of :math:`W`, Appendix A's unique solution
-    :math:`T_i = A^{-1}c_i` equals the orthogonal projector onto :math:`W^\\perp`:
-
-    .. math:: T = I - Q Q^\\top,\\qquad Q = (\\alpha_1,\\dots,\\alpha_k).
-
-    References
-    ----------
-    Shi, Sun & Hu (2018), §3.3, eq. (7)-(11).
-    """
-    C = np.asarray(components, dtype=np.float64)
-    if C.ndim == 1:
-        C = C[:, None]
-    if C.ndim != 2 or C.shape[1] == 0:
-        raise ValueError(f"components must be a (d, k) array with k >= 1, got {C.shape}")
-    if not np.all(np.isfinite(C)):
-        raise ValueError("components contain NaN or infinite values")
-    d, k = C.shape
-    if k > d:
-        raise ValueError(f"{k} components exceed the dimension d={d}")
-    Q, R = np.linalg.qr(C)
-    diag = np.abs(np.diag(R))
-    if diag.size and diag.min() <= 1e-10 * max(diag.max(), 1e-300):
-        raise ValueError("components are linearly dependent (rank-deficient)")
-    return np.eye(d) - Q @ Q.T
-
-
-def eliminate_pseudo_senses(
-    msv: MultiSenseVectors,
-    components: np.ndarray,
-    *,
-    transform_global: bool = False,
-) -> MultiSenseVectors:
-    """Apply :func:`elimination_map` to every sense vector (eq. 7).
-
-    Parameters
-    ----------
-    msv : MultiSenseVectors
-    components : array_like, shape (d, k)
-        Principal components to remove (e.g. ``ex_rpca(...).components`` or its first
-        columns).
-    transform_global : bool
-        Also transform the global vectors (default False: as in the paper, only the sense
-        vectors :math:`v_s^w` are mapped; global vectors and context centres, which select
-        senses, are unchanged).
-
-    Returns
-    -------
-    MultiSenseVectors
-        New object; ``msv`` is unchanged.
-    """
-    from workbench.embeddings import MultiSenseVectors
-
-    T = elimination_map(components)
-    words = list(msv.words)
-    if T.shape[0] != np.asarray(msv.sense_vectors(words[0])).shape[1]:
-        raise ValueError(
-            f"components have dimension {T.shape[0]} but the vectors have dimension "
-            f"{np.asarray(msv.sense_vectors(words[0])).shape[1]}"
-        )
-    senses = [np.asarray(msv.sense_vectors(w), dtype=np.float64) @ T.T for w in words]
-    centers = [np.asarray(msv.context_centers(w), dtype=np.float64) for w in words]
-    glob = np.asarray(msv.as_word_vectors().vectors, dtype=np.float64)
-    if transform_global:
-        glob = glob @ T.T
-    return MultiSenseVectors(words, glob, senses, centers)
-
-
-# ----------------------------------------------------------------------------- planted problems
-
-
-def make_planted(
-    n_rows: int,
-    n_cols: int,
-    rank: int,
-    *,
-    signal: float = 1.0,
-    noise: float = 0.05,
-    sparse_fraction: float = 0.02,
-    sparse_scale: float = 2.0,
-    random_state: int | np.random.Generator | None = 0,
-) -> PlantedProblem:
-    """Planted ``M = L0 + G + S0`` with known parts.
-
-    ``L0 = U diag(s) W^T`` with a random orthonormal ``U`` (``n_rows x rank``), singular
-    values ``signal * sqrt(n_cols) * (1, 0.8, 0.6, ...)``-like decreasing (so columns of
-    ``L0`` have norm about ``signal``); ``G`` i.i.d. Gaussian with standard deviation
-    ``noise``; ``S0`` has a uniformly random support of ``sparse_fraction`` of the
-    entries with values ``± sparse_scale * U(1, 2)``.
-    """
-    rng = np.random.default_rng(random_state)
-    if not 1 <= rank <= min(n_rows, n_cols):
-        raise ValueError(f"rank must be in [1, {min(n_rows, n_cols)}], got {rank}")
-    if not 0 <= sparse_fraction < 1:
-        raise ValueError(f"sparse_fraction must be in [0, 1), got {sparse_fraction}")
-    U, _ = np.linalg.qr(rng.standard_normal((n_rows, rank)))
-    U = _fix_signs(U)
-    weights = np.linspace(1.0, 0.5, rank)
-    coef = rng.standard_normal((rank, n_cols)) * (signal * weights / math.sqrt(rank))[:, None]
-    L0 = U @ coef
-    G = rng.standard_normal((n_rows, n_cols)) * noise
-    S0 = np.zeros((n_rows, n_cols))
-    n_sparse = int(round(sparse_fraction * n_rows * n_cols))
-    if n_sparse:
-        idx = rng.choice(n_rows * n_cols, size=n_sparse, replace=False)
-        vals = sparse_scale * rng.uniform(1.0, 2.0, n_sparse) * rng.choice([-1.0, 1.0], n_sparse)
-        S0.flat[idx] = vals
-    return PlantedProblem(M=L0 + G + S0, low_rank=L0, noise=G, sparse=S0, components=U)
-
-
-def principal_angles(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """Principal angles (radians, decreasing) between the column spaces of ``A`` and ``B``."""
-    return np.asarray(scipy.linalg.subspace_angles(np.asarray(A), np.asarray(B)))
-
-
-def support_scores(
-    estimated: np.ndarray, true_support: np.ndarray, *, atol: float = 0.0
-) -> tuple[float, float]:
-    """Precision and recall of the support ``|estimated| > atol`` against a boolean mask."""
-    est = np.abs(np.asarray(estimated)) > atol
-    truth = np.asarray(true_support, dtype=bool)
-    if est.shape != truth.shape:
-        raise ValueError(f"shape mismatch: {est.shape} vs {truth.shape}")
-    tp = float(np.sum(est & truth))
-    precision = tp / float(est.sum()) if est.any() else 0.0
-    recall = tp / float(truth.sum()) if truth.any() else 1.0
-    return precision, recall
-
-
-def pca_sparse_support(result: RPCAResult, *, n_sigma: float = 3.0) -> np.ndarray:
-    """Baseline sparse estimate for PCA: residual entries beyond ``n_sigma`` standard deviations."""
-    E = result.noise
-    return np.where(np.abs(E) > n_sigma * E.std(), E, 0.0)

@@ -1,0 +1,368 @@
+"""Sense inspection: neighbours, the pseudo-sense criterion, WordNet and statistics helpers.
+
+Part of :mod:`workbench.senses` (import the public names from there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench.embeddings import MultiSenseVectors
+from workbench.senses._training import _unit
+
+
+class SenseNeighbours:
+    """Nearest neighbours of sense vectors among all sense vectors of a model.
+
+    Parameters
+    ----------
+    msv : MultiSenseVectors
+    restrict : int, optional
+        Only the first ``restrict`` words (the most frequent for trained models) are
+        candidate neighbours.
+    """
+
+    def __init__(self, msv: MultiSenseVectors, restrict: int | None = None) -> None:
+        self.msv = msv
+        words = msv.words if restrict is None else msv.words[:restrict]
+        owners: list[str] = []
+        mats: list[np.ndarray] = []
+        for w in words:
+            s = np.asarray(msv.sense_vectors(w))
+            owners.extend([w] * s.shape[0])
+            mats.append(s)
+        self.owners = np.array(owners, dtype=object)
+        self.matrix = _unit(np.vstack(mats))
+
+    def neighbours(self, word: str, sense: int, topn: int = 10) -> list[str]:
+        """The ``topn`` distinct words (other than ``word``) nearest to sense ``sense`` of ``word``."""
+        vecs = np.asarray(self.msv.sense_vectors(word))
+        if not 0 <= sense < vecs.shape[0]:
+            raise IndexError(f"word {word!r} has {vecs.shape[0]} senses; no sense {sense}")
+        sims = self.matrix @ _unit(vecs[sense])
+        out: list[str] = []
+        seen = {word}
+        for i in np.argsort(-sims, kind="stable"):
+            w = str(self.owners[i])
+            if w in seen:
+                continue
+            seen.add(w)
+            out.append(w)
+            if len(out) == topn:
+                break
+        return out
+
+
+def neighbour_overlap(
+    index: SenseNeighbours, word: str, sense_a: int, sense_b: int, *, topn: int = 10
+) -> float:
+    """Fraction of shared words among the ``topn`` neighbours of two senses (0..1).
+
+    This is the workbench's reproducible pseudo-sense criterion: a pair is called *pseudo*
+    (the two senses mean the same) when the overlap is at least a stated threshold.
+    """
+    a = set(index.neighbours(word, sense_a, topn))
+    b = set(index.neighbours(word, sense_b, topn))
+    return len(a & b) / float(topn)
+
+
+def component_pairs(
+    M: np.ndarray,
+    labels: Sequence[tuple[str, int, int]],
+    components: np.ndarray,
+    *,
+    n_top: int = 5,
+    index: SenseNeighbours | None = None,
+    topn_neighbours: int = 5,
+    overlap_topn: int = 10,
+    pseudo_threshold: float = 0.3,
+) -> pd.DataFrame:
+    """The sense pairs most aligned with each component (Table 1 / 2 analogue).
+
+    For each component :math:`p_j` the columns :math:`m` of ``M`` are ranked by
+    :math:`|\\cos(m, p_j)|`; the two orders of a pair give the same value, so each unordered
+    pair is listed once. Returns one row per (component, pair) with the cosine, the senses'
+    nearest neighbours and the pseudo-sense decision (neighbour overlap >= threshold) when
+    ``index`` is given.
+    """
+    M = np.asarray(M, dtype=np.float64)
+    P = np.asarray(components, dtype=np.float64)
+    if P.ndim == 1:
+        P = P[:, None]
+    if M.shape[0] != P.shape[0]:
+        raise ValueError(f"M has {M.shape[0]} rows but components have dimension {P.shape[0]}")
+    if len(labels) != M.shape[1]:
+        raise ValueError(f"{len(labels)} labels for {M.shape[1]} columns")
+    cos = _unit(P.T) @ _unit(M.T).T  # (k, N)
+    rows: list[dict[str, Any]] = []
+    for j in range(P.shape[1]):
+        seen: set[tuple[str, int, int]] = set()
+        for i in np.argsort(-np.abs(cos[j]), kind="stable"):
+            w, a, b = labels[i]
+            key = (w, min(a, b), max(a, b))
+            if key in seen:
+                continue
+            seen.add(key)
+            rec: dict[str, Any] = {
+                "component": j + 1,
+                "word": w,
+                "sense_a": key[1],
+                "sense_b": key[2],
+                "abs_cos": float(abs(cos[j, i])),
+            }
+            if index is not None:
+                rec["neighbours_a"] = ", ".join(index.neighbours(w, key[1], topn_neighbours))
+                rec["neighbours_b"] = ", ".join(index.neighbours(w, key[2], topn_neighbours))
+                ov = neighbour_overlap(index, w, key[1], key[2], topn=overlap_topn)
+                rec["overlap"] = ov
+                rec["pseudo"] = bool(ov >= pseudo_threshold)
+            rows.append(rec)
+            if len(seen) == n_top:
+                break
+    return pd.DataFrame(rows)
+
+
+def pair_overlaps(
+    index: SenseNeighbours,
+    pairs: Sequence[tuple[str, int, int]],
+    *,
+    topn: int = 10,
+) -> np.ndarray:
+    """:func:`neighbour_overlap` of every (word, sense_a, sense_b) in ``pairs``."""
+    return np.array([neighbour_overlap(index, w, a, b, topn=topn) for w, a, b in pairs])
+
+
+def unique_pairs(labels: Sequence[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """The unordered sense pairs of a difference matrix (one per column pair ``a < b``)."""
+    return [lab for lab in labels if lab[1] < lab[2]]
+
+
+def pseudo_rate(
+    index: SenseNeighbours,
+    labels: Sequence[tuple[str, int, int]],
+    *,
+    topn: int = 10,
+    threshold: float = 0.3,
+    sample: int | None = 2000,
+    random_state: int = 0,
+) -> float:
+    """Base rate of pseudo pairs: the fraction of all sense pairs (or a seeded sample of
+    ``sample`` of them) whose neighbour overlap is at least ``threshold``."""
+    pairs = unique_pairs(labels)
+    if not pairs:
+        raise ValueError("no sense pairs")
+    if sample is not None and len(pairs) > sample:
+        rng = np.random.default_rng(random_state)
+        pick = np.sort(rng.choice(len(pairs), size=sample, replace=False))
+        pairs = [pairs[i] for i in pick]
+    return float(np.mean(pair_overlaps(index, pairs, topn=topn) >= threshold))
+
+
+def sparse_pair_table(
+    labels: Sequence[tuple[str, int, int]],
+    sparse: np.ndarray,
+    index: SenseNeighbours,
+    *,
+    words: Sequence[str] | None = None,
+    n_high: int = 3,
+    n_low: int = 3,
+    topn_neighbours: int = 5,
+    overlap_topn: int = 10,
+    wordnet: Any | None = None,
+) -> pd.DataFrame:
+    r"""Table 3 analogue: per word, its sense pair with the largest sparse-noise column norm.
+
+    Words are ``words`` if given, else the ``n_high`` words whose best pair has the largest
+    :math:`\|S_p\|_2` and the ``n_low`` with the smallest. Columns: word, senses, their
+    nearest neighbours, ``sparse_norm``, neighbour ``overlap`` and WordNet ``n_synsets``.
+    """
+    norms = np.linalg.norm(np.asarray(sparse), axis=0)
+    if norms.size != len(labels):
+        raise ValueError(f"{len(labels)} labels for {norms.size} columns")
+    best: dict[str, tuple[float, int, int]] = {}
+    for (w, a, b), v in zip(labels, norms):
+        if a < b and (w not in best or v > best[w][0]):
+            best[w] = (float(v), a, b)
+    if words is None:
+        ranked = sorted(best, key=lambda w: (-best[w][0], w))
+        chosen = ranked[:n_high] + [w for w in ranked[::-1][:n_low] if w not in ranked[:n_high]]
+    else:
+        missing = [w for w in words if w not in best]
+        if missing:
+            raise KeyError(f"words without sense pairs: {missing}")
+        chosen = list(words)
+    counts = synset_counts(chosen, wordnet) if chosen else np.zeros(0, dtype=np.int64)
+    rows = []
+    for w, n_syn in zip(chosen, counts):
+        v, a, b = best[w]
+        rows.append(
+            {
+                "word": w,
+                "sense_a": a,
+                "sense_b": b,
+                "neighbours_a": ", ".join(index.neighbours(w, a, topn_neighbours)),
+                "neighbours_b": ", ".join(index.neighbours(w, b, topn_neighbours)),
+                "sparse_norm": v,
+                "overlap": neighbour_overlap(index, w, a, b, topn=overlap_topn),
+                "n_synsets": int(n_syn),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def word_sparse_norms(
+    sparse: np.ndarray, labels: Sequence[tuple[str, int, int]], *, reduce: str = "mean"
+) -> pd.Series:
+    """Per word, the ``mean`` (or ``max``) 2-norm of its columns in the sparse matrix ``S``."""
+    if reduce not in ("mean", "max"):
+        raise ValueError(f"reduce must be 'mean' or 'max', got {reduce!r}")
+    norms = np.linalg.norm(np.asarray(sparse), axis=0)
+    if norms.size != len(labels):
+        raise ValueError(f"{len(labels)} labels for {norms.size} columns")
+    df = pd.DataFrame({"word": [lab[0] for lab in labels], "norm": norms})
+    grouped = df.groupby("word", sort=False)["norm"]
+    out = grouped.mean() if reduce == "mean" else grouped.max()
+    out.name = f"sparse_norm_{reduce}"
+    return out
+
+
+def avg_sim_wordsim(msv: MultiSenseVectors, dataset: str | pd.DataFrame = "WS") -> Any:
+    """avgSim (mean cosine over all sense pairs) on a word-similarity set, as a ``WordSimResult``.
+
+    .. math:: \\mathrm{avgSim}(w, w') = \\frac{1}{K_w K_{w'}}\\sum_{i,j}\\cos(\\mu_i(w), \\mu_j(w'))
+
+    Pairs with an out-of-vocabulary word are skipped (NaN prediction), so the result can be
+    compared with :func:`workbench.significance.compare_wordsim`.
+
+    References
+    ----------
+    Reisinger & Mooney (2010); Neelakantan et al. (2014), Table 3 (WS-353 avgSim).
+    """
+    from scipy import stats
+
+    from workbench.evaluation import WordSimResult
+
+    if isinstance(dataset, str):
+        from workbench.datasets import load_wordsim
+
+        df = load_wordsim(dataset)
+        name = str(df.attrs.get("name", dataset))
+    else:
+        df = dataset
+        name = str(df.attrs.get("name", "custom"))
+    gold = np.asarray(df["score"], dtype=float)
+    pred = np.full(gold.size, np.nan)
+    oov: list[tuple[str, str]] = []
+    for i, (a, b) in enumerate(zip(df["word1"].tolist(), df["word2"].tolist())):
+        a, b = str(a).lower(), str(b).lower()
+        if a not in msv or b not in msv:
+            oov.append((a, b))
+            continue
+        pred[i] = float(np.mean(_unit(msv.sense_vectors(a)) @ _unit(msv.sense_vectors(b)).T))
+    ok = ~np.isnan(pred)
+    if ok.sum() >= 3:
+        sp = float(stats.spearmanr(pred[ok], gold[ok]).statistic)
+        pe = float(stats.pearsonr(pred[ok], gold[ok]).statistic)
+    else:
+        sp = pe = float("nan")
+    return WordSimResult(
+        name=name,
+        spearman=sp,
+        pearson=pe,
+        n_pairs=int(gold.size),
+        n_scored=int(ok.sum()),
+        oov_pairs=tuple(oov),
+        pred=pred,
+        gold=gold,
+    )
+
+
+def scws_wordsim_result(result: Any, measure: str = "maxSimC") -> Any:
+    """Wrap one measure of an :class:`~workbench.evaluation.SCWSResult` as a ``WordSimResult``.
+
+    Lets :func:`workbench.significance.compare_wordsim` test SCWS differences (the items are
+    the same across models evaluated on the same item list).
+    """
+    from scipy import stats
+
+    from workbench.evaluation import WordSimResult
+
+    if measure not in ("avgSim", "avgSimC", "maxSim", "maxSimC"):
+        raise ValueError(f"unknown SCWS measure {measure!r}")
+    pred = result.scores[measure].to_numpy(dtype=float)
+    gold = result.scores["gold"].to_numpy(dtype=float)
+    ok = ~np.isnan(pred)
+    sp = float(stats.spearmanr(pred[ok], gold[ok]).statistic) if ok.sum() >= 3 else float("nan")
+    pe = float(stats.pearsonr(pred[ok], gold[ok]).statistic) if ok.sum() >= 3 else float("nan")
+    oov = tuple(
+        (str(a), str(b))
+        for a, b, m in zip(result.scores["word1"], result.scores["word2"], ~ok)
+        if m
+    )
+    return WordSimResult(
+        name=f"SCWS-{measure}",
+        spearman=sp,
+        pearson=pe,
+        n_pairs=int(gold.size),
+        n_scored=int(ok.sum()),
+        oov_pairs=oov,
+        pred=pred,
+        gold=gold,
+    )
+
+
+def synset_counts(words: Iterable[str], wordnet: Any | None = None) -> np.ndarray:
+    """Number of WordNet 3.0 synsets of each word (all parts of speech; 0 if unknown)."""
+    if wordnet is None:
+        from workbench.datasets import load_wordnet
+
+        wordnet = load_wordnet()
+    return np.array([len(wordnet.synsets(w)) for w in words], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class PartialCorrelationResult:
+    """Partial rank correlation ``statistic`` of x and y given z, with its two-sided ``pvalue``."""
+
+    statistic: float
+    pvalue: float
+    n: int
+
+
+def partial_spearman(x: Any, y: Any, z: Any) -> PartialCorrelationResult:
+    """Spearman partial correlation of ``x`` and ``y`` controlling for ``z``.
+
+    Notes
+    -----
+    The Pearson correlation of the residuals of the ranks of ``x`` and ``y`` after a linear
+    regression on the ranks of ``z``:
+    :math:`r_{xy\\cdot z} = (r_{xy} - r_{xz}r_{yz}) / \\sqrt{(1-r_{xz}^2)(1-r_{yz}^2)}`, tested
+    with :math:`t = r\\sqrt{(n-3)/(1-r^2)}` on :math:`n-3` degrees of freedom.
+
+    References
+    ----------
+    Conover, W. J. (1999). *Practical Nonparametric Statistics*, 3rd ed., §5.4.
+    """
+    from scipy import stats
+
+    rx, ry, rz = (stats.rankdata(np.asarray(a, dtype=float)) for a in (x, y, z))
+    n = rx.size
+    if not (ry.size == n and rz.size == n):
+        raise ValueError("x, y and z must have the same length")
+    if n < 4:
+        raise ValueError(f"need at least 4 observations, got {n}")
+    r = np.corrcoef(np.vstack([rx, ry, rz]))
+    rxy, rxz, ryz = r[0, 1], r[0, 2], r[1, 2]
+    denom = np.sqrt(max((1 - rxz**2) * (1 - ryz**2), 0.0))
+    stat = float((rxy - rxz * ryz) / denom) if denom > 0 else float("nan")
+    if not np.isfinite(stat) or abs(stat) >= 1:
+        p = 0.0 if np.isfinite(stat) else float("nan")
+    else:
+        t = stat * np.sqrt((n - 3) / (1 - stat**2))
+        p = float(2 * stats.t.sf(abs(t), n - 3))
+    return PartialCorrelationResult(statistic=stat, pvalue=p, n=int(n))
