@@ -542,6 +542,12 @@ def test_explore_and_viz_helpers():
         top_contexts_table(views, "no-such-word")
     box = view_inspector(views, default_word=word)
     assert box.children
+    out = box.children[-1]
+    texts = [o.get("text", "") for o in out.outputs]
+    assert any("—" in t for t in texts)  # one header per family
+    assert any(o["output_type"] == "display_data" for o in out.outputs)  # the context tables
+    box.children[0].children[0].value = "no-such-word"  # the word box
+    assert "not in the vocabulary" in out.outputs[0]["text"]
     fig = plot_view_density(view_statistics(views))
     assert len(fig.axes[0].patches) == 3
     fig2 = plot_view_family(views[:2])

@@ -51,7 +51,8 @@ def view_inspector(views: Sequence[View], *, topn: int = 10, default_word: str |
     ipywidgets.VBox
     """
     import ipywidgets as widgets
-    from IPython.display import display
+
+    from workbench.explore._output import append_display
 
     views = list(views)
     if not views or views[0].vocab is None:
@@ -64,17 +65,16 @@ def view_inspector(views: Sequence[View], *, topn: int = 10, default_word: str |
     out = widgets.Output()
 
     def refresh(_: Any = None) -> None:
-        out.clear_output(wait=True)
-        with out:
-            w = word.value.strip().lower()
-            if w not in vocab:
-                print(f"{w!r} is not in the vocabulary ({len(vocab)} words)")
-                return
-            chosen = [v for v in views if v.family in fams.value]
-            for fam in [f for f in families if f in fams.value]:
-                group = [v for v in chosen if v.family == fam]
-                print(f"— {fam} —")
-                display(top_contexts_table(group, w, topn=n.value))
+        out.outputs = ()
+        w = word.value.strip().lower()
+        if w not in vocab:
+            out.append_stdout(f"{w!r} is not in the vocabulary ({len(vocab)} words)\n")
+            return
+        chosen = [v for v in views if v.family in fams.value]
+        for fam in [f for f in families if f in fams.value]:
+            group = [v for v in chosen if v.family == fam]
+            out.append_stdout(f"— {fam} —\n")
+            append_display(out, top_contexts_table(group, w, topn=n.value))
 
     for w_ in (word, fams, n):
         w_.observe(refresh, names="value")
