@@ -1,0 +1,380 @@
+"""Benchmark: generalized CCA speed and memory (issue 4, item 11).
+
+Three parts, each configuration in its own subprocess (so peak memory is its own):
+
+1. ``dense``  -- mvlearn's ``GCCA`` vs ``MVLSA`` on the largest dense problem mvlearn handles
+   here (N = 50,000, 15 views x 1,000 columns, k = 50; mvlearn takes ~200 s and ~17 GB).
+   Both get mvlearn's preprocessing (row-standardised, column-centred views) and no
+   regularization, so they solve the same problem; the subspace angle between the two shared
+   spaces is reported. MVLSA's per-view SVDs take the exact d x d scatter route here
+   (``svd_solver="auto"`` with 1,000 columns; ``--dense-solver randomized`` to compare).
+   Memory is reported as peak RSS and as the increase over the data already in memory
+   (``extra_gb``). Targets: MVLSA >= 20x faster, <= 1/4 of the memory.
+2. ``corpus`` -- the real thing: 15 offset views of the 25M-token corpus (100K-word vocabulary,
+   count^(1/4), t = 12,500 columns, m = k = 300). Targets: < 150 s, peak < 8 GB, and within 2x
+   of this machine's bound for the work, ``passes x nnz x l / throughput``, where ``l`` is the
+   block width (m + oversampling) and the sparse x dense throughput is measured in the same
+   run on one of the views (mean of ``X B`` and ``X^T Q`` rates).
+3. ``scaling`` -- fit time as N (vocabulary size), J (number of views) and nnz (corpus prefix)
+   grow, three sizes each.
+
+mvlearn is not a dependency (it pins old numpy/scikit-learn). It is imported from
+``--mvlearn-path`` (default ``/tmp/mvlearn_pkg``), installed there with
+``pip install --target /tmp/mvlearn_pkg mvlearn --no-deps``; its package ``__init__`` (which
+imports seaborn) is bypassed. Without it, part 1 reports MVLSA only.
+
+Full run (heavy; one heavy job at a time on the shared machine)::
+
+    flock /tmp/heavy.lock .venv/bin/python bench/bench_gcca.py --json results/bench_gcca.json
+
+Quick validation (1M bundled corpus, small sizes; ~1-2 minutes)::
+
+    .venv/bin/python bench/bench_gcca.py --quick
+
+MVLSA runs with its defaults (blocks of 2m columns, 5 power iterations = 12 passes per view),
+chosen for accuracy: word views have flat spectral tails, and ``--n-oversamples 20 --n-iter 3``
+(8 passes of m + 20 columns, ~3x less sparse work) left the final space a median 19 deg from the
+exact one on the 1M corpus (MEN 0.294 vs 0.315). Run both to see the trade-off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+FULL = {
+    "dense": {"n": 50_000, "views": 15, "cols": 1000, "k": 50},
+    "corpus": {"corpus": "25M", "vocab": 100_000, "offsets": 15, "t": 12_500, "m": 300, "k": 300},
+    "scale_n": [25_000, 50_000, 100_000],
+    "scale_j": [5, 10, 15],
+    "scale_tokens": [6_250_000, 12_500_000, None],
+}
+QUICK = {
+    "dense": {"n": 3000, "views": 5, "cols": 100, "k": 10},
+    "corpus": {"corpus": "1M", "vocab": 5000, "offsets": 6, "t": 1000, "m": 50, "k": 50},
+    "scale_n": [1000, 2500, 5000],
+    "scale_j": [2, 4, 6],
+    "scale_tokens": [250_000, 500_000, None],
+}
+
+
+# ------------------------------------------------------------------------------ memory
+class PeakRSS:
+    """Sample this process' resident set size in a thread; ``peak_gb`` after the block."""
+
+    def __init__(self, interval: float = 0.02) -> None:
+        import psutil
+
+        self._proc = psutil.Process()
+        self.interval = interval
+        self.start_gb = self._rss()
+        self.peak_gb = self.start_gb
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _rss(self) -> float:
+        return self._proc.memory_info().rss / 2**30
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak_gb = max(self.peak_gb, self._rss())
+            time.sleep(self.interval)
+
+    def __enter__(self) -> PeakRSS:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak_gb = max(self.peak_gb, self._rss())
+
+
+# ------------------------------------------------------------------------------ workers
+def _import_mvlearn_gcca(path: str) -> Any:
+    import types
+
+    pkg_dir = Path(path) / "mvlearn"
+    if not pkg_dir.is_dir():
+        raise ImportError(f"mvlearn not found under {path}")
+    if path not in sys.path:
+        sys.path.insert(0, path)
+    pkg = types.ModuleType("mvlearn")
+    pkg.__path__ = [str(pkg_dir)]  # skip mvlearn/__init__ (imports seaborn via plotting)
+    sys.modules.setdefault("mvlearn", pkg)
+    from mvlearn.embed.gcca import GCCA, center
+
+    return GCCA, center
+
+
+def _dense_data(n: int, n_views: int, cols: int, k: int, seed: int) -> list[Any]:
+    """Views sharing a k-dim latent signal, each with its own structure and noise (float64)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal((n, k))
+    views = []
+    for _ in range(n_views):
+        own = rng.standard_normal((n, k))
+        x = z @ rng.standard_normal((k, cols)) + 0.7 * (own @ rng.standard_normal((k, cols)))
+        x += 2.0 * rng.standard_normal((n, cols))
+        views.append(x)
+    return views
+
+
+def worker_dense(p: dict[str, Any]) -> dict[str, Any]:
+    import numpy as np
+
+    views = _dense_data(p["n"], p["views"], p["cols"], p["k"], p["seed"])
+    data_gb = sum(v.nbytes for v in views) / 2**30
+    out: dict[str, Any] = {"part": "dense", "method": p["method"], **{k: p[k] for k in ("n", "views", "cols", "k")}}
+    GCCA, center = _import_mvlearn_gcca(p["mvlearn_path"])  # noqa: N806
+    if p["method"] != "mvlearn":  # mvlearn row-standardises/centres inside fit; MVLSA gets the same
+        views = [center(v) for v in views]
+    with PeakRSS() as mem:
+        t0 = time.perf_counter()
+        if p["method"] == "mvlearn":
+            model = GCCA(n_components=p["k"]).fit(views)
+            emb = None
+        else:
+            from workbench.gcca import MVLSA
+
+            model = MVLSA(
+                p["k"], view_rank=p["k"], regularization=0.0, center=False, svd_solver=p["dense_solver"],
+                n_iter=p["n_iter"], n_oversamples=p["n_oversamples"], random_state=0, n_jobs=p["n_jobs"],
+            ).fit(views)
+            emb = model.embedding_
+        seconds = time.perf_counter() - t0
+    if emb is None:  # mvlearn (outside the timing): its shared space G two ways
+        # (a) G proper: top-k left singular vectors of its stacked per-view bases [U_1 ... U_J]
+        #     (what its svds step factorises; read from the private attribute _Uall);
+        uall = np.concatenate(model._Uall, axis=1)
+        emb = np.linalg.svd(uall, full_matrices=False)[0][:, : p["k"]]
+        # (b) the span of its public per-view projections summed (columns normalised per view)
+        z = sum(np.asarray(center(v) @ a) for v, a in zip(views, model.projection_mats_))
+        np.save(p["emb_path"].replace(".npy", "_transform.npy"), np.linalg.qr(z)[0])
+    np.save(p["emb_path"], emb)
+    out.update(seconds=seconds, peak_gb=mem.peak_gb, start_gb=mem.start_gb,
+               extra_gb=mem.peak_gb - mem.start_gb, data_gb=data_gb)
+    return out
+
+
+def worker_dense_mvlsa_only(p: dict[str, Any]) -> dict[str, Any]:
+    """Part 1 without mvlearn: MVLSA on the same data with a local copy of mvlearn's centring."""
+    import numpy as np
+
+    views = _dense_data(p["n"], p["views"], p["cols"], p["k"], p["seed"])
+    views = [(v - v.mean(1, keepdims=True)) / v.std(1, keepdims=True) for v in views]
+    views = [v - v.mean(0) for v in views]
+    from workbench.gcca import MVLSA
+
+    with PeakRSS() as mem:
+        t0 = time.perf_counter()
+        model = MVLSA(p["k"], view_rank=p["k"], regularization=0.0, center=False, svd_solver=p["dense_solver"],
+                      n_iter=p["n_iter"], n_oversamples=p["n_oversamples"], random_state=0,
+                      n_jobs=p["n_jobs"]).fit(views)
+        seconds = time.perf_counter() - t0
+    np.save(p["emb_path"], model.embedding_)
+    return {"part": "dense", "method": "mvlsa", **{k: p[k] for k in ("n", "views", "cols", "k")},
+            "seconds": seconds, "peak_gb": mem.peak_gb, "start_gb": mem.start_gb,
+            "extra_gb": mem.peak_gb - mem.start_gb}
+
+
+def _throughput(x: Any, width: int, repeats: int = 3) -> dict[str, float]:
+    """Measured sparse x dense rates (nnz * columns per second) for X B and X^T Q."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    b = rng.standard_normal((x.shape[1], width)).astype(x.dtype)
+    q = rng.standard_normal((x.shape[0], width)).astype(x.dtype)
+    xt = x.T
+    best_xb, best_xtq = np.inf, np.inf
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        x @ b
+        t1 = time.perf_counter()
+        xt @ q
+        t2 = time.perf_counter()
+        best_xb, best_xtq = min(best_xb, t1 - t0), min(best_xtq, t2 - t1)
+    work = x.nnz * width
+    return {"xb_rate": work / best_xb, "xtq_rate": work / best_xtq,
+            "rate": 2 * work / (best_xb + best_xtq)}
+
+
+def worker_corpus(p: dict[str, Any]) -> dict[str, Any]:
+    import numpy as np
+
+    from workbench.datasets import load_corpus
+    from workbench.gcca import MVLSA
+    from workbench.views import Vocabulary, encode_corpus, positional_views, preprocess
+
+    t0 = time.perf_counter()
+    corpus = load_corpus(p["corpus"], max_tokens=p.get("max_tokens"))
+    vocab = Vocabulary.from_corpus(corpus, max_size=p["vocab"])
+    enc = encode_corpus(corpus, vocab)
+    views = positional_views(enc, vocab, offsets=range(1, p["offsets"] + 1), dtype=np.float32, cache=True)
+    views = [preprocess(v, "pow", 0.25, top_t=p["t"]) for v in views]
+    views = views[: p.get("n_views", len(views))]
+    build_s = time.perf_counter() - t0
+    mats = [v.matrix for v in views]
+    nnz = [int(m.nnz) for m in mats]
+    width = p["m"] + (max(p["m"], 20) if p["n_oversamples"] is None else p["n_oversamples"])
+    thr = _throughput(sp_csr(mats[0]), width)
+    model = MVLSA(p["k"], view_rank=p["m"], regularization=1e-8, n_iter=p["n_iter"],
+                  n_oversamples=p["n_oversamples"], svd_solver="randomized", random_state=0,
+                  n_jobs=p["n_jobs"])
+    with PeakRSS() as mem:
+        t1 = time.perf_counter()
+        model.fit(views)
+        seconds = time.perf_counter() - t1
+    passes_per_view = 2 * p["n_iter"] + 2
+    work = passes_per_view * sum(nnz) * width
+    bound = work / thr["rate"]
+    return {
+        "part": p.get("part", "corpus"), "corpus": p["corpus"], "max_tokens": p.get("max_tokens"),
+        "n_rows": len(vocab), "n_views": len(views), "t": p["t"], "m": p["m"], "k": p["k"],
+        "nnz_total": sum(nnz), "build_seconds": build_s, "seconds": seconds,
+        "svd_seconds": model.fit_stats_["svd_seconds"], "gram_seconds": model.fit_stats_["gram_seconds"],
+        "passes_per_view": passes_per_view, "block_width": width, **thr,
+        "bound_seconds": bound, "ratio_to_bound": seconds / bound,
+        "svd_ratio_to_bound": model.fit_stats_["svd_seconds"] / bound,
+        "peak_gb": mem.peak_gb, "start_gb": mem.start_gb,
+    }
+
+
+def sp_csr(m: Any) -> Any:
+    import scipy.sparse as sp
+
+    return sp.csr_array(m)
+
+
+WORKERS = {"dense": worker_dense, "dense_mvlsa_only": worker_dense_mvlsa_only, "corpus": worker_corpus}
+
+
+# ------------------------------------------------------------------------------ driver
+def run_worker(name: str, params: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+    """Run one configuration in a fresh interpreter; returns its JSON result (or an error)."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", name, "--params", json.dumps(params)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return {"worker": name, "error": f"timed out after {timeout} s", **params}
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
+        return {"worker": name, "error": " | ".join(tail), **params}
+    return json.loads(lines[-1])
+
+
+def _angle_deg(a_path: str, b_path: str) -> float:
+    import numpy as np
+    import scipy.linalg as sla
+
+    a, b = np.load(a_path), np.load(b_path)
+    return float(np.rad2deg(np.max(sla.subspace_angles(a.astype(float), b.astype(float)))))
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="small sizes on the bundled 1M corpus")
+    ap.add_argument("--parts", default="dense,corpus,scaling", help="comma-separated subset")
+    ap.add_argument("--n-iter", type=int, default=5, help="MVLSA power iterations (default 5, as MVLSA)")
+    ap.add_argument("--n-oversamples", type=int, default=None,
+                    help="MVLSA oversampling (default: MVLSA's, = m); 20 with --n-iter 3 is ~3x faster, less exact")
+    ap.add_argument("--n-jobs", type=int, default=2, help="threads for X @ B (default 2)")
+    ap.add_argument("--corpus", default=None, help='override the corpus of parts 2-3 ("1M", "5M", "25M")')
+    ap.add_argument("--vocab", type=int, default=None, help="override the vocabulary size of part 2")
+    ap.add_argument("--dense-n", type=int, default=None, help="override N of part 1")
+    ap.add_argument("--dense-solver", default="auto",
+                    help="MVLSA svd_solver in part 1 (auto = exact scatter route for 1,000 columns)")
+    ap.add_argument("--dense-full-shape", action="store_true",
+                    help="with --quick: part 1 uses the full 15 views x 1,000 columns, k = 50")
+    ap.add_argument("--mvlearn-path", default="/tmp/mvlearn_pkg")
+    ap.add_argument("--timeout", type=float, default=1800.0, help="per configuration, seconds")
+    ap.add_argument("--json", default=None, help="write all results here")
+    ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--params", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+
+    if args.worker:  # inside a subprocess
+        res = WORKERS[args.worker](json.loads(args.params))
+        print(json.dumps(res))
+        return res
+
+    cfg = QUICK if args.quick else FULL
+    parts = set(args.parts.split(","))
+    common = {"n_iter": args.n_iter, "n_jobs": args.n_jobs, "n_oversamples": args.n_oversamples}
+    results: dict[str, Any] = {"quick": args.quick, "settings": vars(args) | {"cfg": cfg}}
+    tmp = Path(tempfile.mkdtemp(prefix="bench_gcca_"))
+
+    if "dense" in parts:
+        d = {**cfg["dense"], "seed": 0, "mvlearn_path": args.mvlearn_path, "dense_solver": args.dense_solver,
+             **common}
+        if args.dense_full_shape:
+            d.update({k: v for k, v in FULL["dense"].items() if k != "n"})
+        if args.dense_n:
+            d["n"] = args.dense_n
+        have_mvlearn = (Path(args.mvlearn_path) / "mvlearn").is_dir()
+        mv = run_worker("dense", {**d, "method": "mvlsa", "emb_path": str(tmp / "mvlsa.npy")}, args.timeout) \
+            if have_mvlearn else run_worker("dense_mvlsa_only", {**d, "emb_path": str(tmp / "mvlsa.npy")}, args.timeout)
+        dense: dict[str, Any] = {"mvlsa": mv}
+        if have_mvlearn:
+            ml = run_worker("dense", {**d, "method": "mvlearn", "emb_path": str(tmp / "mvlearn.npy")}, args.timeout)
+            dense["mvlearn"] = ml
+            if "error" not in ml and "error" not in mv:
+                dense["speedup"] = ml["seconds"] / mv["seconds"]
+                dense["memory_ratio_extra"] = mv["extra_gb"] / max(ml["extra_gb"], 1e-9)
+                dense["memory_ratio_peak"] = mv["peak_gb"] / ml["peak_gb"]
+                dense["max_subspace_angle_deg"] = _angle_deg(str(tmp / "mvlsa.npy"), str(tmp / "mvlearn.npy"))
+                dense["max_angle_to_mvlearn_transform_span_deg"] = _angle_deg(
+                    str(tmp / "mvlsa.npy"), str(tmp / "mvlearn_transform.npy")
+                )
+        else:
+            dense["mvlearn"] = {"error": f"mvlearn not found under {args.mvlearn_path}"}
+        results["dense"] = dense
+        print(json.dumps({"dense": dense}, indent=1), flush=True)
+
+    c = {**cfg["corpus"], **common}
+    if args.corpus:
+        c["corpus"] = args.corpus
+    if args.vocab:
+        c["vocab"] = args.vocab
+    if "corpus" in parts:
+        results["corpus"] = run_worker("corpus", c, args.timeout)
+        print(json.dumps({"corpus": results["corpus"]}, indent=1), flush=True)
+
+    if "scaling" in parts:
+        rows = []
+        for n in cfg["scale_n"]:
+            rows.append({"vary": "N", **run_worker("corpus", {**c, "vocab": n, "part": "scale"}, args.timeout)})
+        for j in cfg["scale_j"]:
+            rows.append({"vary": "J", **run_worker("corpus", {**c, "n_views": j, "part": "scale"}, args.timeout)})
+        for mt in cfg["scale_tokens"]:
+            rows.append({"vary": "nnz", **run_worker("corpus", {**c, "max_tokens": mt, "part": "scale"}, args.timeout)})
+        results["scaling"] = rows
+        keys = ("vary", "n_rows", "n_views", "nnz_total", "seconds", "svd_seconds", "gram_seconds",
+                "ratio_to_bound", "peak_gb", "error")
+        for r in rows:
+            print(json.dumps({k: r.get(k) for k in keys if k in r}), flush=True)
+
+    if args.json:
+        out = Path(args.json)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(results, indent=1, default=str))
+    return results
+
+
+if __name__ == "__main__":
+    main()

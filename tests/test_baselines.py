@@ -1,0 +1,160 @@
+"""Tests of workbench.baselines: LSA, skip-gram word2vec (gensim), GloVe."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from workbench.baselines import fit_glove, glove_objective, lsa, train_glove, train_word2vec
+
+
+def planted_glove_counts(seed=0, n=40, d=3):
+    """X_ij = round(exp(u_i . v_j + a_i + c_j)): log X is exactly a rank-d model plus biases."""
+    rng = np.random.default_rng(seed)
+    u = rng.standard_normal((n, d)) * 0.8
+    v = rng.standard_normal((n, d)) * 0.8
+    a = rng.normal(2.0, 0.5, n)
+    c = rng.normal(2.0, 0.5, n)
+    logx = u @ v.T + a[:, None] + c[None, :]
+    x = np.exp(logx)
+    x[x < 1.0] = 0.0  # sparse, like real counts
+    return sp.csr_array(x), logx
+
+
+def cluster_corpus(seed=0, n_docs=300, doc_len=30):
+    """Two topics with disjoint vocabularies; each document draws from one topic."""
+    rng = np.random.default_rng(seed)
+    topics = [[f"a{i}" for i in range(10)], [f"b{i}" for i in range(10)]]
+    return [list(rng.choice(topics[rng.integers(2)], doc_len)) for _ in range(n_docs)]
+
+
+# --------------------------------------------------------------------------------- GloVe
+def test_glove_decreases_loss_and_fits_planted_log_counts():
+    x, logx = planted_glove_counts()
+    fit = fit_glove(x, 3, epochs=60, batch_size=64, learning_rate=0.1, x_max=50, random_state=0)
+    h = fit.loss_history
+    assert h[-1] < 0.05 * h[0]
+    assert np.all(np.diff(h[5:]) <= 1e-3 * h[0])  # (essentially) monotone after warm-up
+    coo = x.tocoo()
+    pred = (fit.W @ fit.W_context.T + fit.b[:, None] + fit.b_context[None, :])[coo.row, coo.col]
+    assert np.corrcoef(pred, logx[coo.row, coo.col])[0, 1] > 0.99
+    # the exact objective agrees with the last epoch's running cost (to within one epoch's drift)
+    assert glove_objective(fit, x, x_max=50) <= h[-1] * 1.5
+
+
+def test_glove_recovers_planted_clusters():
+    docs = cluster_corpus()
+    words = sorted({w for d in docs for w in d})
+    idx = {w: i for i, w in enumerate(words)}
+    rows, cols, vals = [], [], []
+    for doc in docs:  # symmetric 1/distance window of 5
+        ids = [idx[w] for w in doc]
+        for t in range(len(ids)):
+            for k in range(1, 6):
+                if t - k >= 0:
+                    rows += [ids[t], ids[t - k]]
+                    cols += [ids[t - k], ids[t]]
+                    vals += [1 / k, 1 / k]
+    x = sp.coo_array((vals, (rows, cols)), shape=(len(words), len(words))).tocsr()
+    wv = train_glove(x, words, n_components=5, epochs=30, random_state=0)
+    assert len(wv) == 20
+    for w in ("a0", "b3"):
+        nbrs = [n for n, _ in wv.most_similar(w, topn=5)]
+        assert all(n[0] == w[0] for n in nbrs), (w, nbrs)
+
+
+def test_glove_is_reproducible_and_validates_input():
+    x, _ = planted_glove_counts(n=15)
+    a = fit_glove(x, 2, epochs=3, random_state=1).W
+    b = fit_glove(x, 2, epochs=3, random_state=1).W
+    np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="square"):
+        fit_glove(sp.csr_array(np.ones((3, 4))), 2)
+    with pytest.raises(ValueError, match="non-negative"):
+        fit_glove(sp.csr_array(-np.eye(3)), 2)
+    with pytest.raises(ValueError, match="NaN"):
+        fit_glove(np.full((3, 3), np.nan), 2)
+    with pytest.raises(ValueError, match="no positive"):
+        fit_glove(sp.csr_array((3, 3)), 2)
+    with pytest.raises(ValueError, match="n_components"):
+        fit_glove(x, 0)
+    with pytest.raises(ValueError, match="learning_rate"):
+        fit_glove(x, 2, learning_rate=0)
+    with pytest.raises(ValueError, match="words"):
+        train_glove(x, ["a", "b"], 2)
+
+
+# ----------------------------------------------------------------------------------- LSA
+def test_lsa_is_svd_of_summed_views():
+    rng = np.random.default_rng(0)
+    views = [sp.random_array((50, 30), density=0.2, random_state=s, format="csr") for s in range(3)]
+    words = [f"w{i}" for i in range(50)]
+    wv = lsa(views, words, n_components=4, singular_value_power=1.0)
+    total = sum(v.toarray() for v in views)
+    keep = np.any(total != 0, axis=1)
+    u, s, _ = np.linalg.svd(total[keep], full_matrices=False)
+    ref = u[:, :4] * s[:4]
+    # same subspace and same scale
+    np.testing.assert_allclose(np.abs(np.sum(wv.vectors * ref, 0)), s[:4] ** 2, rtol=1e-3)
+    assert wv.words == [w for w, k in zip(words, keep) if k]
+    with pytest.raises(ValueError, match="same columns"):
+        lsa([views[0], views[1][:, :10]], words, 2)
+    with pytest.raises(ValueError, match="words"):
+        lsa(views, None, 2)
+    with pytest.raises(ValueError, match="exceeds"):
+        lsa(views, words, 40)
+    assert rng is not None
+
+
+def test_lsa_separates_planted_topics():
+    docs = cluster_corpus()
+    words = sorted({w for d in docs for w in d})
+    idx = {w: i for i, w in enumerate(words)}
+    m = np.zeros((20, 20))
+    for doc in docs:
+        ids = [idx[w] for w in doc]
+        for a, b in zip(ids[1:], ids[:-1]):
+            m[a, b] += 1
+    wv = lsa([m, m.T], words, n_components=2, center=True)
+    nbrs = [n for n, _ in wv.most_similar("a1", topn=5)]
+    assert all(n.startswith("a") for n in nbrs)
+
+
+# ------------------------------------------------------------------------------ word2vec
+def test_word2vec_reproducible_restricted_and_sensible():
+    docs = cluster_corpus(n_docs=200)
+    keep = [f"a{i}" for i in range(10)] + [f"b{i}" for i in range(8)]
+    kw = dict(words=keep, vector_size=10, window=3, epochs=5, seed=0, workers=1, sample=0)
+    a = train_word2vec(docs, **kw)
+    b = train_word2vec(iter(docs), **kw)
+    assert a.words == keep
+    np.testing.assert_array_equal(a.vectors, b.vectors)
+    sims = dict(a.most_similar("a0", topn=17))
+    assert np.mean([sims[f"a{i}"] for i in range(1, 10)]) > np.mean(
+        [sims[f"b{i}"] for i in range(8)]
+    )
+
+
+def test_word2vec_bad_input():
+    with pytest.raises(TypeError, match="string"):
+        train_word2vec("just a string", vector_size=5)
+    with pytest.raises(ValueError, match="no words|shares no word"):
+        train_word2vec([["x", "y"]], words=["zzz"], vector_size=5)
+    with pytest.raises(ValueError, match="vector_size"):
+        train_word2vec([["x", "y"]], vector_size=0)
+
+
+def test_lsa_sums_views_by_context_label():
+    from workbench.views import View, Vocabulary
+
+    vocab = Vocabulary.from_words(["a", "b", "c"])
+    m1 = sp.csr_array(np.array([[1.0, 0], [0, 2], [3, 0]]))
+    m2 = sp.csr_array(np.array([[0.0, 5], [1, 0], [0, 1]]))
+    v1 = View("v1", m1, ("x", "y"), np.ones(3, bool), "test", vocab)
+    v2 = View("v2", m2, ("y", "z"), np.ones(3, bool), "test", vocab)
+    wv = lsa([v1, v2], n_components=2, singular_value_power=1.0)
+    total = np.array([[1.0, 0, 5], [0, 3, 0], [3, 0, 1]])  # columns x, y, z
+    s = np.linalg.svd(total, compute_uv=False)
+    np.testing.assert_allclose(np.linalg.norm(wv.vectors, axis=0), s[:2], rtol=1e-8)
+    assert wv.words == ["a", "b", "c"]

@@ -1,0 +1,435 @@
+"""Tests of workbench.gcca: exact GCCA, MVLSA against it, planted subspaces, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.linalg as sla
+import scipy.sparse as sp
+from sklearn.base import clone
+
+from workbench.gcca import GCCA, MVLSA, glove_row_weights, truncated_svd
+
+
+def max_angle(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.max(sla.subspace_angles(np.asarray(a, float), np.asarray(b, float))))
+
+
+def planted_views(seed=0, n=300, dims=(8, 9, 10, 11), k0=3, noise=0.5, center=False):
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal((n, k0))
+    views = []
+    for d in dims:
+        x = z @ rng.standard_normal((k0, d)) + noise * rng.standard_normal((n, d))
+        views.append(x - x.mean(0) if center else x)
+    return z, views
+
+
+def low_rank_centred_views(seed=0, n=200, dims=(12, 15, 20), ranks=(4, 5, 6), k0=2):
+    """Centred views of exactly known rank, sharing a k0-dim signal."""
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal((n, k0))
+    views = []
+    for d, r in zip(dims, ranks):
+        f = np.hstack([z, rng.standard_normal((n, r - k0))])
+        f -= f.mean(0)
+        views.append(f @ rng.standard_normal((r, d)))
+    return z, views
+
+
+def sparse_count_views(seed=0, n=400, d=60, n_views=4, k0=3):
+    """Poisson count views (sparse) driven by a shared latent cluster structure."""
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, k0, n)
+    out = []
+    for _ in range(n_views):
+        rates = rng.gamma(0.3, 1.0, (k0, d)) * 2
+        counts = rng.poisson(rates[labels])
+        out.append(sp.csr_array(counts.astype(np.float64)))
+    return labels, out
+
+
+# ------------------------------------------------------------------------------- exact GCCA
+def test_gcca_matches_eigenvectors_of_sum_of_projections():
+    _, views = planted_views(center=True)
+    r = 1e-3
+    g = GCCA(3, regularization=r, center=False).fit(views)
+    m = sum(x @ np.linalg.solve(x.T @ x + r * np.eye(x.shape[1]), x.T) for x in views)
+    lam, vec = np.linalg.eigh(m / len(views))  # K = J I without missing rows
+    assert max_angle(g.embedding_, vec[:, -3:]) < 1e-8
+    np.testing.assert_allclose(g.eigenvalues_, lam[::-1][:3], rtol=1e-10)
+    np.testing.assert_allclose(g.embedding_.T @ g.embedding_, np.eye(3), atol=1e-12)
+
+
+def test_gcca_two_views_is_cca():
+    """With J = 2 (r = 0) the eigenvalues of (P1 + P2)/2 are (1 + rho_i)/2, rho_i canonical corrs."""
+    _, views = planted_views(dims=(4, 5), center=True)
+    g = GCCA(2, regularization=0.0, center=False).fit(views)
+    x, y = views
+    qx, _ = np.linalg.qr(x)
+    qy, _ = np.linalg.qr(y)
+    rho = np.linalg.svd(qx.T @ qy, compute_uv=False)
+    np.testing.assert_allclose(g.eigenvalues_, (1 + rho[:2]) / 2, rtol=1e-10)
+
+
+def test_gcca_missing_rows_matches_formula_11():
+    _, views = planted_views(center=False)
+    rng = np.random.default_rng(3)
+    masks = [rng.random(300) > 0.3 for _ in views]
+    r = 1e-2
+    g = GCCA(3, regularization=r).fit(views, masks=masks)
+    n = 300
+    msum = np.zeros((n, n))
+    for x, mk in zip(views, masks):
+        xc = np.zeros_like(x)
+        xc[mk] = x[mk] - x[mk].mean(0)
+        msum += xc @ np.linalg.solve(xc.T @ xc + r * np.eye(x.shape[1]), xc.T)
+    kk = np.sum(masks, axis=0).astype(float)
+    keep = kk > 0
+    ks = 1 / np.sqrt(kk[keep])
+    lam, vec = np.linalg.eigh(ks[:, None] * msum[np.ix_(keep, keep)] * ks[None, :])
+    assert max_angle(g.embedding_[keep], vec[:, -3:]) < 1e-8
+    assert np.all(g.embedding_[~keep] == 0)
+    np.testing.assert_array_equal(g.support_, kk.astype(int))
+
+
+# ------------------------------------------------------------------------------- MVLSA = GCCA
+@pytest.mark.parametrize("solver", ["randomized", "gram", "dense"])
+def test_mvlsa_equals_gcca_at_full_rank(solver):
+    _, views = low_rank_centred_views()
+    g = GCCA(4, regularization=1e-8).fit(views)
+    m = MVLSA(4, view_rank=[4, 5, 6], regularization=1e-8, svd_solver=solver, random_state=0)
+    m.fit(views)
+    assert max_angle(g.embedding_, m.embedding_) < 1e-6
+    np.testing.assert_allclose(m.eigenvalues_, g.eigenvalues_, rtol=1e-8)
+    assert m.view_ranks_ == [4, 5, 6]
+    # same signs, same columns (loose: the two shared directions are nearly degenerate)
+    np.testing.assert_allclose(m.embedding_, g.embedding_, atol=1e-4)
+
+
+def test_mvlsa_equals_gcca_with_masks_weights_support_and_per_view_r():
+    _, views = planted_views()
+    views = [np.abs(v) for v in views]
+    rng = np.random.default_rng(1)
+    masks = [rng.random(300) > 0.35 for _ in views]
+    kw = dict(
+        regularization=[1e-3, 1e-2, 1e-1, 1.0],
+        min_view_support=2,
+        row_weighting="glove",
+        row_weight_max=20.0,
+    )
+    g = GCCA(3, **kw).fit(views, masks=masks)
+    m = MVLSA(3, view_rank=[8, 9, 10, 11], svd_solver="randomized", random_state=0, **kw)
+    m.fit(views, masks=masks)
+    assert max_angle(g.embedding_, m.embedding_) < 1e-6
+    np.testing.assert_array_equal(m.row_mask_, np.sum(masks, axis=0) >= 2)
+    assert np.all(m.embedding_[~m.row_mask_] == 0)
+
+
+@pytest.mark.parametrize("solver", ["randomized", "gram"])
+def test_mvlsa_sparse_matches_dense_input(solver):
+    _, views = sparse_count_views()
+    g = GCCA(5).fit([v.toarray() for v in views])
+    m = MVLSA(5, view_rank=60, svd_solver=solver, random_state=0).fit(views)
+    assert max_angle(g.embedding_, m.embedding_) < 1e-6
+
+
+def test_view_rank_larger_than_rank_is_clamped():
+    _, views = low_rank_centred_views()
+    m = MVLSA(3, view_rank=50, svd_solver="randomized", random_state=0).fit(views)
+    assert m.view_ranks_ == [4, 5, 6]
+    g = GCCA(3).fit(views)
+    assert max_angle(g.embedding_, m.embedding_) < 1e-6
+
+
+# ------------------------------------------------------------------------------- properties
+def test_planted_shared_subspace_is_recovered():
+    z, views = planted_views(n=1000, noise=0.3)
+    m = MVLSA(3, view_rank=6, random_state=0).fit(views)
+    zc = z - z.mean(0)
+    assert np.rad2deg(max_angle(zc, m.embedding_)) < 5
+    # the rank-truncated MVLSA stays close to the exact (full-rank) GCCA
+    g = GCCA(3).fit(views)
+    assert np.rad2deg(max_angle(g.embedding_, m.embedding_)) < 2
+
+
+def test_planted_clusters_in_sparse_counts():
+    labels, views = sparse_count_views(n=600, d=80)
+    m = MVLSA(2, view_rank=10, random_state=0).fit(views)
+    emb = m.embedding_
+    centroids = np.stack([emb[labels == c].mean(0) for c in range(3)])
+    pred = np.argmin(((emb[:, None, :] - centroids[None]) ** 2).sum(-1), axis=1)
+    assert np.mean(pred == labels) > 0.95
+
+
+def test_embedding_is_orthonormal_sliceable_and_nested():
+    _, views = sparse_count_views()
+    m = MVLSA(6, view_rank=12, random_state=0).fit(views)
+    e = m.embedding_
+    np.testing.assert_allclose(e.T @ e, np.eye(6), atol=1e-10)
+    assert np.all(np.diff(m.eigenvalues_) <= 1e-12)
+    np.testing.assert_array_equal(m.embedding(3), e[:, :3])
+    small = MVLSA(3, view_rank=12, random_state=0).fit(views)
+    np.testing.assert_allclose(small.embedding_, e[:, :3], atol=1e-8)
+    with pytest.raises(ValueError, match=r"\[1, 6\]"):
+        m.embedding(7)
+    # signs fixed: the largest-|.| entry of each column is positive
+    idx = np.argmax(np.abs(e), axis=0)
+    assert np.all(e[idx, np.arange(6)] > 0)
+
+
+def test_transform_reproduces_training_rows_and_maps_new_rows():
+    _, views = planted_views(n=400)
+    rng = np.random.default_rng(0)
+    masks = [rng.random(400) > 0.2 for _ in views]
+    m = MVLSA(3, view_rank=[8, 9, 10, 11], random_state=0).fit(views, masks=masks)
+    np.testing.assert_allclose(m.transform(views, masks=masks), m.embedding_, atol=1e-10)
+    # a fresh row: closer to its own training twin than to others
+    new = [v[:5] + 0.01 for v in views]
+    out = m.transform(new)
+    assert out.shape == (5, 3)
+    with pytest.raises(ValueError, match="columns"):
+        m.transform([v[:, :3] for v in views])
+    with pytest.raises(ValueError, match="views"):
+        m.transform(views[:2])
+
+
+def test_float32_matches_float64():
+    _, views = sparse_count_views()
+    m64 = MVLSA(5, view_rank=20, random_state=0).fit(views)
+    m32 = MVLSA(5, view_rank=20, random_state=0).fit([v.astype(np.float32) for v in views])
+    assert m32.embedding_.dtype == np.float32
+    assert max_angle(m32.embedding_, m64.embedding_) < 1e-3
+    m64r = MVLSA(5, view_rank=20, svd_solver="randomized", random_state=0).fit(views)
+    m32r = MVLSA(5, view_rank=20, svd_solver="randomized", random_state=0).fit(
+        [v.astype(np.float32) for v in views]
+    )
+    assert max_angle(m32r.embedding_, m64r.embedding_) < 1e-3
+
+
+def test_reproducible_with_random_state():
+    _, views = sparse_count_views()
+    kw = dict(view_rank=8, svd_solver="randomized", n_iter=1, n_oversamples=2)
+    a = MVLSA(4, random_state=3, **kw).fit(views).embedding_
+    b = MVLSA(4, random_state=3, **kw).fit(views).embedding_
+    np.testing.assert_array_equal(a, b)
+
+
+def test_sklearn_contract():
+    m = MVLSA(5, view_rank=7, regularization=0.1, random_state=1)
+    params = m.get_params()
+    assert params["n_components"] == 5 and params["view_rank"] == 7
+    m.set_params(n_components=2)
+    c = clone(m)
+    assert c.n_components == 2 and not hasattr(c, "embedding_")
+    _, views = sparse_count_views()
+    out = c.fit_transform(views)
+    np.testing.assert_array_equal(out, c.embedding_)
+    assert GCCA(2).get_params()["regularization"] == 1e-8
+    # masks are the second positional argument (contract: fit(views, masks=None))
+    rng = np.random.default_rng(0)
+    masks = [rng.random(400) > 0.2 for _ in views]
+    a = MVLSA(2, view_rank=7, random_state=1).fit(views, masks)
+    b = MVLSA(2, view_rank=7, random_state=1).fit(views, masks=masks)
+    np.testing.assert_array_equal(a.embedding_, b.embedding_)
+    assert a.support_.max() == len(views) and a.support_.min() < len(views)
+
+
+def test_truncated_svd_implicit_centring_matches_dense():
+    rng = np.random.default_rng(0)
+    x = sp.random_array((300, 80), density=0.1, random_state=0, format="csr") * 5
+    w = rng.random(300) + 0.5
+    res = truncated_svd(
+        x, 10, center=True, row_weights=w, method="randomized", n_iter=6, random_state=0
+    )
+    xd = w[:, None] * (x.toarray() - x.toarray().mean(0))
+    s = np.linalg.svd(xd, compute_uv=False)
+    np.testing.assert_allclose(res.s, s[:10], rtol=1e-3)  # flat spectrum: randomized is approximate
+    assert res.n_passes == 14
+    exact = truncated_svd(x, 10, center=True, row_weights=w, method="dense")
+    np.testing.assert_allclose(exact.s, s[:10], rtol=1e-12)
+    np.testing.assert_allclose(exact.U * exact.s @ exact.Vt, _rank_k(xd, 10), atol=1e-10)
+    for xin in (x, x.toarray()):  # the scatter-matrix route, sparse and dense input
+        gram = truncated_svd(xin, 10, center=True, row_weights=w, method="gram")
+        np.testing.assert_allclose(gram.s, s[:10], rtol=1e-10)
+        np.testing.assert_allclose(gram.U * gram.s @ gram.Vt, _rank_k(xd, 10), atol=1e-8)
+        assert gram.n_passes == 2 and gram.method == "gram"
+    assert truncated_svd(x, 3, method="auto").method == "dense"
+    assert sp.issparse(x)  # input untouched
+
+
+def _rank_k(a, k):
+    u, s, vt = np.linalg.svd(a, full_matrices=False)
+    return (u[:, :k] * s[:k]) @ vt[:k]
+
+
+def test_glove_row_weights():
+    x = sp.csr_array(np.array([[0, 0], [50, 0], [100, 100], [1, 0]], dtype=float))
+    w = glove_row_weights(x, x_max=100)
+    np.testing.assert_allclose(w, [0, 0.5**0.75, 1, 0.01**0.75])
+
+
+# ------------------------------------------------------------------------------- bad input
+def test_bad_n_components_larger_than_stack():
+    _, views = planted_views()
+    with pytest.raises(ValueError, match="exceeds the rank of the stacked matrix"):
+        MVLSA(10, view_rank=2).fit(views)  # 4 views x m=2 = 8 < 10
+
+
+def test_bad_n_components_beyond_shared_directions():
+    _, views = low_rank_centred_views(ranks=(3, 3, 3))
+    v = views[0]
+    with pytest.raises(ValueError, match="non-zero eigenvalues|shared directions"):
+        GCCA(4, regularization=0.0).fit([v, v])
+    with pytest.raises(ValueError, match="shared directions"):
+        MVLSA(4, view_rank=3, svd_solver="dense").fit([v, v])
+
+
+def test_bad_view_with_no_rows_after_min_view_support():
+    _, views = planted_views()
+    masks = [np.ones(300, bool), np.ones(300, bool), np.ones(300, bool), np.zeros(300, bool)]
+    masks[3][:10] = True
+    sup_masks = [m.copy() for m in masks]
+    sup_masks[0][:10] = False
+    sup_masks[1][:10] = False
+    sup_masks[2][:10] = False  # rows 0-9 seen only in view 3 -> dropped with v=2
+    with pytest.raises(ValueError, match="view 3 has no observed rows.*min_view_support=2"):
+        MVLSA(2, view_rank=3, min_view_support=2).fit(views, masks=sup_masks)
+    with pytest.raises(ValueError, match="exceeds the number of views"):
+        MVLSA(2, view_rank=3, min_view_support=5).fit(views)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(n_components=0), "n_components"),
+        (dict(view_rank=0), "view_rank"),
+        (dict(view_rank=[3, 3]), "view_rank has 2 entries for 4 views"),
+        (dict(regularization=-1.0), "regularization"),
+        (dict(regularization=[0.1] * 3), "regularization has 3 entries"),
+        (dict(min_view_support=-1), "min_view_support"),
+        (dict(row_weighting="pmi"), "row_weighting"),
+        (dict(svd_solver="lanczos"), "svd_solver"),
+    ],
+)
+def test_bad_parameters(kwargs, match):
+    _, views = planted_views(n=50)
+    params = dict(n_components=2, view_rank=3)
+    params.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        MVLSA(**params).fit(views)
+
+
+def test_bad_views_are_rejected_by_check_views():
+    _, views = planted_views(n=50)
+    bad_nan = [v.copy() for v in views]
+    bad_nan[1][0, 0] = np.nan
+    with pytest.raises(ValueError, match="view 1.*non-finite"):
+        MVLSA(2, view_rank=3).fit(bad_nan)
+    with pytest.raises(ValueError, match="rows"):
+        MVLSA(2, view_rank=3).fit([views[0], views[1][:40]])
+    with pytest.raises(ValueError, match="all entries are zero|empty"):
+        GCCA(2).fit([views[0], np.zeros((50, 3))])
+    with pytest.raises(ValueError, match="single matrix|list"):
+        MVLSA(2, view_rank=3).fit(views[0])
+    with pytest.raises(ValueError, match="masks"):
+        MVLSA(2, view_rank=3).fit(views, masks=[np.ones(50, bool)])
+
+
+def test_constant_view_has_rank_zero_after_centring():
+    _, views = planted_views(n=50)
+    with pytest.raises(ValueError, match="rank 0"):
+        MVLSA(2, view_rank=3).fit([views[0], np.ones((50, 4))])
+
+
+def test_gcca_refuses_large_problems():
+    from workbench import gcca
+
+    x = sp.random_array((gcca.GCCA_MAX_ROWS + 1, 3), density=1.0, random_state=0, format="csr")
+    with pytest.raises(ValueError, match="Use MVLSA"):
+        GCCA(1).fit([x, x])
+
+
+def test_to_word_vectors_skips_dropped_rows():
+    pytest.importorskip("workbench.embeddings")
+    _, views = planted_views(n=60)
+    masks = [np.ones(60, bool) for _ in views]
+    for mk in masks[1:]:
+        mk[:5] = False
+    m = MVLSA(2, view_rank=3, min_view_support=2).fit(views, masks=masks)
+    words = [f"w{i}" for i in range(60)]
+    wv = m.to_word_vectors(words, n_components=1)
+    assert len(wv) == 55 and wv.vectors.shape == (55, 1) and "w0" not in wv
+
+
+# ------------------------------------------------------------------------------- explorer
+def test_explorer_neighbours_cache_and_widget():
+    from workbench.explore.gcca import MVLSACache, mvlsa_explorer, neighbours_table
+
+    labels, views = sparse_count_views(n=120, d=30)
+    words = [f"c{lab}_{i}" for i, lab in enumerate(labels)]
+    cache = MVLSACache(views, max_components=4, random_state=0)
+    m = cache.get(5)
+    assert cache.get(5) is m and len(cache) == 1
+    table = neighbours_table(m.embedding_, words, [words[0], "nope"], n_components=2, topn=5)
+    assert list(table.columns) == [words[0], "nope"] and len(table) == 5
+    assert table["nope"][0] == "(not in vocabulary)"
+    same = [cell.split("_")[0] == words[0].split("_")[0] for cell in table[words[0]]]
+    assert sum(same) >= 4
+    with pytest.raises(ValueError, match="n_components"):
+        neighbours_table(m.embedding_, words, [words[0]], n_components=9)
+    pytest.importorskip("ipywidgets")
+    box = mvlsa_explorer(views, words, queries=[words[0]], view_ranks=(5,), max_components=4)
+    assert box.children
+
+
+def test_threaded_products_give_the_same_result():
+    _, views = sparse_count_views()
+    kw = dict(view_rank=8, svd_solver="randomized", random_state=0)
+    a = MVLSA(4, **kw).fit(views).embedding_
+    b = MVLSA(4, n_jobs=3, **kw).fit(views).embedding_
+    np.testing.assert_allclose(a, b, atol=1e-10)
+
+
+def test_views_over_different_vocabularies_are_rejected():
+    from workbench.views import View, Vocabulary
+
+    _, views = planted_views(n=6, dims=(3, 3))
+    va = Vocabulary.from_words([f"a{i}" for i in range(6)])
+    vb = Vocabulary.from_words([f"b{i}" for i in range(6)])
+    v0 = View("v0", sp.csr_array(views[0]), ("x", "y", "z"), np.ones(6, bool), "test", va)
+    v1 = View("v1", sp.csr_array(views[1]), ("x", "y", "z"), np.ones(6, bool), "test", vb)
+    with pytest.raises(ValueError, match="different vocabulary"):
+        MVLSA(1, view_rank=2).fit([v0, v1])
+
+
+def test_all_zero_rows_are_unobserved_and_dropped():
+    """Documented behaviour: an all-zero row carries no data, so it is a missing row (K_j)."""
+    _, views = sparse_count_views(n=100, d=20, n_views=3)
+    views = [v.tolil() for v in views]
+    for v in views:
+        v[:5] = 0  # rows 0-4 empty everywhere -> dropped (zero embedding rows)
+    views[0][5:10] = 0  # rows 5-9 missing in view 0 only -> support 2
+    views = [sp.csr_array(v) for v in views]
+    m = MVLSA(2, view_rank=20, random_state=0).fit(views)  # full rank: equals GCCA
+    assert np.all(m.support_[:5] == 0) and np.all(m.support_[5:10] == 2)
+    assert not m.row_mask_[:5].any() and np.all(m.embedding_[:5] == 0)
+    g = GCCA(2).fit([v.toarray() for v in views])
+    assert max_angle(g.embedding_, m.embedding_) < 1e-6
+
+
+@pytest.mark.slow
+def test_real_corpus_randomized_close_to_dense_solver():
+    """On real offset views (1M corpus) the default randomized per-view SVDs stay close to the
+    exact dense ones (flat spectral tails make this the hard case)."""
+    from workbench.datasets import load_corpus
+    from workbench.views import Vocabulary, encode_corpus, positional_views, preprocess
+
+    corpus = load_corpus("1M", max_tokens=300_000)
+    vocab = Vocabulary.from_corpus(corpus, max_size=3000)
+    enc = encode_corpus(corpus, vocab)
+    views = [preprocess(v, "pow", 0.25, top_t=1000) for v in positional_views(enc, vocab, offsets=range(1, 5))]
+    exact = MVLSA(50, view_rank=50, svd_solver="dense").fit(views)
+    fast = MVLSA(50, view_rank=50, svd_solver="randomized", random_state=0).fit(views)
+    angles = np.rad2deg(sla.subspace_angles(exact.embedding_, fast.embedding_))
+    assert np.median(angles) < 5

@@ -1,0 +1,213 @@
+"""Widgets of the MVLSA notebooks (only used under ``if INTERACTIVE:``).
+
+:func:`mvlsa_explorer` lets a reader pick MVLSA settings (``m``, ``r``, ``v``, row weighting)
+and the embedding size ``k`` and see a query word's nearest neighbours (and optional scores)
+change. Fits are cached per setting; changing ``k`` only slices ``embedding_`` (no refit).
+The widget-free pieces (:func:`neighbours_table`, :class:`MVLSACache`) are testable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench.gcca import MVLSA
+
+__all__ = ["neighbours_table", "MVLSACache", "mvlsa_explorer"]
+
+
+def neighbours_table(
+    embedding: np.ndarray,
+    words: Sequence[str],
+    queries: Sequence[str],
+    *,
+    n_components: int | None = None,
+    topn: int = 10,
+    row_mask: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """Cosine nearest neighbours of each query word, one column per query.
+
+    Parameters
+    ----------
+    embedding : ndarray, shape (N, k)
+        E.g. ``MVLSA.embedding_``; only the first ``n_components`` columns are used.
+    words : sequence of str
+        Row labels.
+    queries : sequence of str
+        Query words; one missing from ``words`` (or dropped by ``row_mask``) gives a column
+        reading ``"(not in vocabulary)"``.
+    row_mask : ndarray of bool, optional
+        Rows that may appear as neighbours (e.g. ``MVLSA.row_mask_``).
+
+    Returns
+    -------
+    DataFrame
+        ``topn`` rows of ``"word (cosine)"`` strings.
+    """
+    words = list(words)
+    emb = np.asarray(embedding, dtype=np.float64)
+    if emb.ndim != 2 or emb.shape[0] != len(words):
+        raise ValueError(f"embedding has shape {emb.shape} for {len(words)} words")
+    if n_components is not None:
+        if not 1 <= n_components <= emb.shape[1]:
+            raise ValueError(f"n_components must be in [1, {emb.shape[1]}], got {n_components}")
+        emb = emb[:, :n_components]
+    norms = np.linalg.norm(emb, axis=1)
+    ok = norms > 0 if row_mask is None else (norms > 0) & np.asarray(row_mask, bool)
+    unit = np.where(ok[:, None], emb / np.where(norms > 0, norms, 1.0)[:, None], 0.0)
+    index = {w: i for i, w in enumerate(words)}
+    cols: dict[str, list[str]] = {}
+    for q in queries:
+        i = index.get(q)
+        if i is None or not ok[i]:
+            cols[q] = ["(not in vocabulary)"] + [""] * (topn - 1)
+            continue
+        sims = unit @ unit[i]
+        sims[i] = -np.inf
+        sims[~ok] = -np.inf
+        top = np.argsort(-sims, kind="stable")[:topn]
+        col = [f"{words[t]} ({sims[t]:.3f})" for t in top if np.isfinite(sims[t])]
+        cols[q] = col + [""] * (topn - len(col))
+    return pd.DataFrame(cols)
+
+
+class MVLSACache:
+    """Fit :class:`MVLSA` once per setting and reuse it (settings differ only in ``k``: sliced).
+
+    Parameters
+    ----------
+    views : list
+        Views passed to ``MVLSA.fit``.
+    masks : list, optional
+    max_components : int
+        Every fit uses this ``n_components`` (capped by the stack's rank); smaller ``k`` are
+        slices of ``embedding_``.
+    **fixed : Any
+        Other fixed :class:`MVLSA` parameters (e.g. ``random_state=0``).
+    """
+
+    def __init__(self, views: Sequence[Any], masks: Any = None, *, max_components: int = 300, **fixed: Any):
+        self.views = list(views)
+        self.masks = masks
+        self.max_components = int(max_components)
+        self.fixed = fixed
+        self._fits: dict[tuple[Any, ...], MVLSA] = {}
+
+    def get(
+        self,
+        view_rank: int,
+        regularization: float = 1e-8,
+        min_view_support: int = 0,
+        row_weighting: str | None = None,
+    ) -> MVLSA:
+        """The fitted model for these settings (fitted on first request)."""
+        key = (int(view_rank), float(regularization), int(min_view_support), row_weighting)
+        if key not in self._fits:
+            k = min(self.max_components, int(view_rank) * len(self.views))
+            model = MVLSA(
+                k,
+                view_rank=int(view_rank),
+                regularization=float(regularization),
+                min_view_support=int(min_view_support),
+                row_weighting=row_weighting,
+                **self.fixed,
+            )
+            self._fits[key] = model.fit(self.views, masks=self.masks)
+        return self._fits[key]
+
+    def __len__(self) -> int:
+        return len(self._fits)
+
+
+def mvlsa_explorer(
+    views: Sequence[Any],
+    words: Sequence[str],
+    *,
+    queries: Sequence[str] = ("king", "good", "run"),
+    view_ranks: Sequence[int] = (50, 100, 300),
+    regularizations: Sequence[float] = (1e-8, 1e-2, 1.0, 100.0),
+    max_components: int = 300,
+    topn: int = 10,
+    score_fn: Callable[[Any], pd.DataFrame | dict[str, float]] | None = None,
+    masks: Any = None,
+    random_state: int = 0,
+) -> Any:
+    """Pick MVLSA settings and ``k``; see nearest neighbours (and scores) change.
+
+    Parameters
+    ----------
+    views, words :
+        As for ``MVLSA.fit`` and the row labels (e.g. ``vocab.words``).
+    queries : sequence of str
+        Initial query words (editable, comma separated).
+    view_ranks, regularizations : sequences
+        Choices offered for ``m`` and ``r``.
+    max_components : int
+        Largest ``k`` (the ``k`` slider slices without refitting).
+    score_fn : callable, optional
+        ``WordVectors -> DataFrame | dict`` shown under the neighbours, e.g.
+        ``lambda wv: workbench.evaluation.wordsim_suite(wv, names=("MEN", "WS"))``.
+    masks : optional
+        Row masks for ``MVLSA.fit``.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        Fits run when "fit" is pressed (cached per setting); ``k`` and the queries update at
+        once.
+    """
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    words = list(words)
+    cache = MVLSACache(views, masks, max_components=max_components, random_state=random_state)
+    n_views = len(cache.views)
+    w_m = widgets.Dropdown(options=list(view_ranks), value=list(view_ranks)[0], description="m")
+    w_r = widgets.Dropdown(options=list(regularizations), value=list(regularizations)[0], description="r")
+    w_v = widgets.IntSlider(value=0, min=0, max=n_views, description="v", continuous_update=False)
+    w_rw = widgets.Dropdown(options=[("K only", None), ("eq. 12 (GloVe-like)", "glove")], description="weights")
+    w_k = widgets.IntSlider(value=min(100, max_components), min=1, max=max_components, description="k",
+                            continuous_update=False)
+    w_q = widgets.Text(value=", ".join(queries), description="queries")
+    w_fit = widgets.Button(description="fit", button_style="primary")
+    status = widgets.HTML()
+    out = widgets.Output()
+    state: dict[str, Any] = {"model": None}
+
+    def show(_: Any = None) -> None:
+        model = state["model"]
+        out.clear_output(wait=True)
+        if model is None:
+            return
+        k = min(w_k.value, model.embedding_.shape[1])
+        qs = [q.strip().lower() for q in w_q.value.split(",") if q.strip()]
+        with out:
+            display(neighbours_table(model.embedding_, words, qs, n_components=k, topn=topn,
+                                     row_mask=model.row_mask_))
+            if score_fn is not None:
+                res = score_fn(model.to_word_vectors(words, k))
+                display(res if isinstance(res, pd.DataFrame) else pd.Series(res, name="score"))
+
+    def fit(_: Any = None) -> None:
+        status.value = "fitting…"
+        try:
+            state["model"] = cache.get(w_m.value, w_r.value, w_v.value, w_rw.value)
+        except ValueError as exc:  # bad combination (e.g. v too high): show, do not crash
+            status.value = f"<b>cannot fit:</b> {exc}"
+            return
+        model = state["model"]
+        status.value = (
+            f"fitted k={model.embedding_.shape[1]} on {int(model.row_mask_.sum())} rows "
+            f"({len(cache)} setting(s) cached)"
+        )
+        show()
+
+    w_fit.on_click(fit)
+    w_k.observe(show, names="value")
+    w_q.observe(show, names="value")
+    fit()
+    return widgets.VBox([widgets.HBox([w_m, w_r, w_v]), widgets.HBox([w_rw, w_k]), w_q,
+                         widgets.HBox([w_fit, status]), out])

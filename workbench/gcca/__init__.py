@@ -1,0 +1,31 @@
+"""Generalized CCA (MAX-VAR) and Multiview LSA.
+
+Two estimators with one interface (``fit(views, masks=None)``, ``embedding_``, ``transform``):
+
+* :class:`GCCA` -- the exact MAX-VAR GCCA of dense ``N x N`` matrices, for small problems; the
+  reference :class:`MVLSA` is tested against.
+* :class:`MVLSA` -- the fast approximate regularized GCCA of Rastogi, Van Durme & Arora (2015):
+  per-view rank-``m`` truncated SVDs of the (implicitly) mean-centred views, the stacked
+  ``[A_j T_j]`` and its top left singular vectors, computed exactly through the eigenvectors of
+  its ``(sum_j m_j) x (sum_j m_j)`` Gram matrix.
+
+and one solver, :func:`truncated_svd` (randomized SVD of an implicitly centred, row-weighted
+sparse or dense matrix; a pure function returning a frozen dataclass).
+
+Views are validated by :func:`workbench.views.check_views` (a list of dense arrays, scipy.sparse
+matrices or :class:`workbench.views.View` objects over the same ``N`` rows).
+"""
+
+from ._estimators import GCCA, GCCA_MAX_ROWS, MVLSA, _check_views, glove_row_weights
+from ._linalg import GRAM_MAX_COLS, TruncatedSVD, truncated_svd
+
+__all__ = [
+    "GCCA",
+    "MVLSA",
+    "TruncatedSVD",
+    "truncated_svd",
+    "glove_row_weights",
+    "GCCA_MAX_ROWS",
+    "GRAM_MAX_COLS",
+    "_check_views",
+]

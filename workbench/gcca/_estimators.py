@@ -1,0 +1,627 @@
+"""Estimators of :mod:`workbench.gcca`: exact :class:`GCCA` and :class:`MVLSA`."""
+
+from __future__ import annotations
+
+import logging
+import numbers
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+from tqdm.auto import tqdm
+
+from ._linalg import _fix_signs, _lowdin, _top_eigh, truncated_svd
+
+logger = logging.getLogger(__name__)
+
+#: Largest number of kept rows the dense exact :class:`GCCA` accepts (it forms N x N matrices).
+GCCA_MAX_ROWS = 8000
+
+
+# --------------------------------------------------------------------------------------------
+# validation
+# --------------------------------------------------------------------------------------------
+def _check_views(views: Any, masks: Any = None) -> tuple[list[Any], list[np.ndarray]]:
+    """Validate through the one validator, :func:`workbench.views.check_views`."""
+    from workbench.views import check_views
+
+    return check_views(views, masks)
+
+
+def _per_view(value: Any, n_views: int, name: str, *, kind: type = float) -> np.ndarray:
+    """Broadcast a scalar or check a per-view sequence of parameters."""
+    if isinstance(value, (numbers.Real, np.number)) and not isinstance(value, bool):
+        arr = np.full(n_views, value)
+    else:
+        try:
+            arr = np.asarray(list(value))
+        except TypeError:
+            raise ValueError(f"{name} must be a number or a sequence of {n_views} numbers") from None
+        if arr.shape != (n_views,):
+            raise ValueError(f"{name} has {arr.size} entries for {n_views} views")
+    if not np.issubdtype(arr.dtype, np.number) or not np.isfinite(arr).all():
+        raise ValueError(f"{name} must be finite numbers, got {value!r}")
+    if kind is int:
+        if np.any(arr != np.round(arr)) or np.any(arr < 1):
+            raise ValueError(f"{name} must be positive integers, got {value!r}")
+        return arr.astype(np.int64)
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be >= 0, got {value!r}")
+    return arr.astype(np.float64)
+
+
+def _working_dtype(views: Sequence[Any]) -> np.dtype:
+    return np.dtype(np.float32) if all(v.dtype == np.float32 for v in views) else np.dtype(np.float64)
+
+
+def glove_row_weights(
+    X: Any, *, x_max: float = 100.0, alpha: float = 0.75
+) -> np.ndarray:
+    r"""Row weights of eq. (12) of Rastogi et al. (2015): :math:`\min(1, (w_i / w_{max})^{\alpha})`.
+
+    ``w_i`` is the total of row ``i`` of ``X`` (sum of absolute values, so that signed views such
+    as embedding views get a meaningful magnitude); all-zero rows get weight 0.
+    """
+    if x_max <= 0 or alpha < 0:
+        raise ValueError(f"need x_max > 0 and alpha >= 0, got x_max={x_max}, alpha={alpha}")
+    tot = np.asarray(abs(X).sum(axis=1)).ravel().astype(np.float64)
+    return np.minimum(1.0, (tot / x_max) ** alpha)
+
+
+# --------------------------------------------------------------------------------------------
+# shared preprocessing: masks, minimum view support, row weights, centring
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Prepared:
+    views: list[Any]  # restricted to each view's observed kept rows
+    rows: list[np.ndarray]  # row indices (into 0..N-1) of each view
+    weights: list[np.ndarray]  # per observed row, the weight d_ij (1 without row weighting)
+    row_mask: np.ndarray  # kept rows (support >= v)
+    support: np.ndarray  # K_ii: number of views observing each row (before v)
+    c: np.ndarray  # C_ii = sum_j d_ij^2 over kept rows (0 elsewhere)
+    n_rows: int
+    dtype: np.dtype
+
+
+class _GCCABase(TransformerMixin, BaseEstimator):
+    """Shared parameter checks, preprocessing, transform and slicing."""
+
+    n_components: int
+    regularization: Any
+    min_view_support: int
+    row_weighting: str | None
+    row_weight_max: float
+    row_weight_power: float
+    center: bool
+
+    # -- helpers -------------------------------------------------------------------------
+    def _weighting(self) -> str | None:
+        rw = self.row_weighting
+        if rw is None or rw == "none":
+            return None
+        if rw == "glove":
+            return "glove"
+        raise ValueError(f"row_weighting must be None or 'glove', got {rw!r}")
+
+    def _row_weights(self, x: Any) -> np.ndarray:
+        if self._weighting() == "glove":
+            return glove_row_weights(x, x_max=self.row_weight_max, alpha=self.row_weight_power)
+        return np.ones(x.shape[0])
+
+    def _prepare(self, views: Any, masks: Any) -> _Prepared:
+        k = self.n_components
+        if isinstance(k, bool) or not isinstance(k, (numbers.Integral, np.integer)) or k < 1:
+            raise ValueError(f"n_components must be a positive integer, got {k!r}")
+        self._weighting()
+        xs, ms = _check_views(views, masks)
+        n_views, n = len(xs), xs[0].shape[0]
+        v = self.min_view_support
+        if isinstance(v, bool) or not isinstance(v, (numbers.Integral, np.integer)) or v < 0:
+            raise ValueError(f"min_view_support must be a non-negative integer, got {v!r}")
+        if v > n_views:
+            raise ValueError(
+                f"min_view_support={v} exceeds the number of views ({n_views}): no row can be kept"
+            )
+        support = np.sum(ms, axis=0).astype(np.int64)
+        row_mask = support >= max(int(v), 1)
+        if not row_mask.any():
+            raise ValueError(f"no row is observed in at least min_view_support={v} views")
+        n_dropped = int(np.count_nonzero(support > 0) - np.count_nonzero(row_mask))
+        if n_dropped:
+            logger.info("min_view_support=%d drops %d of %d rows", v, n_dropped, n)
+        rows, vs, ws = [], [], []
+        c = np.zeros(n)
+        for j, (x, mk) in enumerate(zip(xs, ms)):
+            idx = np.flatnonzero(mk & row_mask)
+            if idx.size == 0:
+                raise ValueError(
+                    f"view {j} has no observed rows among the {int(row_mask.sum())} rows observed in "
+                    f"at least min_view_support={v} views; lower min_view_support or drop the view"
+                )
+            xj = x if idx.size == n else x[idx]
+            wj = self._row_weights(xj)
+            if not np.any(wj > 0):
+                raise ValueError(f"view {j}: all row weights are zero")
+            rows.append(idx)
+            vs.append(xj)
+            ws.append(wj)
+            c[idx] += wj**2
+        # rows whose only observations carry zero weight cannot be represented
+        zero_c = row_mask & (c <= 0)
+        if zero_c.any():
+            row_mask = row_mask & ~zero_c
+            logger.info("%d rows have zero total row weight and are dropped", int(zero_c.sum()))
+        if self.n_components > int(row_mask.sum()):
+            raise ValueError(
+                f"n_components={self.n_components} exceeds the number of kept rows "
+                f"({int(row_mask.sum())})"
+            )
+        return _Prepared(vs, rows, ws, row_mask, support, c, n, _working_dtype(xs))
+
+    def _finish(
+        self,
+        h: np.ndarray,
+        lam: np.ndarray,
+        maps: list[np.ndarray],
+        means: list[np.ndarray | None],
+        prep: _Prepared,
+        d: list[int],
+    ) -> None:
+        self.embedding_ = h
+        self.eigenvalues_ = lam
+        self.view_maps_ = maps
+        self.view_means_ = means
+        self.support_ = prep.support
+        self.row_mask_ = prep.row_mask
+        self.n_views_ = len(maps)
+        self.n_features_per_view_ = d
+
+    # -- public API ----------------------------------------------------------------------
+    def fit_transform(self, views: Any, masks: Any = None, y: Any = None) -> np.ndarray:  # type: ignore[override]
+        """Fit and return a copy of ``embedding_``."""
+        return self.fit(views, masks=masks).embedding_.copy()
+
+    def embedding(self, n_components: int | None = None) -> np.ndarray:
+        """The first ``n_components`` columns of ``embedding_`` (no refit: columns are nested)."""
+        check_is_fitted(self, "embedding_")
+        k = self.embedding_.shape[1]
+        if n_components is None:
+            return self.embedding_
+        if isinstance(n_components, bool) or not isinstance(n_components, (numbers.Integral, np.integer)):
+            raise ValueError(f"n_components must be an integer, got {n_components!r}")
+        if not 1 <= n_components <= k:
+            raise ValueError(f"n_components must be in [1, {k}] (the fitted size), got {n_components}")
+        return self.embedding_[:, :n_components]
+
+    def to_word_vectors(self, words: Sequence[str], n_components: int | None = None) -> Any:
+        """``embedding(n_components)`` as :class:`workbench.embeddings.WordVectors`.
+
+        Rows dropped by ``min_view_support`` (all-zero embedding rows) are left out.
+        """
+        from workbench.embeddings import WordVectors
+
+        emb = self.embedding(n_components)
+        words = list(words)
+        if len(words) != emb.shape[0]:
+            raise ValueError(f"got {len(words)} words for {emb.shape[0]} embedding rows")
+        keep = np.flatnonzero(self.row_mask_)
+        return WordVectors([words[i] for i in keep], np.ascontiguousarray(emb[keep]))
+
+    def transform(self, views: Any, masks: Any = None) -> np.ndarray:
+        r"""Map rows of new views (same columns as in ``fit``) into the shared space.
+
+        For row ``i`` with views ``j`` observed (weights :math:`d_{ij}`, 1 without row weighting)
+
+        .. math:: h_i = C_i^{-1/2}\Big(\sum_j d_{ij}^2 (x_{ij} - \mu_j)^\top U_j\Big)\Lambda^{-1},
+                  \qquad C_i = \sum_j d_{ij}^2,
+
+        which reproduces ``embedding_`` on the training rows (from :math:`M H = H\Lambda`). Rows
+        observed in no view map to zeros; ``min_view_support`` is not applied here, so rows the
+        fit dropped can be mapped out of sample.
+        """
+        check_is_fitted(self, "embedding_")
+        xs, ms = _check_views(views, masks)
+        if len(xs) != self.n_views_:
+            raise ValueError(f"fitted on {self.n_views_} views, got {len(xs)}")
+        n = xs[0].shape[0]
+        k = self.embedding_.shape[1]
+        num = np.zeros((n, k))
+        cc = np.zeros(n)
+        for j, (x, mk) in enumerate(zip(xs, ms)):
+            if x.shape[1] != self.n_features_per_view_[j]:
+                raise ValueError(
+                    f"view {j} has {x.shape[1]} columns; it had {self.n_features_per_view_[j]} in fit"
+                )
+            idx = np.flatnonzero(mk)
+            xj = x if idx.size == n else x[idx]
+            u = self.view_maps_[j]
+            p = np.asarray(xj @ u, dtype=np.float64)
+            mu = self.view_means_[j]
+            if mu is not None:
+                p -= mu.astype(np.float64) @ u
+            wj = self._row_weights(xj)
+            num[idx] += (wj**2)[:, None] * p
+            cc[idx] += wj**2
+        out = np.zeros((n, k))
+        ok = cc > 0
+        if not ok.all():
+            logger.info("transform: %d rows are observed in no view and map to zero", int((~ok).sum()))
+        out[ok] = num[ok] / np.sqrt(cc[ok])[:, None] / self.eigenvalues_
+        return out.astype(self.embedding_.dtype, copy=False)
+
+
+# --------------------------------------------------------------------------------------------
+# exact GCCA
+# --------------------------------------------------------------------------------------------
+class GCCA(_GCCABase):
+    r"""Exact regularized MAX-VAR generalized CCA (dense reference for small problems).
+
+    Parameters
+    ----------
+    n_components : int
+        ``k``, the number of shared dimensions.
+    regularization : float or sequence of float
+        ``r_j >= 0`` added to each view's scatter matrix (one value or one per view). With
+        ``r_j = 0`` the Moore--Penrose inverse is used (exact projection onto the view's span).
+    min_view_support : int
+        ``v``: rows observed in fewer than ``v`` views are dropped before GCCA (their
+        ``embedding_`` rows are zero and ``row_mask_`` is False). Rows observed in no view are
+        always dropped.
+    row_weighting : {None, "glove"}
+        ``None``: the missing-row weighting ``K`` only. ``"glove"``: eq. (12), row weights
+        ``d_ij = min(1, (w_i / row_weight_max)^row_weight_power)`` with ``w_i`` the row total of
+        view ``j``.
+    row_weight_max, row_weight_power : float
+        ``w_max`` and the exponent of eq. (12) (GloVe's ``x_max = 100``, ``alpha = 3/4``).
+    center : bool
+        Mean-centre each view over its observed rows (the paper's eq. 9).
+
+    Attributes
+    ----------
+    embedding_ : ndarray, shape (N, n_components)
+        ``H``: orthonormal columns, sorted by eigenvalue, signs fixed (largest-|.| entry positive).
+    eigenvalues_ : ndarray, shape (n_components,)
+        Top eigenvalues ``Lambda`` of ``M``.
+    view_maps_ : list of ndarray, shape (d_j, n_components)
+        ``U_j`` of eq. (5), in the scale of ``G = C^{-1/2} H``.
+    view_means_ : list of ndarray or None
+        Column means ``mu_j`` over the observed rows.
+    support_ : ndarray of int, shape (N,)
+        ``K_ii``: number of views observing each row.
+    row_mask_ : ndarray of bool, shape (N,)
+        Rows kept (``support_ >= max(v, 1)``).
+
+    Notes
+    -----
+    With :math:`X_j` the centred view restricted to its observed rows (zero elsewhere),
+    :math:`D_j` the diagonal of row weights (:math:`K_j`, or :math:`W_j K_j` for eq. 12) and
+    :math:`C = \sum_j D_j^2` (:math:`= K` without row weighting), the objective
+
+    .. math:: \min_{G, U_j} \sum_j \|D_j (G - X_j U_j)\|_F^2 + r_j \|U_j\|_F^2
+              \quad \text{s.t.} \quad G^\top C G = I
+
+    is solved by :math:`H = C^{1/2} G`, the top eigenvectors of
+
+    .. math:: M = C^{-1/2} \Big(\sum_j D_j^2 X_j (X_j^\top D_j^2 X_j + r_j I)^{-1}
+              X_j^\top D_j^2\Big) C^{-1/2},
+
+    i.e. eq. (11) of the paper (:math:`K^{-1/2} \sum_j \tilde P_j K^{-1/2}`) when :math:`D_j = K_j`;
+    with all rows observed and no weights, :math:`H` spans the eigenvectors of
+    :math:`\sum_j \tilde P_j` (eqs. 6-7). :math:`U_j = (X_j^\top D_j^2 X_j + r_j I)^{-1}
+    X_j^\top D_j^2 G`.
+
+    References
+    ----------
+    P. Rastogi, B. Van Durme, R. Arora (2015). Multiview LSA: Representation Learning via
+    Generalized CCA. NAACL. J. D. Carroll (1968); J. R. Kettenring (1971), Biometrika 58(3).
+    """
+
+    def __init__(
+        self,
+        n_components: int = 2,
+        regularization: float | Sequence[float] = 1e-8,
+        *,
+        min_view_support: int = 0,
+        row_weighting: str | None = None,
+        row_weight_max: float = 100.0,
+        row_weight_power: float = 0.75,
+        center: bool = True,
+    ) -> None:
+        self.n_components = n_components
+        self.regularization = regularization
+        self.min_view_support = min_view_support
+        self.row_weighting = row_weighting
+        self.row_weight_max = row_weight_max
+        self.row_weight_power = row_weight_power
+        self.center = center
+
+    def fit(self, views: Any, masks: Any = None, y: Any = None) -> GCCA:
+        """Fit on a list of ``N``-row views (dense or sparse), optional boolean row masks."""
+        prep = self._prepare(views, masks)
+        n_views = len(prep.views)
+        reg = _per_view(self.regularization, n_views, "regularization")
+        kept = np.flatnonzero(prep.row_mask)
+        nk = kept.size
+        if nk > GCCA_MAX_ROWS:
+            raise ValueError(
+                f"GCCA forms dense {nk} x {nk} matrices; it accepts at most {GCCA_MAX_ROWS} rows. "
+                "Use MVLSA for larger problems"
+            )
+        pos = np.full(prep.n_rows, -1)
+        pos[kept] = np.arange(nk)
+        msum = np.zeros((nk, nk))
+        parts = []
+        for j in range(n_views):
+            x = prep.views[j]
+            xd = (x.toarray() if sp.issparse(x) else np.asarray(x)).astype(np.float64)
+            keep_r = prep.row_mask[prep.rows[j]]
+            xd, wj, rj = xd[keep_r], prep.weights[j][keep_r], pos[prep.rows[j][keep_r]]
+            mu = xd.mean(axis=0) if self.center else None
+            if mu is not None:
+                xd = xd - mu
+            z = wj[:, None] * xd  # D_j X_j on its rows
+            f = wj[:, None] * z  # D_j^2 X_j
+            lam, vec = np.linalg.eigh(z.T @ z)  # scatter X^T D^2 X
+            if reg[j] > 0:
+                inv = 1.0 / (lam + reg[j])
+            else:
+                tol = max(lam[-1], 0.0) * max(z.shape) * np.finfo(np.float64).eps
+                inv = np.where(lam > tol, 1.0 / np.where(lam > tol, lam, 1.0), 0.0)
+            fv = f @ vec
+            msum[np.ix_(rj, rj)] += (fv * inv) @ fv.T
+            parts.append((rj, f, vec, inv, mu))
+        cs = np.sqrt(prep.c[kept])
+        m = msum / cs[:, None] / cs[None, :]
+        k = self.n_components
+        lam_k, hk, n_pos = _top_eigh((m + m.T) / 2, k, np.finfo(np.float64).eps)
+        if n_pos < k:
+            raise ValueError(
+                f"n_components={k} but M has only {n_pos} non-zero eigenvalues (the views span too "
+                "few shared directions); lower n_components"
+            )
+        hk = np.ascontiguousarray(hk)
+        _fix_signs(hk)
+        h = np.zeros((prep.n_rows, k))
+        h[kept] = hk
+        g = hk / cs[:, None]
+        maps, means = [], []
+        for rj, f, vec, inv, mu in parts:
+            maps.append(vec @ (inv[:, None] * (vec.T @ (f.T @ g[rj]))))
+            means.append(mu)
+        self._finish(h, lam_k, maps, means, prep, [x.shape[1] for x in prep.views])
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# MVLSA
+# --------------------------------------------------------------------------------------------
+class MVLSA(_GCCABase):
+    r"""Multiview LSA: fast approximate regularized MAX-VAR GCCA (Rastogi et al., 2015).
+
+    Parameters
+    ----------
+    n_components : int
+        ``k``, the embedding dimension (``embedding_`` can be sliced to fewer afterwards).
+    view_rank : int or sequence of int
+        ``m`` (or ``m_j`` per view): rank of each view's truncated SVD. Like the paper
+        (``m_j = min(d_j, m)``), it is clamped to ``min(m, n_j, d_j)`` and to the view's numerical
+        rank; the ranks used are in ``view_ranks_``.
+    regularization : float or sequence of float
+        ``r_j >= 0`` (one value or one per view): :math:`T_j^2 = S_j^2 (S_j^2 + r_j I)^{-1}`.
+    min_view_support : int
+        ``v``: rows observed in fewer than ``v`` views are dropped before GCCA; their
+        ``embedding_`` rows are zero and ``row_mask_`` is False (``transform`` can still map them).
+        Rows observed in no view are always dropped. A view left without rows raises ValueError.
+    row_weighting : {None, "glove"}
+        ``None``: missing rows via :math:`K^{-1/2}` only; ``"glove"``: eq. (12) weights
+        ``min(1, (w_i / row_weight_max)^row_weight_power)``, ``w_i`` the row total of view ``j``
+        (see :func:`glove_row_weights`).
+    row_weight_max, row_weight_power : float
+        ``w_max`` and exponent of eq. (12).
+    center : bool
+        Mean-centre each view over its observed rows (eq. 9), implicitly (sparse stays sparse).
+    svd_solver : {"auto", "randomized", "gram", "dense"}
+        Per-view SVD method, see :func:`truncated_svd` (``"auto"``: exact for small views or
+        views with at most 2,000 columns, randomized otherwise).
+    n_oversamples : int or None
+        Randomized SVD oversampling (None: ``max(m, 20)``, i.e. blocks of ``2 m`` columns; see
+        :func:`truncated_svd` for the accuracy this buys on flat spectra).
+    n_iter : int
+        Power iterations (``2 n_iter + 2`` passes per view).
+    random_state : int, RandomState or None
+        Seeds the randomized SVDs (results are reproducible for a fixed seed).
+    n_jobs : int
+        Threads for the sparse products ``X_j B`` (row blocks); results do not depend on it.
+
+    Attributes
+    ----------
+    embedding_ : ndarray, shape (N, n_components)
+        ``G`` of the paper (orthonormal columns; sign-fixed; nested: ``embedding_[:, :k']`` is the
+        ``k'``-dimensional solution).
+    eigenvalues_ : ndarray, shape (n_components,)
+        Eigenvalues of :math:`M = \tilde M \tilde M^\top` (squared singular values of
+        :math:`\tilde M`).
+    view_maps_ : list of ndarray, shape (d_j, n_components)
+        ``U_j`` (scale of :math:`G = C^{-1/2} H`), used by :meth:`transform`.
+    view_means_ : list of ndarray or None
+    view_ranks_ : list of int
+        Ranks ``m_j`` actually used.
+    view_singular_values_ : list of ndarray
+        Singular values ``S_j`` of each (weighted, centred) view.
+    support_, row_mask_ :
+        As in :class:`GCCA`.
+    fit_stats_ : dict
+        Timings (``svd_seconds``, ``gram_seconds``, ``total_seconds``), ``n_passes`` over the
+        data and ``nnz``, for benchmarks.
+
+    Notes
+    -----
+    With the rank-``m_j`` SVD :math:`D_j X_j = A_j S_j B_j^\top` (:math:`D_j` the row
+    weights, :math:`K_j` without weighting) and :math:`T_j = S_j (S_j^2 + r_j I)^{-1/2}`,
+    the regularized sum of projections of :class:`GCCA` is
+    :math:`M = \tilde M \tilde M^\top` with
+
+    .. math:: \tilde M = C^{-1/2} [D_1 A_1 T_1, \dots, D_J A_J T_J] \in \mathbb{R}^{N\times\sum_j m_j},
+
+    and ``embedding_`` holds its top-``k`` left singular vectors. They are computed exactly: eigh
+    of the Gram matrix :math:`\tilde M^\top \tilde M = V \Lambda V^\top`, then
+    :math:`H = \tilde M V \Lambda^{-1/2}` (a randomized SVD of :math:`\tilde M` is badly
+    inaccurate for the flat spectra found here). Maps:
+    :math:`U_j = B_j (S_j^2 + r_j I)^{-1/2} V_{[j]} \Lambda^{1/2}`. When every ``m_j`` equals
+    the view's rank the result equals :class:`GCCA` (tested).
+
+    References
+    ----------
+    P. Rastogi, B. Van Durme, R. Arora (2015). Multiview LSA: Representation Learning via
+    Generalized CCA. NAACL (Sections 3, 3.1, 3.2; eqs. 6-12).
+    M. Van De Velden, T. Bijmolt (2006). Generalized canonical correlation analysis of matrices
+    with missing rows. Psychometrika 71(2).
+    """
+
+    def __init__(
+        self,
+        n_components: int = 300,
+        view_rank: int | Sequence[int] = 300,
+        regularization: float | Sequence[float] = 1e-8,
+        *,
+        min_view_support: int = 0,
+        row_weighting: str | None = None,
+        row_weight_max: float = 100.0,
+        row_weight_power: float = 0.75,
+        center: bool = True,
+        svd_solver: str = "auto",
+        n_oversamples: int | None = None,
+        n_iter: int = 5,
+        random_state: Any = None,
+        n_jobs: int = 1,
+    ) -> None:
+        self.n_components = n_components
+        self.view_rank = view_rank
+        self.regularization = regularization
+        self.min_view_support = min_view_support
+        self.row_weighting = row_weighting
+        self.row_weight_max = row_weight_max
+        self.row_weight_power = row_weight_power
+        self.center = center
+        self.svd_solver = svd_solver
+        self.n_oversamples = n_oversamples
+        self.n_iter = n_iter
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def fit(self, views: Any, masks: Any = None, y: Any = None) -> MVLSA:
+        """Fit on a list of ``N``-row views (dense or sparse), optional boolean row masks."""
+        t0 = time.perf_counter()
+        if self.svd_solver not in ("auto", "randomized", "gram", "dense"):
+            raise ValueError(
+                "svd_solver must be 'auto', 'randomized', 'gram' or 'dense', "
+                f"got {self.svd_solver!r}"
+            )
+        prep = self._prepare(views, masks)
+        n_views = len(prep.views)
+        reg = _per_view(self.regularization, n_views, "regularization")
+        ranks = _per_view(self.view_rank, n_views, "view_rank", kind=int)
+        k = self.n_components
+        cap = [int(min(ranks[j], x.shape[0], x.shape[1])) for j, x in enumerate(prep.views)]
+        if k > sum(cap):
+            raise ValueError(
+                f"n_components={k} exceeds the rank of the stacked matrix, sum_j min(m, n_j, d_j) = "
+                f"{sum(cap)} (view_rank={self.view_rank!r}, {n_views} views); lower n_components or "
+                "raise view_rank"
+            )
+        rng = check_random_state(self.random_state)
+        dtype = prep.dtype
+        kept = np.flatnonzero(prep.row_mask)
+        pos = np.full(prep.n_rows, -1)
+        pos[kept] = np.arange(kept.size)
+        inv_sqrt_c = 1.0 / np.sqrt(prep.c[kept])
+        # M~ is filled block by block into one Fortran-ordered array (so trimming unused
+        # columns is free); the per-view U_j are dropped as soon as their block is written.
+        mt = np.zeros((kept.size, sum(cap)), dtype=dtype, order="F")
+        sizes: list[int] = []
+        vts: list[np.ndarray] = []
+        svals: list[np.ndarray] = []
+        means: list[np.ndarray | None] = []
+        passes, nnz, off = 0, 0, 0
+        for j in tqdm(range(n_views), desc="MVLSA view SVDs", disable=None, leave=False):
+            x = prep.views[j]
+            keep_r = prep.row_mask[prep.rows[j]]
+            rj = prep.rows[j]
+            if not keep_r.all():
+                x, rj = x[keep_r], rj[keep_r]
+            wj = prep.weights[j][keep_r]
+            res = truncated_svd(
+                x,
+                cap[j],
+                center=self.center,
+                row_weights=None if self._weighting() is None else wj,
+                method=self.svd_solver,
+                n_oversamples=self.n_oversamples,
+                n_iter=self.n_iter,
+                random_state=rng,
+                n_threads=self.n_jobs,
+            )
+            mj = res.s.size
+            if mj == 0:
+                raise ValueError(f"view {j} has rank 0 (after centring it is all zeros)")
+            if mj < cap[j]:
+                logger.info("view %d: rank %d < requested m=%d; using %d", j, mj, cap[j], mj)
+            passes += res.n_passes
+            nnz += int(x.nnz) if sp.issparse(x) else int(x.size)
+            t = res.s / np.sqrt(res.s**2 + reg[j])
+            mt[pos[rj], off : off + mj] = (res.U * (wj * inv_sqrt_c[pos[rj]])[:, None] * t).astype(dtype)
+            off += mj
+            sizes.append(mj)
+            vts.append(res.Vt)
+            svals.append(res.s)
+            means.append(res.mean)
+            del res
+        t_svd = time.perf_counter()
+        if k > sum(sizes):
+            raise ValueError(
+                f"n_components={k} exceeds the rank of the stacked matrix ({sum(sizes)} = sum of the "
+                f"numerical view ranks {sizes}); lower n_components"
+            )
+        mt = mt[:, :off]
+        gram = np.asarray(mt.T @ mt, dtype=np.float64)
+        lam_k, v_k, n_pos = _top_eigh((gram + gram.T) / 2, k, np.finfo(dtype).eps)
+        del gram
+        if n_pos < k:
+            raise ValueError(
+                f"n_components={k} but the views span only {n_pos} shared directions (zero "
+                "eigenvalues of M); lower n_components"
+            )
+        hk = np.asarray(mt @ (v_k / np.sqrt(lam_k)).astype(dtype))
+        hk = _lowdin(hk)  # exact in exact arithmetic; removes float32 round-off
+        signs = _fix_signs(hk)
+        mth = v_k * np.sqrt(lam_k) * signs  # = M~^T H
+        del mt
+        t_gram = time.perf_counter()
+        maps = []
+        off = 0
+        for j, (vt, sv) in enumerate(zip(vts, svals)):
+            mj = sv.size
+            scale = 1.0 / np.sqrt(sv**2 + reg[j])
+            maps.append(vt.T.astype(np.float64) @ (scale[:, None] * mth[off : off + mj]))
+            off += mj
+        h = np.zeros((prep.n_rows, k), dtype=dtype)
+        h[kept] = hk
+        self._finish(h, lam_k, maps, means, prep, [x.shape[1] for x in prep.views])
+        self.view_ranks_ = sizes
+        self.view_singular_values_ = svals
+        t_end = time.perf_counter()
+        self.fit_stats_ = {
+            "svd_seconds": t_svd - t0,
+            "gram_seconds": t_gram - t_svd,
+            "total_seconds": t_end - t0,
+            "n_passes": passes,
+            "nnz": nnz,
+            "stack_columns": int(sum(sizes)),
+        }
+        return self
