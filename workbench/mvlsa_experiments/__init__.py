@@ -1,0 +1,105 @@
+r"""The Multiview LSA study: hyper-parameter grids, view ablations and embedding fusion.
+
+The logic behind notebooks ``03_mvlsa`` (Tables 3--7 of Rastogi, Van Durme & Arora 2015),
+``04_ablation`` (Table 8) and ``05_fusion`` (Table 9), as pure functions returning frozen
+results and DataFrames:
+
+* :func:`study_settings` -- the ``"small"`` / ``"full"`` data sizes (corpus, vocabulary, views,
+  default MVLSA configuration, grids);
+* :func:`build_view_set` -- corpus, vocabulary and every view family for those settings, cached
+  on disk in ``workbench.datasets.cache_dir() / "mvlsa_experiments"`` (so the three notebooks
+  share one build);
+* :class:`MVLSAConfig`, :func:`fit_mvlsa`, :func:`evaluate_system` -- one MVLSA system and its
+  scores (word-similarity Spearman per rating set; AN-SYN / AN-SEM analogy accuracy);
+* :func:`run_grid`, :func:`run_study` -- a grid over one of ``n_j, t, m, k, v, r`` (``k`` by
+  slicing ``embedding_`` without refitting), tables with MRDS bold marks;
+* :func:`ablation_study` -- remove views / view families, drops and their significance (each
+  ablated system against "all views" with Williams' test per rating set, McNemar for analogies);
+* :func:`fusion_study` -- MVLSA (corpus views), MVLSA (all views), GloVe and skip-gram trained
+  on the same corpus, pretrained GloVe 6B-50d and their GCCA fusion (MV-G-WSG), with the gain
+  columns (``†`` significant) and the ``r_s`` columns.
+
+The package is split by responsibility: :mod:`._settings` (sizes, configurations),
+:mod:`._viewsets` (view sets and their disk cache), :mod:`._systems` (fit / evaluate one
+system), :mod:`._tables` (score tables, MRDS marks, pairwise tests), :mod:`._studies` (grids,
+ablations) and :mod:`._fusion` (Table 9).
+
+Notes
+-----
+The systems compared are MVLSA embeddings
+
+.. math:: G = \arg\max_{G^\top G = I} \operatorname{tr}\Big(G^\top K^{-1/2}
+          \sum_j \tilde P_j K^{-1/2} G\Big), \qquad
+          \tilde P_j = X_j (X_j^\top X_j + r_j I)^{-1} X_j^\top,
+
+with :math:`X_j` the centred :math:`f_j(Z_j) = n_j(t_j(Z_j))` restricted to its rank-``m``
+SVD (:class:`workbench.gcca.MVLSA`). Word-similarity scores are Spearman's :math:`\rho` between
+cosines and gold ratings over the pairs the system covers; MRDS is
+:math:`\sigma^{0.9}_{0.05}` (:func:`workbench.significance.mrds_correlation` at the number of
+pairs scored) and :func:`workbench.significance.mrds_accuracy` for analogies.
+
+References
+----------
+P. Rastogi, B. Van Durme, R. Arora (2015). Multiview LSA: Representation Learning via
+Generalized CCA. NAACL-HLT (Sections 4--5, Tables 2--9).
+"""
+
+from __future__ import annotations
+
+from workbench.mvlsa_experiments._fusion import FusionResult, fusion_study, train_corpus_baselines
+from workbench.mvlsa_experiments._settings import (
+    ANALOGY_SETS,
+    PAPER_WORDSIM,
+    PARAM_ALIASES,
+    MVLSAConfig,
+    StudySettings,
+    study_settings,
+)
+from workbench.mvlsa_experiments._studies import (
+    AblationResult,
+    GridResult,
+    ablation_study,
+    default_removals,
+    run_grid,
+    run_study,
+)
+from workbench.mvlsa_experiments._systems import (
+    FittedSystem,
+    SystemEvaluation,
+    evaluate_system,
+    fit_mvlsa,
+)
+from workbench.mvlsa_experiments._tables import marked_table, mrds_column, scores_frame
+from workbench.mvlsa_experiments._viewsets import ViewSet, build_view_set, usable_views
+
+# private names other modules / tests import from here (not part of the public API)
+from workbench.mvlsa_experiments._viewsets import _load_pickle as _load_pickle
+from workbench.mvlsa_experiments._viewsets import _save_pickle as _save_pickle
+
+__all__ = [
+    "PARAM_ALIASES",
+    "PAPER_WORDSIM",
+    "ANALOGY_SETS",
+    "MVLSAConfig",
+    "StudySettings",
+    "study_settings",
+    "ViewSet",
+    "build_view_set",
+    "usable_views",
+    "FittedSystem",
+    "fit_mvlsa",
+    "SystemEvaluation",
+    "evaluate_system",
+    "scores_frame",
+    "mrds_column",
+    "marked_table",
+    "GridResult",
+    "run_grid",
+    "run_study",
+    "AblationResult",
+    "default_removals",
+    "ablation_study",
+    "FusionResult",
+    "fusion_study",
+    "train_corpus_baselines",
+]

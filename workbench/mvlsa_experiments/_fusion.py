@@ -1,0 +1,230 @@
+"""Embedding fusion (Table 9): corpus baselines, MV-G-WSG, gains and the r_s columns."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from workbench.mvlsa_experiments._settings import PAPER_WORDSIM, MVLSAConfig, StudySettings
+from workbench.mvlsa_experiments._systems import SystemEvaluation, evaluate_system, fit_mvlsa
+from workbench.mvlsa_experiments._tables import _pairwise, marked_table, scores_frame
+from workbench.mvlsa_experiments._viewsets import (
+    _CACHE_VERSION,
+    ViewSet,
+    _cache_root,
+    _key,
+    _load_pickle,
+    _save_pickle,
+)
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["FusionResult", "fusion_study", "train_corpus_baselines"]
+
+
+# ============================================================================================
+# fusion (Table 9)
+# ============================================================================================
+@dataclass(frozen=True, eq=False)
+class FusionResult:
+    """Table 9: systems, gains and r_s.
+
+    Attributes
+    ----------
+    scores : DataFrame
+        Test sets x the systems (six, plus "MVLSA Combined" when requested).
+    gains : DataFrame
+        ``MV Gain`` = MVLSA (all views) - MVLSA (corpus views); ``G-WSG Gain`` = MV-G-WSG -
+        MVLSA (all views); ``Combined Gain`` = MVLSA Combined - MVLSA (all views); each over
+        the items both systems score; with ``*_pvalue`` and
+        ``*_significant`` (two-sided p < alpha) columns.
+    r_s : DataFrame
+        Spearman correlation of the pair similarities of MVLSA (all views), MV-G-WSG (and MVLSA
+        Combined) with those of GloVe and skip-gram (rating sets only; pairs scored by both).
+    table : DataFrame
+        Formatted table: marked systems (bold within MRDS), gains with ``†``, r_s (points).
+    marked : ResultsTable
+    """
+
+    scores: pd.DataFrame
+    gains: pd.DataFrame
+    r_s: pd.DataFrame
+    table: pd.DataFrame
+    marked: Any
+    evaluations: dict[str, SystemEvaluation]
+    systems: dict[str, Any]
+
+
+def train_corpus_baselines(
+    view_set: ViewSet,
+    settings: StudySettings,
+    *,
+    n_components: int,
+    cache: bool = True,
+    seed: int = 0,
+) -> tuple[Any, Any]:
+    """GloVe and skip-gram word2vec trained on the settings' corpus over the view set's
+    vocabulary (:mod:`workbench.baselines`), cached on disk. Returns ``(glove, wsg)``."""
+    from workbench import baselines
+    from workbench.datasets import load_corpus
+
+    w2v = dict(settings.word2vec)
+    gl = dict(settings.glove)
+    corpus = load_corpus(settings.corpus, max_tokens=settings.max_tokens)
+    key = _key(_CACHE_VERSION, corpus.sha256, settings.view_key(), w2v, gl, n_components, seed)
+    path = _cache_root() / f"baselines-{settings.size}-{key}.pkl"
+    if cache and path.exists():
+        obj = _load_pickle(path)
+        if isinstance(obj, tuple) and len(obj) == 2:
+            return obj
+    if view_set.cooccurrence is None:
+        raise ValueError("the view set has no co-occurrence counts for GloVe")
+    t0 = time.perf_counter()
+    glove = baselines.train_glove(
+        view_set.cooccurrence, view_set.words, n_components,
+        epochs=int(gl.get("epochs", 25)), random_state=seed, progress=False,
+    )  # fmt: skip
+    t1 = time.perf_counter()
+    wsg = baselines.train_word2vec(
+        corpus, words=view_set.words, vector_size=n_components,
+        window=int(w2v.get("window", 10)), epochs=int(w2v.get("epochs", 5)), seed=seed,
+    )  # fmt: skip
+    logger.info("GloVe %.1fs, word2vec %.1fs", t1 - t0, time.perf_counter() - t1)
+    if cache:
+        _save_pickle(path, (glove, wsg))
+    return glove, wsg
+
+
+def _rs(a: SystemEvaluation, b: SystemEvaluation, row: str) -> float:
+    pa = np.asarray(a.wordsim[row].pred, float)
+    pb = np.asarray(b.wordsim[row].pred, float)
+    ok = ~np.isnan(pa) & ~np.isnan(pb)
+    if ok.sum() < 3 or np.ptp(pa[ok]) == 0 or np.ptp(pb[ok]) == 0:
+        return float("nan")
+    from scipy import stats
+
+    return float(stats.spearmanr(pa[ok], pb[ok])[0])
+
+
+def fusion_study(
+    view_set: ViewSet,
+    config: MVLSAConfig,
+    *,
+    glove: Any,
+    wsg: Any,
+    pretrained: Any = None,
+    corpus_families: Sequence[str] = ("positional",),
+    fuse: Sequence[str] = ("MVLSA (all views)", "GloVe", "WSG"),
+    combined: bool = True,
+    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    analogies: bool = True,
+    alpha: float = 0.05,
+) -> FusionResult:
+    """Table 9: MVLSA (corpus views), MVLSA (all views), GloVe, WSG, pretrained GloVe and MV-G-WSG.
+
+    MV-G-WSG is the GCCA (:class:`workbench.gcca.MVLSA`, ``m`` = each embedding's dimension,
+    ``k = config.n_components``) of the systems named in ``fuse``, each as a dense embedding
+    view over the vocabulary (words a system lacks are missing rows). With ``combined`` the
+    paper's own fusion system is added as well: "MVLSA Combined" = MVLSA over all the views
+    *plus* the GloVe and WSG embedding views (the column the paper's "G-WSG Gain" refers to;
+    its gain is reported as ``Combined Gain``). All systems are evaluated on the view set's
+    vocabulary (``restrict_to``), so pretrained GloVe is scored on the same pairs and answer
+    vocabulary as the others.
+    """
+    from workbench.gcca import MVLSA
+    from workbench.views import embedding_view
+
+    words = view_set.words
+    names = ["MVLSA (corpus views)", "MVLSA (all views)", "GloVe", "WSG"]
+    if pretrained is not None:
+        names.append("GloVe 6B-50d")
+    unknown = [f for f in fuse if f not in names]
+    if unknown or not fuse:
+        raise ValueError(
+            f"cannot fuse unknown systems {unknown or '(none given)'}; available: {names}"
+        )
+    present = [f for f in corpus_families if f in view_set.families()]
+    if not present:
+        raise ValueError(
+            f"no corpus view family {list(corpus_families)} in the view set "
+            f"(families: {list(view_set.families())})"
+        )
+    corpus_vs = view_set.select(families=present)
+    systems: dict[str, Any] = {}
+    systems["MVLSA (corpus views)"] = fit_mvlsa(corpus_vs, config).vectors()
+    systems["MVLSA (all views)"] = fit_mvlsa(view_set, config).vectors()
+    systems["GloVe"] = glove
+    systems["WSG"] = wsg
+    if pretrained is not None:
+        systems["GloVe 6B-50d"] = pretrained.subset(words)
+    emb_views = [embedding_view(systems[f], view_set.vocab, name=f) for f in fuse]
+    k = min(config.n_components, sum(v.shape[1] for v in emb_views))
+    fused = MVLSA(
+        k,
+        view_rank=[v.shape[1] for v in emb_views],
+        regularization=config.regularization,
+        random_state=config.random_state,
+    ).fit(emb_views)
+    systems["MV-G-WSG"] = fused.to_word_vectors(words)
+    if combined:
+        extra = tuple(embedding_view(systems[f], view_set.vocab, name=f) for f in ("GloVe", "WSG"))
+        comb_vs = dataclasses.replace(view_set, views=view_set.views + extra)
+        systems["MVLSA Combined"] = fit_mvlsa(comb_vs, config).vectors()
+    evals = {
+        n: evaluate_system(v, name=n, wordsim=wordsim, analogies=analogies, restrict_to=words)
+        for n, v in tqdm(systems.items(), desc="evaluate", disable=None, leave=False)
+    }
+    order = list(evals.values())
+    scores = scores_frame(order)
+    mv = _pairwise(evals["MVLSA (corpus views)"], evals["MVLSA (all views)"], alpha)
+    gw = _pairwise(evals["MVLSA (all views)"], evals["MV-G-WSG"], alpha)
+    gains = pd.DataFrame(
+        {
+            "MV Gain": mv["difference"],
+            "MV Gain_pvalue": mv["pvalue"],
+            "MV Gain_significant": mv["significant"],
+            "G-WSG Gain": gw["difference"],
+            "G-WSG Gain_pvalue": gw["pvalue"],
+            "G-WSG Gain_significant": gw["significant"],
+        }
+    )
+    gain_cols = ["MV Gain", "G-WSG Gain"]
+    if combined:
+        cb = _pairwise(evals["MVLSA (all views)"], evals["MVLSA Combined"], alpha)
+        gains["Combined Gain"] = cb["difference"]
+        gains["Combined Gain_pvalue"] = cb["pvalue"]
+        gains["Combined Gain_significant"] = cb["significant"]
+        gain_cols.append("Combined Gain")
+    rs_rows = {}
+    for row in evals["MVLSA (all views)"].wordsim:
+        rs_rows[row] = {
+            "r_s GloVe (MVLSA)": _rs(evals["MVLSA (all views)"], evals["GloVe"], row),
+            "r_s WSG (MVLSA)": _rs(evals["MVLSA (all views)"], evals["WSG"], row),
+            "r_s GloVe (MV-G-WSG)": _rs(evals["MV-G-WSG"], evals["GloVe"], row),
+            "r_s WSG (MV-G-WSG)": _rs(evals["MV-G-WSG"], evals["WSG"], row),
+        }
+        if combined:
+            rs_rows[row]["r_s GloVe (Combined)"] = _rs(evals["MVLSA Combined"], evals["GloVe"], row)
+            rs_rows[row]["r_s WSG (Combined)"] = _rs(evals["MVLSA Combined"], evals["WSG"], row)
+    r_s = pd.DataFrame(rs_rows).T.reindex(scores.index)
+    marked = marked_table(order)
+    table = marked.to_frame()
+    for g in gain_cols:
+        table[g] = [
+            "–" if not np.isfinite(d) else f"{100 * d:+.1f}" + ("†" if s else "")
+            for d, s in zip(
+                gains[g].reindex(scores.index),
+                gains[f"{g}_significant"].reindex(scores.index, fill_value=False),
+            )
+        ]
+    for c in r_s.columns:
+        table[c] = ["–" if not np.isfinite(v) else f"{100 * v:.1f}" for v in r_s[c]]
+    return FusionResult(scores, gains, r_s, table, marked, evals, systems)

@@ -1,0 +1,275 @@
+"""Data sizes and MVLSA configurations of the MVLSA study (paper parameter names, presets)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "PARAM_ALIASES",
+    "PAPER_WORDSIM",
+    "ANALOGY_SETS",
+    "MVLSAConfig",
+    "StudySettings",
+    "study_settings",
+]
+
+#: Grid parameter names of the paper and the :class:`MVLSAConfig` field each one sets.
+PARAM_ALIASES: dict[str, str] = {
+    "n_j": "transform",
+    "t": "top_t",
+    "m": "view_rank",
+    "k": "n_components",
+    "v": "min_view_support",
+    "r": "regularization",
+}
+#: The word-similarity sets of Table 9 (our names; the paper's MTURK = MTURK-287, WS-SEM = WS-SIM).
+PAPER_WORDSIM: tuple[str, ...] = (
+    "MEN", "RW", "SCWS", "SIMLEX", "WS", "MTURK-287", "WS-REL", "WS-SIM", "RG", "MC",
+)  # fmt: skip
+#: Analogy rows: AN-SYN (syntactic questions), AN-SEM (semantic questions).
+ANALOGY_SETS: dict[str, str] = {"AN-SYN": "syntactic", "AN-SEM": "semantic"}
+
+
+# ============================================================================================
+# configuration
+# ============================================================================================
+@dataclass(frozen=True)
+class MVLSAConfig:
+    r"""One MVLSA system: preprocessing :math:`f_j = n_j \circ t_j` and GCCA parameters.
+
+    Attributes
+    ----------
+    transform : str
+        :math:`n_j`: ``"identity"`` (Count), ``"log"`` (log(1+x)), ``"pow"`` (x^power) or
+        ``"pow:<p>"`` (e.g. ``"pow:0.5"``).
+    power : float
+        Exponent of ``"pow"`` (the paper's best: 1/4).
+    top_t : int or None
+        :math:`t_j`: keep the ``top_t`` columns with the largest totals (None = all).
+    view_rank : int
+        ``m`` (clamped per view to its rank).
+    n_components : int
+        ``k``.
+    min_view_support : int
+        ``v``.
+    regularization : float
+        ``r_j`` (same for all views).
+    row_weighting : {None, "glove"}
+        Eq. (12) row weights or none.
+    random_state : int
+    svd_solver : {"randomized", "auto", "dense"}
+        Per-view SVD of :class:`workbench.gcca.MVLSA` (randomized by default: its "auto" picks
+        LAPACK's full SVD for views up to 4e6 cells, which is slow for wide lexicon views).
+    """
+
+    transform: str = "pow"
+    power: float = 0.25
+    top_t: int | None = None
+    view_rank: int = 300
+    n_components: int = 300
+    min_view_support: int = 0
+    regularization: float = 1e-8
+    row_weighting: str | None = None
+    random_state: int = 0
+    svd_solver: str = "randomized"
+
+    def __post_init__(self) -> None:
+        self.spec()  # validates transform / power / top_t
+        for name in ("view_rank", "n_components"):
+            val = getattr(self, name)
+            if isinstance(val, bool) or not isinstance(val, (int, np.integer)) or val < 1:
+                raise ValueError(f"MVLSAConfig.{name} must be a positive integer, got {val!r}")
+        v = self.min_view_support
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+            raise ValueError(f"MVLSAConfig.min_view_support must be an integer >= 0, got {v!r}")
+        r = self.regularization
+        if not (isinstance(r, (int, float, np.floating)) and math.isfinite(r) and r >= 0):
+            raise ValueError(f"MVLSAConfig.regularization must be a finite number >= 0, got {r!r}")
+
+    def spec(self) -> Any:
+        """The :class:`workbench.views.PreprocessSpec` of :math:`f_j`."""
+        from workbench.views import PreprocessSpec
+
+        transform, power = self.transform, self.power
+        if isinstance(transform, str) and transform.startswith("pow:"):
+            try:
+                power = float(transform.split(":", 1)[1])
+            except ValueError:
+                raise ValueError(f"bad transform {transform!r}; expected e.g. 'pow:0.25'") from None
+            transform = "pow"
+        return PreprocessSpec(transform, power, self.top_t)
+
+    def label(self, param: str) -> str:
+        """Column label of this configuration in a grid over ``param`` (paper names)."""
+        field_name = PARAM_ALIASES.get(param, param)
+        val = getattr(self, field_name)
+        if field_name == "transform":
+            spec = self.spec()
+            return {"identity": "Count", "log": "Log"}.get(spec.transform, f"Count^{spec.power:g}")
+        if field_name == "top_t":
+            return "all" if val is None else f"{val:,}"
+        if field_name == "regularization":
+            return f"{val:g}"
+        return str(val)
+
+
+@dataclass(frozen=True)
+class StudySettings:
+    """Data and defaults of one data size (see :func:`study_settings`).
+
+    Attributes
+    ----------
+    size : str
+        ``"small"`` or ``"full"``.
+    corpus, max_tokens :
+        :func:`workbench.datasets.load_corpus` arguments.
+    vocab_size, min_count :
+        Vocabulary (most frequent words).
+    offsets :
+        Positional views (offset ``k``: word ``j`` occurred ``k`` words behind word ``i``).
+    conllu :
+        UD treebank split for the dependency views (None: no dependency views).
+    bitext_verses :
+        Verses of the KJV--RV1909 bitext (None: all; 0: no bitext view).
+    lexicons :
+        :data:`workbench.views.LEXICON_KINDS` to build.
+    min_view_rows :
+        Views observing fewer rows are left out (tiny dependency relations).
+    config :
+        The default :class:`MVLSAConfig`.
+    grids :
+        Grid values per paper parameter name (``n_j, t, m, k, v, r``).
+    wordsim :
+        Rating sets evaluated.
+    analogies :
+        Evaluate AN-SYN / AN-SEM.
+    word2vec, glove :
+        Parameters of the corpus baselines (:func:`train_corpus_baselines`).
+    glove_limit :
+        Rows of pretrained GloVe 6B-50d loaded (None: all 400K).
+    ablation_rank :
+        ``m = k`` of the ablations (None: those of ``config``).
+    """
+
+    size: str
+    corpus: str
+    max_tokens: int | None
+    vocab_size: int
+    min_count: int
+    offsets: tuple[int, ...]
+    conllu: str | None
+    bitext_verses: int | None
+    lexicons: tuple[str, ...]
+    min_view_rows: int
+    config: MVLSAConfig
+    grids: tuple[tuple[str, tuple[Any, ...]], ...]
+    wordsim: tuple[str, ...] = PAPER_WORDSIM
+    analogies: bool = True
+    word2vec: tuple[tuple[str, Any], ...] = ()
+    glove: tuple[tuple[str, Any], ...] = ()
+    glove_limit: int | None = None
+    ablation_rank: int | None = None
+
+    def ablation_config(self, seed: int = 0) -> MVLSAConfig:
+        """The configuration of the ablations (``m = k = ablation_rank`` when set: one fit per
+        removal, so ``full`` uses a smaller rank than the grids)."""
+        cfg = dataclasses.replace(self.config, random_state=seed)
+        if self.ablation_rank is None:
+            return cfg
+        return dataclasses.replace(
+            cfg, view_rank=self.ablation_rank, n_components=self.ablation_rank
+        )
+
+    def grid(self, param: str) -> tuple[Any, ...]:
+        """The grid values of ``param`` (a paper name such as ``"m"`` or a config field)."""
+        for name, values in self.grids:
+            if name == param or PARAM_ALIASES.get(name) == param:
+                return values
+        raise KeyError(f"no grid for {param!r}; grids: {[n for n, _ in self.grids]}")
+
+    def view_key(self) -> dict[str, Any]:
+        """The fields that determine the views (cache key)."""
+        return {
+            "corpus": self.corpus,
+            "max_tokens": self.max_tokens,
+            "vocab_size": self.vocab_size,
+            "min_count": self.min_count,
+            "offsets": list(self.offsets),
+            "conllu": self.conllu,
+            "bitext_verses": self.bitext_verses,
+            "lexicons": list(self.lexicons),
+            "glove_window": dict(self.glove).get("window"),
+        }
+
+
+def study_settings(size: str = "full", **overrides: Any) -> StudySettings:
+    """Settings of the MVLSA notebooks for ``size`` (``"small"``: seconds, for tests).
+
+    ``small``: the 1M corpus capped at 200K tokens, 4,000 words, offsets 1--4, the UD dev
+    dependency views, 1,000 bitext verses, PPDB and FrameNet views, ``m = k = 40``.
+    ``full``: the 5M corpus, 30,000 words (as notebook 02_views, sharing its cached offset
+    views), offsets 1--15, UD train, the whole Bible bitext, all lexicon views, ``m = k = 100``.
+    Keyword arguments replace fields (``config=MVLSAConfig(...)`` etc.).
+    """
+    if size == "small":
+        base = StudySettings(
+            size="small",
+            corpus="1M",
+            max_tokens=200_000,
+            vocab_size=4_000,
+            min_count=2,
+            offsets=(1, 2, 3, 4),
+            conllu="dev",
+            bitext_verses=1_000,
+            lexicons=("ppdb", "framenet"),
+            min_view_rows=50,
+            config=MVLSAConfig(view_rank=40, n_components=40),
+            grids=(
+                ("n_j", ("identity", "log", "pow")),
+                ("t", (1_000, None)),
+                ("m", (20, 40)),
+                ("k", (10, 20, 40)),
+                ("v", (0, 3)),
+                ("r", (1e-8, 100.0)),
+            ),
+            word2vec=(("window", 5), ("epochs", 3)),
+            glove=(("window", 5), ("epochs", 4)),
+            glove_limit=100_000,
+            wordsim=PAPER_WORDSIM[:8],  # RG and MC have ~5 in-vocabulary pairs at 4K words
+        )
+    elif size == "full":
+        base = StudySettings(
+            size="full",
+            corpus="5M",
+            max_tokens=None,
+            vocab_size=30_000,
+            min_count=5,
+            offsets=tuple(range(1, 16)),
+            conllu="train",
+            bitext_verses=None,
+            lexicons=("morphology", "synonyms", "ppdb", "framenet"),
+            min_view_rows=100,
+            config=MVLSAConfig(view_rank=100, n_components=100),
+            # ~75 s per fit of ~40 views at m = 100 on this machine: 7 distinct fits in 03
+            grids=(
+                ("n_j", ("identity", "log", "pow")),
+                ("t", (5_000, None)),
+                ("m", (50, 100)),
+                ("k", (10, 50, 100)),
+                ("v", (0, 10)),
+                ("r", (1e-8, 100.0)),
+            ),
+            ablation_rank=50,
+            # far fewer epochs than the paper (GloVe 25 iterations) to stay within ~10 minutes
+            word2vec=(("window", 5), ("epochs", 2)),
+            glove=(("window", 10), ("epochs", 5)),
+            glove_limit=None,
+        )
+    else:
+        raise ValueError(f"size must be 'small' or 'full', got {size!r}")
+    return dataclasses.replace(base, **overrides) if overrides else base
