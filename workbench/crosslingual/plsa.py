@@ -1,0 +1,529 @@
+r"""Joint PLSA (JPLSA) and coupled PLSA (CPLSA) for aligned multilingual documents.
+
+Both are fitted by MAP-EM over sparse count matrices. One EM iteration costs a few passes over
+the nonzeros with ``n_topics`` floats each (chunked gathers plus sparse x dense products): with
+``R = X / (\Theta\Phi)`` evaluated at the nonzeros of ``X`` only, the E and M steps are
+
+.. math::
+
+    \Theta \leftarrow \operatorname{rownorm}\big(\Theta \odot (R\,\Phi^T) + \alpha - 1\big), \qquad
+    \Phi \leftarrow \operatorname{rownorm}\big(\Phi \odot (\Theta^T R) + \beta - 1\big).
+
+Inputs are *count* matrices (documents x joint terms, one per language), e.g. from
+:func:`~workbench.crosslingual.documents.count_matrix`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from tqdm.auto import tqdm
+
+from .projections import check_aligned_views
+
+__all__ = ["JPLSA", "CPLSA", "frequency_sorted_topics", "kl_project"]
+
+logger = logging.getLogger(__name__)
+
+_CHUNK_ELEMENTS = 1 << 22
+
+#: ``callback(iteration, model) -> bool | None``; ``True`` stops EM early.
+Callback = Callable[[int, Any], Any]
+
+
+def _counts(x: Any) -> sp.csr_matrix:
+    c = sp.csr_matrix(x, dtype=np.float64)
+    c.sum_duplicates()
+    c.eliminate_zeros()
+    return c
+
+
+def _check_counts(views: Sequence[Any], min_views: int) -> list[sp.csr_matrix]:
+    views = check_aligned_views(views, min_views=min_views)
+    out = []
+    for m, v in enumerate(views):
+        c = _counts(v)
+        if c.data.size and c.data.min() < 0:
+            raise ValueError(f"view {m}: term counts must be non-negative")
+        out.append(c)
+    return out
+
+
+def _nnz_coords(x: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    rows = np.repeat(np.arange(x.shape[0]), np.diff(x.indptr))
+    return rows, x.indices
+
+
+def _denominators(
+    theta: np.ndarray, phi_t: np.ndarray, x: sp.csr_matrix, rows: np.ndarray
+) -> np.ndarray:
+    r""":math:`(\Theta\Phi)_{dw}` at the nonzeros of ``x`` (csr order), memory-bounded.
+
+    Dense row blocks ``theta[a:b] @ phi_t.T`` (BLAS) when ``x`` is not too sparse, otherwise
+    chunked gathers of the needed rows of both factors.
+    """
+    n_docs, n_terms = x.shape
+    n_topics = theta.shape[1]
+    cols = x.indices
+    out = np.empty(x.nnz)
+    if x.nnz > 0.01 * n_docs * n_terms:
+        block = max(1, _CHUNK_ELEMENTS // max(n_terms, 1))
+        phi = np.ascontiguousarray(phi_t.T)
+        for a in range(0, n_docs, block):
+            b = min(a + block, n_docs)
+            s, e = x.indptr[a], x.indptr[b]
+            if e > s:
+                out[s:e] = (theta[a:b] @ phi)[rows[s:e] - a, cols[s:e]]
+        return out
+    step = max(1, _CHUNK_ELEMENTS // n_topics)
+    for a in range(0, x.nnz, step):
+        b = min(a + step, x.nnz)
+        out[a:b] = np.einsum("ij,ij->i", theta[rows[a:b]], phi_t[cols[a:b]])
+    return out
+
+
+def _ratio(x: sp.csr_matrix, denom: np.ndarray) -> sp.csr_matrix:
+    r = x.copy()
+    r.data = x.data / denom
+    return r
+
+
+def _normalize_rows(a: np.ndarray) -> np.ndarray:
+    return a / a.sum(axis=1, keepdims=True)
+
+
+def frequency_sorted_topics(term_counts: np.ndarray, n_topics: int) -> np.ndarray:
+    """Deterministic initial topic of every term (Platt et al., 2010, footnote 2).
+
+    Terms are sorted by decreasing frequency and cut into ``n_topics`` consecutive blocks of
+    roughly equal token mass, so that each word belongs to exactly one topic, topics explain about
+    the same number of tokens, and words of similar frequency share a topic. Terms never seen get
+    the topics ``rank % n_topics`` (they carry no mass).
+    """
+    counts = np.asarray(term_counts, dtype=np.float64).ravel()
+    order = np.argsort(-counts, kind="stable")
+    sorted_counts = counts[order]
+    total = sorted_counts.sum()
+    topic_sorted = np.empty(len(counts), dtype=np.int64)
+    if total > 0:
+        mid = np.cumsum(sorted_counts) - sorted_counts / 2
+        topic_sorted = np.minimum((mid / total * n_topics).astype(np.int64), n_topics - 1)
+    zero = sorted_counts == 0
+    topic_sorted[zero] = np.arange(int(zero.sum())) % n_topics
+    topics = np.empty(len(counts), dtype=np.int64)
+    topics[order] = topic_sorted
+    return topics
+
+
+def _init_params(
+    views: Sequence[sp.csr_matrix], n_topics: int, alpha: float, beta: float
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """M-step from the hard frequency-sorted assignment: (thetas per view, phi_t V x T)."""
+    total = np.asarray(sum(np.asarray(v.sum(axis=0)).ravel() for v in views))
+    topics = frequency_sorted_topics(total, n_topics)
+    onehot = sp.csr_matrix(
+        (np.ones(len(topics)), (np.arange(len(topics)), topics)), shape=(len(topics), n_topics)
+    )
+    thetas = [_normalize_rows(np.asarray((v @ onehot).todense()) + (alpha - 1)) for v in views]
+    phi_t = onehot.multiply(total[:, None]).toarray() + (beta - 1)
+    phi_t /= phi_t.sum(axis=0, keepdims=True)
+    return thetas, phi_t
+
+
+def _log_prior(thetas: Sequence[np.ndarray], phi_t: np.ndarray, alpha: float, beta: float) -> float:
+    return float(
+        (alpha - 1) * sum(np.log(t).sum() for t in thetas) + (beta - 1) * np.log(phi_t).sum()
+    )
+
+
+def _check_plsa_params(est: Any) -> None:
+    if not isinstance(est.n_topics, (int, np.integer)) or est.n_topics < 1:
+        raise ValueError(f"n_topics must be a positive integer, got {est.n_topics!r}")
+    if not isinstance(est.n_iter, (int, np.integer)) or est.n_iter < 0:
+        raise ValueError(f"n_iter must be a non-negative integer, got {est.n_iter!r}")
+    if not (est.alpha >= 1 and est.beta >= 1):
+        raise ValueError(f"MAP-EM needs alpha >= 1 and beta >= 1, got {est.alpha}, {est.beta}")
+    if not (isinstance(est.fold_in_iter, (int, np.integer)) and est.fold_in_iter >= 1):
+        raise ValueError(f"fold_in_iter must be a positive integer, got {est.fold_in_iter!r}")
+
+
+def _check_nonempty(views: Sequence[sp.csr_matrix]) -> list[np.ndarray]:
+    lengths = []
+    for m, v in enumerate(views):
+        n = np.asarray(v.sum(axis=1)).ravel()
+        empty = np.flatnonzero(n <= 0)
+        if empty.size:
+            raise ValueError(
+                f"document {int(empty[0])} of view {m} is empty (no counted terms); "
+                f"{empty.size} empty document(s) in that view"
+            )
+        lengths.append(n)
+    return lengths
+
+
+class _PLSABase:
+    n_topics: int
+    alpha: float
+    beta: float
+    n_iter: int
+    fold_in_iter: int
+    topic_word_: np.ndarray
+    n_features_in_: int
+
+    def transform(self, X: Any) -> np.ndarray:
+        """Fold in documents (counts, documents x terms, any language): topic proportions.
+
+        Starts from uniform proportions and runs ``fold_in_iter`` EM iterations (default 1, as in
+        the paper) with :math:`\\Phi` fixed. Compare the result with the L1 distance.
+        """
+        if not hasattr(self, "topic_word_"):
+            raise RuntimeError(f"{type(self).__name__} is not fitted; call fit(views) first")
+        x = _counts(X if sp.issparse(X) else np.atleast_2d(np.asarray(X, dtype=np.float64)))
+        if x.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {x.shape[1]} terms, the model was fitted on {self.n_features_in_}"
+            )
+        if x.data.size and x.data.min() < 0:
+            raise ValueError("term counts must be non-negative")
+        _check_nonempty([x])
+        phi_t = self.topic_word_.T
+        rows, cols = _nnz_coords(x)
+        theta = np.full((x.shape[0], self.n_topics), 1.0 / self.n_topics)
+        for _ in range(self.fold_in_iter):
+            r = _ratio(x, _denominators(theta, phi_t, x, rows))
+            theta = _normalize_rows(theta * (r @ phi_t) + (self.alpha - 1))
+        return theta
+
+
+class JPLSA(_PLSABase):
+    r"""Joint PLSA: one topic vector per aligned tuple, topics over the merged vocabulary.
+
+    Parameters
+    ----------
+    n_topics : int
+    alpha, beta : float, default 1.1, 1.01
+        Symmetric Dirichlet concentrations of the topic proportions and topic-word distributions
+        (the paper's values).
+    n_iter : int, default 100
+        EM iterations (the paper ran up to 500 with early stopping on dev).
+    fold_in_iter : int, default 1
+        EM iterations when folding in new documents.
+
+    Attributes
+    ----------
+    topic_word_ : ndarray (n_topics, n_terms)
+        :math:`\phi_t`.
+    doc_topic_ : ndarray (n_documents, n_topics)
+        :math:`\theta_i` of the training tuples.
+    objective_ : list of float
+        MAP objective before every iteration and after the last (non-decreasing).
+
+    Notes
+    -----
+    A tuple's documents are pooled into one document over the joint vocabulary; MAP-EM maximises
+
+    .. math:: \sum_{i,w} n_{iw} \log \sum_t \theta_{it}\phi_{tw}
+              + (\alpha-1)\sum_{i,t}\log\theta_{it} + (\beta-1)\sum_{t,w}\log\phi_{tw}.
+
+    Initialisation: every term is assigned to one topic by
+    :func:`frequency_sorted_topics` and the first M-step uses that hard assignment.
+
+    References
+    ----------
+    T. Hofmann (1999). Probabilistic latent semantic analysis. UAI.
+    J. C. Platt, K. Toutanova, W. Yih (2010), section 2.4.
+    """
+
+    def __init__(
+        self,
+        n_topics: int = 50,
+        *,
+        alpha: float = 1.1,
+        beta: float = 1.01,
+        n_iter: int = 100,
+        fold_in_iter: int = 1,
+    ) -> None:
+        self.n_topics = n_topics
+        self.alpha = alpha
+        self.beta = beta
+        self.n_iter = n_iter
+        self.fold_in_iter = fold_in_iter
+
+    def fit(self, views: Sequence[Any], *, callback: Callback | None = None) -> JPLSA:
+        """Fit on aligned count matrices (one per language, summed into joint documents).
+
+        ``callback(iteration, model)`` is called after every EM iteration with ``topic_word_``
+        set to the current estimate (e.g. to evaluate on dev for early stopping); returning
+        ``True`` stops the iterations.
+        """
+        _check_plsa_params(self)
+        views = _check_counts(views, min_views=1)
+        _check_nonempty([sum(views[1:], views[0])])
+        x = sum(views[1:], views[0]).tocsr()
+        rows, cols = _nnz_coords(x)
+        (theta,), phi_t = _init_params([x], self.n_topics, self.alpha, self.beta)
+        a1, b1 = self.alpha - 1, self.beta - 1
+        objective: list[float] = []
+        for _ in tqdm(range(self.n_iter + 1), desc="JPLSA EM", disable=None, leave=False):
+            denom = _denominators(theta, phi_t, x, rows)
+            objective.append(
+                float(x.data @ np.log(denom)) + _log_prior([theta], phi_t, self.alpha, self.beta)
+            )
+            if len(objective) > self.n_iter:
+                break
+            r = _ratio(x, denom)
+            new_theta = _normalize_rows(theta * (r @ phi_t) + a1)
+            phi_t = phi_t * np.asarray(r.T @ theta) + b1
+            phi_t /= phi_t.sum(axis=0, keepdims=True)
+            theta = new_theta
+            if callback is not None:
+                self.topic_word_ = np.ascontiguousarray(phi_t.T)
+                self.n_features_in_ = x.shape[1]
+                if callback(len(objective), self):
+                    denom = _denominators(theta, phi_t, x, rows)
+                    objective.append(
+                        float(x.data @ np.log(denom))
+                        + _log_prior([theta], phi_t, self.alpha, self.beta)
+                    )
+                    break
+        self.doc_topic_ = theta
+        self.topic_word_ = np.ascontiguousarray(phi_t.T)
+        self.objective_ = objective
+        self.n_features_in_ = x.shape[1]
+        return self
+
+
+def kl_project(
+    thetas: Sequence[np.ndarray],
+    phi_t: np.ndarray,
+    views: Sequence[sp.csr_matrix],
+    *,
+    epsilon: float = 0.0,
+    n_steps: int = 20,
+    lam: np.ndarray | None = None,
+) -> tuple[list[np.ndarray], np.ndarray, list[np.ndarray], list[sp.csr_matrix]]:
+    r"""KL projection of the topic posteriors onto the CPLSA constraint set (projected gradient).
+
+    For aligned documents :math:`d^m` (length :math:`n_m`) with posteriors
+    :math:`p(z \mid d^m, w) \propto \theta_{mz}\phi_{zw}`, find
+
+    .. math:: \min_q \mathrm{KL}(q \,\|\, p) \quad\text{s.t.}\quad
+              \big| E_{q}[\tfrac{1}{n_m}\textstyle\sum_j 1(z^m_j=t)]
+              - E_{q}[\tfrac{1}{n_{m'}}\textstyle\sum_j 1(z^{m'}_j=t)] \big| \le \epsilon
+
+    for every topic ``t`` and every pair of languages ``m < m'``. The solution is
+    :math:`q_\lambda(z^m_j=t) \propto p(z^m_j=t)\exp(-\ell_{mt}/n_m)` with
+    :math:`\ell_m = \sum_{m'>m}\lambda_{mm'} - \sum_{m'<m}\lambda_{m'm}`, where
+    :math:`\lambda = \lambda^+ - \lambda^-` maximises the concave dual
+    :math:`-\log Z(\lambda) - \epsilon\,\|\lambda\|_1`; we run projected gradient ascent on
+    :math:`\lambda^\pm \ge 0`, preconditioned by the diagonal majorizer of the dual's Hessian
+    (:math:`\mathrm{Cov}_q(g) \preceq \mathrm{diag}(\sum_m E_q[\text{fraction}_m]/n_m)`) with a
+    trust region (a topic's tilt changes by at most a factor :math:`e` per step)
+    (Ganchev et al., 2010). The tilt only rescales each document's topic proportions, so a step
+    costs one pass over the nonzeros.
+
+    Parameters
+    ----------
+    thetas : list of ndarray (n_documents, n_topics)
+        Current topic proportions of each language's documents.
+    phi_t : ndarray (n_terms, n_topics)
+        Topic-word distributions, transposed.
+    views : list of csr_matrix (n_documents, n_terms)
+        Counts per language.
+    epsilon : float
+        Allowed difference of expected topic fractions.
+    n_steps : int
+        Projected-gradient steps.
+    lam : ndarray (n_pairs, 2, n_documents, n_topics), optional
+        Warm start :math:`(\lambda^+, \lambda^-)`.
+
+    Returns
+    -------
+    tilted : list of ndarray
+        Unnormalised tilted proportions :math:`\theta_m \exp(-\ell_m / n_m)`: the projected
+        posterior is :math:`q(z \mid d^m, w) \propto \tilde\theta_{mz}\phi_{zw}`.
+    lam : ndarray
+        The dual variables (for warm starts).
+    fractions : list of ndarray (n_documents, n_topics)
+        Expected topic fractions under the projected posterior.
+    ratios : list of csr_matrix
+        ``X_m / (tilted_m @ Phi)`` at the nonzeros (for the M-step's expected counts).
+    """
+    n_views = len(views)
+    n_docs, n_topics = thetas[0].shape
+    pairs = [(a, b) for a in range(n_views) for b in range(a + 1, n_views)]
+    lengths = [np.asarray(v.sum(axis=1)).ravel() for v in views]
+    coords = [_nnz_coords(v) for v in views]
+    if lam is None:
+        lam = np.zeros((len(pairs), 2, n_docs, n_topics))
+    inv_len = [(1.0 / n)[:, None] for n in lengths]
+
+    def tilted_and_fractions() -> tuple[list[np.ndarray], list[np.ndarray], list[Any]]:
+        ell = [np.zeros((n_docs, n_topics)) for _ in range(n_views)]
+        for p, (a, b) in enumerate(pairs):
+            net = lam[p, 0] - lam[p, 1]
+            ell[a] += net
+            ell[b] -= net
+        tilted, fracs, ratios = [], [], []
+        for m in range(n_views):
+            e = -ell[m] * inv_len[m]
+            e -= e.max(axis=1, keepdims=True)  # a per-document scale: cancels in q
+            th = thetas[m] * np.exp(e)
+            rows, _ = coords[m]
+            r = _ratio(views[m], _denominators(th, phi_t, views[m], rows))
+            fracs.append(th * np.asarray(r @ phi_t) * inv_len[m])
+            tilted.append(th)
+            ratios.append(r)
+        return tilted, fracs, ratios
+
+    tilted, fracs, ratios = tilted_and_fractions()
+    for _ in range(n_steps):
+        for p, (a, b) in enumerate(pairs):
+            g = fracs[a] - fracs[b]
+            # diagonal majorizer of the dual's Hessian Cov_q(g) <= diag(E_q[sum_j e_zj e_zj^T]/n^2)
+            curv = (n_views - 1) * (fracs[a] * inv_len[a] + fracs[b] * inv_len[b])
+            step = 1.0 / np.maximum(curv, 1e-12)
+            # trust region: the tilt of a topic changes by at most a factor e per step
+            cap = 1.0 / (inv_len[a] + inv_len[b])
+            for sign, col in ((1.0, 0), (-1.0, 1)):
+                delta = np.clip(step * (sign * g - epsilon), -cap, cap)
+                lam[p, col] = np.maximum(0.0, lam[p, col] + delta)
+        tilted, fracs, ratios = tilted_and_fractions()
+    return tilted, lam, fracs, ratios
+
+
+class CPLSA(_PLSABase):
+    r"""Coupled PLSA: separate topic vectors per language, coupled by posterior regularization.
+
+    Parameters
+    ----------
+    n_topics : int
+    alpha, beta : float, default 1.1, 1.01
+    n_iter : int, default 30
+        EM iterations (the paper: CPLSA needs about five times fewer than JPLSA).
+    epsilon : float, default 0.0
+        Slack of the topic-proportion constraints (0: expected fractions equal).
+    n_projection_steps : int, default 5
+        Projected-gradient steps of the KL projection per EM iteration (warm-started).
+    fold_in_iter : int, default 1
+
+    Attributes
+    ----------
+    topic_word_ : ndarray (n_topics, n_terms)
+    doc_topic_ : list of ndarray (n_documents, n_topics)
+        :math:`\theta` of every language's training documents.
+    objective_ : list of float
+        Posterior-regularised MAP objective :math:`\sum_m \log P(d^m)` + log priors
+        :math:`- \mathrm{KL}(q\,\|\,p)` at the (approximate) projection, per iteration.
+    constraint_violation_ : list of float
+        Largest :math:`|E_q[\text{fraction}_m] - E_q[\text{fraction}_{m'}]| - \epsilon` per iteration.
+
+    Notes
+    -----
+    Objective for a document pair (Platt et al., 2010, section 2.5), summed over pairs and plus the
+    Dirichlet log priors:
+
+    .. math:: \log P(d_1\mid\theta_1,\phi) + \log P(d_2\mid\theta_2,\phi)
+              - \mathrm{KL}\big(Q \,\|\, P(z_1\mid d_1), P(z_2\mid d_2)\big)
+
+    with :math:`Q` the posteriors whose expected topic fractions agree up to :math:`\epsilon`.
+    EM-like fitting (Ganchev et al., 2009): E-step posteriors, KL projection onto :math:`Q`
+    (:func:`kl_project`), M-step on the projected expected counts.
+
+    References
+    ----------
+    K. Ganchev, J. Graca, J. Gillenwater, B. Taskar (2010). Posterior regularization for
+    structured latent variable models. JMLR 11.
+    J. C. Platt, K. Toutanova, W. Yih (2010), section 2.5.
+    """
+
+    def __init__(
+        self,
+        n_topics: int = 50,
+        *,
+        alpha: float = 1.1,
+        beta: float = 1.01,
+        n_iter: int = 30,
+        epsilon: float = 0.0,
+        n_projection_steps: int = 5,
+        fold_in_iter: int = 1,
+    ) -> None:
+        self.n_topics = n_topics
+        self.alpha = alpha
+        self.beta = beta
+        self.n_iter = n_iter
+        self.epsilon = epsilon
+        self.n_projection_steps = n_projection_steps
+        self.fold_in_iter = fold_in_iter
+
+    def fit(self, views: Sequence[Any], *, callback: Callback | None = None) -> CPLSA:
+        """Fit on aligned count matrices, one per language (at least two).
+
+        ``callback(iteration, model)``: as in :meth:`JPLSA.fit` (returning ``True`` stops).
+        """
+        _check_plsa_params(self)
+        if not self.epsilon >= 0:
+            raise ValueError(f"epsilon must be >= 0, got {self.epsilon!r}")
+        views = _check_counts(views, min_views=2)
+        _check_nonempty(views)
+        coords = [_nnz_coords(v) for v in views]
+        thetas, phi_t = _init_params(views, self.n_topics, self.alpha, self.beta)
+        a1, b1 = self.alpha - 1, self.beta - 1
+        lam = None
+        objective: list[float] = []
+        violation: list[float] = []
+        for it in tqdm(range(self.n_iter + 1), desc="CPLSA EM", disable=None, leave=False):
+            tilted, lam, fracs, ratios = kl_project(
+                thetas,
+                phi_t,
+                views,
+                epsilon=self.epsilon,
+                n_steps=self.n_projection_steps,
+                lam=lam,
+            )
+            loglik = 0.0
+            kl = 0.0
+            for m, v in enumerate(views):
+                rows, _ = coords[m]
+                d_p = _denominators(thetas[m], phi_t, v, rows)
+                d_q = v.data / ratios[m].data
+                loglik += float(v.data @ np.log(d_p))
+                # KL(q||p) = E_q[log tilt] - log Z, per token; tilt_t = tilted_t / theta_t
+                log_tilt = np.log(tilted[m] / thetas[m])
+                n_m = np.asarray(v.sum(axis=1)).ravel()
+                kl += float(np.sum(fracs[m] * n_m[:, None] * log_tilt))
+                kl -= float(v.data @ np.log(d_q / d_p))
+            objective.append(
+                loglik + _log_prior(thetas, phi_t, self.alpha, self.beta) - max(kl, 0.0)
+            )
+            gaps = [
+                np.abs(fracs[a] - fracs[b]).max()
+                for a in range(len(views))
+                for b in range(a + 1, len(views))
+            ]
+            violation.append(float(max(gaps)) - float(self.epsilon))
+            if it == self.n_iter:
+                break
+            word_counts = np.zeros_like(phi_t)
+            new_thetas = []
+            for m in range(len(views)):
+                new_thetas.append(_normalize_rows(tilted[m] * (ratios[m] @ phi_t) + a1))
+                word_counts += np.asarray(ratios[m].T @ tilted[m])
+            phi_t = phi_t * word_counts + b1
+            phi_t /= phi_t.sum(axis=0, keepdims=True)
+            thetas = new_thetas
+            if callback is not None:
+                self.topic_word_ = np.ascontiguousarray(phi_t.T)
+                self.n_features_in_ = views[0].shape[1]
+                if callback(it + 1, self):
+                    break
+        self.doc_topic_ = thetas
+        self.topic_word_ = np.ascontiguousarray(phi_t.T)
+        self.objective_ = objective
+        self.constraint_violation_ = violation
+        self.n_features_in_ = views[0].shape[1]
+        return self

@@ -1,0 +1,486 @@
+"""Linear translingual projections: CL-LSI, Oriented PCA (OPCA) and CCA for documents.
+
+All three take a list of aligned document-term matrices ``views`` (``views[m][i]`` is document
+``i`` in language ``m``; documents as rows, all over ONE joint term space) and learn a projection
+``components_`` (terms x n_components).
+
+Solvers. The term covariances are ``V x V`` (``V`` = joint vocabulary, ~10K), but every signal
+and noise matrix here has the form "low rank on the span of the training rows + multiple of the
+identity". The generalized eigenproblem :math:`S v = \\lambda N v` is therefore solved *exactly* on
+an orthonormal basis ``U`` of the row space of the training documents (``r <= M n`` dimensions):
+outside that span :math:`S = 0` and :math:`N = \\gamma I`, so every eigenvector with
+:math:`\\lambda \\neq 0` lies in it. The reduced problem :math:`U^T S U a = \\lambda U^T N U a` is
+symmetric-definite and solved with ``scipy.linalg.eigh(S_u, N_u, subset_by_index=...)`` (Cholesky
+of ``N_u``, no explicit inverse). ``solver="dense"`` builds the ``V x V`` matrices instead
+(small vocabularies, tests).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import scipy.linalg as la
+import scipy.sparse as sp
+
+__all__ = ["CLLSI", "OPCA", "CrossLingualCCA", "check_aligned_views"]
+
+logger = logging.getLogger(__name__)
+
+_SOLVERS = ("auto", "reduced", "dense")
+
+
+def check_aligned_views(views: Any, *, min_views: int = 2) -> list[Any]:
+    """Validate a list of aligned document-term matrices (documents x joint terms).
+
+    Returns the views as float64 ``scipy.sparse.csr_matrix`` (sparse input) or C-contiguous
+    ``ndarray``. Raises ``ValueError`` naming the problem: not a list, too few views, misaligned
+    document counts, different term spaces, NaN/inf, an empty view.
+    """
+    if sp.issparse(views) or isinstance(views, (np.ndarray, str)):
+        raise ValueError("views must be a list of document-term matrices, not a single matrix")
+    try:
+        views = list(views)
+    except TypeError:
+        raise ValueError(f"views must be a list of matrices, got {type(views).__name__}") from None
+    if len(views) < min_views:
+        raise ValueError(f"need at least {min_views} aligned views (languages), got {len(views)}")
+    out = []
+    for m, v in enumerate(views):
+        if sp.issparse(v):
+            x = sp.csr_matrix(v, dtype=np.float64)
+            x.sum_duplicates()
+            data = x.data
+        else:
+            try:
+                x = np.ascontiguousarray(v, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise ValueError(f"view {m}: not a numeric matrix ({type(v).__name__})") from None
+            data = x.ravel()
+        if x.ndim != 2:
+            raise ValueError(f"view {m}: must be 2-D (documents x terms), got {x.ndim}-D")
+        if not np.all(np.isfinite(data)):
+            raise ValueError(f"view {m}: contains NaN or infinite values")
+        out.append(x)
+    rows = [x.shape[0] for x in out]
+    if len(set(rows)) != 1:
+        raise ValueError(
+            f"misaligned views: documents per view {rows}; row i of every view must be "
+            "the same document in each language"
+        )
+    cols = [x.shape[1] for x in out]
+    if len(set(cols)) != 1:
+        raise ValueError(
+            f"views have different numbers of terms {cols}; build all of them in one joint "
+            "term space"
+        )
+    if rows[0] < 2:
+        raise ValueError(f"need at least 2 aligned documents, got {rows[0]}")
+    for m, x in enumerate(out):
+        if (x.nnz if sp.issparse(x) else np.count_nonzero(x)) == 0:
+            raise ValueError(f"view {m} is empty (all zeros)")
+    return out
+
+
+def _check_params(n_components: Any, gamma: Any = None, solver: str = "auto") -> None:
+    if not isinstance(n_components, (int, np.integer)) or n_components < 1:
+        raise ValueError(f"n_components must be a positive integer, got {n_components!r}")
+    if gamma is not None and (
+        not isinstance(gamma, (int, float, np.integer, np.floating)) or not float(gamma) > 0
+    ):
+        raise ValueError(f"gamma must be a positive number, got {gamma!r}")
+    if solver not in _SOLVERS:
+        raise ValueError(f"solver must be one of {_SOLVERS}, got {solver!r}")
+
+
+def _fix_signs(vectors: np.ndarray) -> np.ndarray:
+    """Make the largest-|.| entry of every column positive."""
+    if vectors.size == 0:
+        return vectors
+    idx = np.argmax(np.abs(vectors), axis=0)
+    signs = np.sign(vectors[idx, np.arange(vectors.shape[1])])
+    signs[signs == 0] = 1.0
+    return vectors * signs
+
+
+def _dense(x: Any) -> np.ndarray:
+    return x.toarray() if sp.issparse(x) else np.asarray(x)
+
+
+def _row_basis(blocks: Sequence[Any], rtol: float = 1e-10) -> tuple[Any, np.ndarray, np.ndarray]:
+    """Orthonormal basis of the row space of the stacked ``blocks``, by the Gram matrix.
+
+    Returns ``(Z, W_scaled, inv_sqrt)`` such that ``U = Z.T @ (W * inv_sqrt)`` is orthonormal
+    (V x r) and the projections of the rows are ``Z @ U = W_scaled`` (stacked rows x r).
+    """
+    z = sp.vstack(blocks, format="csr") if sp.issparse(blocks[0]) else np.vstack(blocks)
+    gram = _dense(z @ z.T)
+    gram = (gram + gram.T) / 2
+    w, vecs = la.eigh(gram)
+    keep = w > rtol * max(float(w[-1]), np.finfo(float).tiny)
+    w, vecs = w[keep], vecs[:, keep]
+    sq = np.sqrt(w)
+    return z, vecs * sq, vecs / sq
+
+
+def _top_generalized(s: np.ndarray, n: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Top-``k`` solutions of ``s v = lam n v`` (descending), ``n`` symmetric positive definite."""
+    r = s.shape[0]
+    s = (s + s.T) / 2
+    n = (n + n.T) / 2
+    vals, vecs = la.eigh(s, n, subset_by_index=[r - k, r - 1])
+    return vals[::-1], vecs[:, ::-1]
+
+
+class _Projection:
+    """Shared ``transform`` for a single projection matrix."""
+
+    components_: np.ndarray
+    n_features_in_: int
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "components_"):
+            raise RuntimeError(f"{type(self).__name__} is not fitted; call fit(views) first")
+
+    def _check_x(self, x: Any) -> Any:
+        self._check_fitted()
+        if sp.issparse(x):
+            x = sp.csr_matrix(x, dtype=np.float64)
+        else:
+            x = np.asarray(x, dtype=np.float64)
+            if x.ndim == 1:
+                x = x[None, :]
+        if x.ndim != 2 or x.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has shape {x.shape}; expected (n_documents, {self.n_features_in_}) "
+                "in the term space used for fit"
+            )
+        return x
+
+
+class CLLSI(_Projection):
+    r"""Cross-language latent semantic indexing (Dumais et al., 1997).
+
+    LSA of the concatenated multilingual documents: the top right singular vectors of the
+    document-term matrix :math:`D` (eq. 5; here: the sum of the aligned views, i.e. one document
+    per aligned tuple in the joint term space).
+
+    Parameters
+    ----------
+    n_components : int
+
+    Attributes
+    ----------
+    components_ : ndarray (n_terms, n_components)
+        Right singular vectors (eigenvectors of :math:`C = D^T D`, eqs. 1 and 3), signs fixed.
+    singular_values_ : ndarray (n_components,)
+
+    Notes
+    -----
+    Maximises the Rayleigh quotient :math:`v^T D^T D v / v^T v` (eq. 2). Solved through the
+    ``n x n`` Gram matrix :math:`D D^T = W \Sigma^2 W^T`, :math:`V = D^T W \Sigma^{-1}` (exact;
+    components with :math:`\sigma < 10^{-5}\sigma_{\max}` lose relative precision).
+    ``fit([D])`` with a single matrix uses it as the concatenated matrix (pass
+    :func:`~workbench.crosslingual.documents.joint_log_tf_idf` for exactly eq. 5).
+
+    References
+    ----------
+    S. T. Dumais, T. A. Letsche, M. L. Littman, T. K. Landauer (1997). Automatic cross-language
+    retrieval using latent semantic indexing. AAAI Spring Symposium.
+    J. C. Platt, K. Toutanova, W. Yih (2010). Translingual document representations from
+    discriminative projections. EMNLP, section 2.1.
+    """
+
+    def __init__(self, n_components: int = 100) -> None:
+        self.n_components = n_components
+
+    def fit(self, views: Sequence[Any]) -> CLLSI:
+        """Fit on aligned views (summed into concatenated documents) or one joint matrix."""
+        _check_params(self.n_components)
+        views = check_aligned_views(views, min_views=1)
+        d = views[0]
+        for v in views[1:]:
+            d = d + v
+        gram = _dense(d @ d.T)
+        gram = (gram + gram.T) / 2
+        n = gram.shape[0]
+        k = self.n_components
+        if k > n:
+            raise ValueError(f"n_components={k} exceeds the number of training documents ({n})")
+        w, vecs = la.eigh(gram, subset_by_index=[n - k, n - 1])
+        w, vecs = w[::-1], vecs[:, ::-1]
+        if w[-1] <= 1e-12 * w[0]:
+            raise ValueError(
+                f"n_components={k} exceeds the rank of the training documents "
+                f"({int(np.sum(w > 1e-12 * w[0]))})"
+            )
+        sv = np.sqrt(w)
+        comps = np.asarray(d.T @ (vecs / sv))
+        self.components_ = _fix_signs(comps)
+        self.singular_values_ = sv
+        self.n_features_in_ = d.shape[1]
+        return self
+
+    def transform(self, X: Any) -> np.ndarray:
+        """Project documents: ``X @ components_``."""
+        x = self._check_x(X)
+        return np.asarray(x @ self.components_)
+
+
+class OPCA(_Projection):
+    r"""Oriented principal component analysis for translingual documents (Platt et al., 2010).
+
+    Parameters
+    ----------
+    n_components : int
+    gamma : float, default 0.1
+        Ridge :math:`\gamma` on the noise covariance (eq. 10); the paper uses 0.1 for log(tf)-idf.
+    solver : {"auto", "reduced", "dense"}
+        "reduced" solves exactly on the span of the training documents (see the module notes);
+        "dense" builds the ``V x V`` matrices; "auto" picks the smaller problem.
+    center : bool, default False
+        Subtract the mean training document before projecting in :meth:`transform`.
+
+    Attributes
+    ----------
+    components_ : ndarray (n_terms, n_components)
+        Generalized eigenvectors, :math:`N`-orthonormal (:math:`V^T N V = I`), signs fixed.
+    eigenvalues_ : ndarray (n_components,)
+        Signal-to-noise ratios, descending.
+    mean_ : ndarray (n_terms,)
+        Mean training document over all languages.
+
+    Notes
+    -----
+    With per-language weighted matrices :math:`D_m` (eq. 8), :math:`M` languages, ``n`` aligned
+    documents, column means :math:`\mu_m` and :math:`\bar D = \frac1M\sum_m D_m` (eq. 11):
+
+    .. math::
+
+        S = \sum_m D_m^T D_m / n - \mu_m^T \mu_m, \qquad
+        N = \sum_m (D_m - \bar D)^T (D_m - \bar D)/n + \gamma I,
+
+    (eqs. 9, 10) and the projections maximise :math:`v^T S v / v^T N v` (eq. 6), i.e. they are the
+    top generalized eigenvectors of :math:`S v = \lambda N v` (eq. 7).
+
+    References
+    ----------
+    K. I. Diamantaras, S. Y. Kung (1996). Principal Component Neural Networks. Wiley.
+    J. C. Platt, K. Toutanova, W. Yih (2010). Translingual document representations from
+    discriminative projections. EMNLP, section 2.2.
+    """
+
+    def __init__(
+        self,
+        n_components: int = 100,
+        gamma: float = 0.1,
+        *,
+        solver: str = "auto",
+        center: bool = False,
+    ) -> None:
+        self.n_components = n_components
+        self.gamma = gamma
+        self.solver = solver
+        self.center = center
+
+    def fit(self, views: Sequence[Any]) -> OPCA:
+        """Fit on ``views``: a list of >= 2 aligned document-term matrices (one per language)."""
+        _check_params(self.n_components, self.gamma, self.solver)
+        views = check_aligned_views(views, min_views=2)
+        n, n_terms = views[0].shape
+        n_views = len(views)
+        k = self.n_components
+        gamma = float(self.gamma)
+        means = [np.asarray(v.mean(axis=0)).ravel() for v in views]
+        solver = self.solver
+        if solver == "auto":
+            solver = "dense" if n_terms <= n_views * n else "reduced"
+        if solver == "dense":
+            if k > n_terms:
+                raise ValueError(f"n_components={k} exceeds the number of terms ({n_terms})")
+            dense = [_dense(v) for v in views]
+            dbar = sum(dense) / n_views
+            s = sum(v.T @ v / n - np.outer(mu, mu) for v, mu in zip(dense, means))
+            noise = sum((v - dbar).T @ (v - dbar) / n for v in dense) + gamma * np.eye(n_terms)
+            vals, vecs = _top_generalized(s, noise, k)
+        else:
+            z, proj, inv = _row_basis(views)
+            r = proj.shape[1]
+            if k > r:
+                raise ValueError(
+                    f"n_components={k} exceeds the rank of the training documents ({r}); "
+                    "further directions have zero signal"
+                )
+            blocks = [proj[m * n : (m + 1) * n] for m in range(n_views)]
+            pbar = sum(blocks) / n_views
+            s = sum(b.T @ b / n - np.outer(b.mean(0), b.mean(0)) for b in blocks)
+            noise = sum((b - pbar).T @ (b - pbar) / n for b in blocks) + gamma * np.eye(r)
+            vals, a = _top_generalized(s, noise, k)
+            vecs = np.asarray(z.T @ (inv @ a))
+        logger.info("OPCA: %d views, %d docs, %d terms, solver=%s", n_views, n, n_terms, solver)
+        self.components_ = _fix_signs(np.asarray(vecs))
+        self.eigenvalues_ = np.asarray(vals)
+        self.mean_ = sum(means) / n_views
+        self.n_features_in_ = n_terms
+        return self
+
+    def transform(self, X: Any) -> np.ndarray:
+        """Project documents of any language: ``(X - mean_ if center) @ components_``."""
+        x = self._check_x(X)
+        out = np.asarray(x @ self.components_)
+        if self.center:
+            out = out - self.mean_ @ self.components_
+        return out
+
+
+class CrossLingualCCA(_Projection):
+    r"""Canonical correlation analysis of aligned documents (Vinokourov et al., 2003).
+
+    Parameters
+    ----------
+    n_components : int
+    gamma : float, default 1.0
+        Ridge :math:`\gamma` on each auto-covariance (eq. 13); tuned on dev (paper: 3-10).
+    solver : {"auto", "reduced", "dense"}
+    center : bool, default False
+        Subtract the language's mean training document before projecting.
+
+    Attributes
+    ----------
+    view_components_ : list of ndarray (n_terms, n_components)
+        Projection of each language (the sections of the generalized eigenvectors). Terms never
+        seen in a language's training documents get weight 0 in that language's projection.
+    components_ : ndarray (n_terms, n_components)
+        Sum of ``view_components_``: equals each language's projection on the terms only that
+        language uses; for a shared surface form it adds the languages' weights. Use
+        ``transform(X, view=m)`` for the exact per-language projection.
+    eigenvalues_ : ndarray (n_components,)
+    means_ : list of ndarray (n_terms,)
+
+    Notes
+    -----
+    Generalised to :math:`M` languages with centred covariances :math:`C_{ij}`:
+
+    .. math::
+
+        S = \begin{bmatrix} 0 & C_{12} & \cdots \\ C_{21} & 0 & \\ \vdots & & \ddots
+        \end{bmatrix}, \qquad
+        N = \operatorname{diag}(C_{11} + \gamma I, \dots, C_{MM} + \gamma I)
+
+    (eqs. 12-13), top generalized eigenvectors of :math:`S v = \lambda N v` split into per-language
+    sections. CCA cannot use the fact that a shared term occurs on both sides: each language has
+    its own weights.
+
+    References
+    ----------
+    A. Vinokourov, J. Shawe-Taylor, N. Cristianini (2003). Inferring a semantic representation of
+    text via cross-language correlation analysis. NIPS 15.
+    J. C. Platt, K. Toutanova, W. Yih (2010), section 2.3.
+    """
+
+    def __init__(
+        self,
+        n_components: int = 100,
+        gamma: float = 1.0,
+        *,
+        solver: str = "auto",
+        center: bool = False,
+    ) -> None:
+        self.n_components = n_components
+        self.gamma = gamma
+        self.solver = solver
+        self.center = center
+
+    def fit(self, views: Sequence[Any]) -> CrossLingualCCA:
+        """Fit on ``views``: a list of >= 2 aligned document-term matrices (one per language)."""
+        _check_params(self.n_components, self.gamma, self.solver)
+        views = check_aligned_views(views, min_views=2)
+        n, n_terms = views[0].shape
+        n_views = len(views)
+        k = self.n_components
+        gamma = float(self.gamma)
+        means = [np.asarray(v.mean(axis=0)).ravel() for v in views]
+        solver = self.solver
+        if solver == "auto":
+            solver = "dense" if n_terms <= n else "reduced"
+        if solver == "dense":
+            dense = [_dense(v) - mu for v, mu in zip(dense_list(views), means)]
+            big = n_views * n_terms
+            s = np.zeros((big, big))
+            noise = np.zeros((big, big))
+            for i in range(n_views):
+                si = slice(i * n_terms, (i + 1) * n_terms)
+                for j in range(n_views):
+                    sj = slice(j * n_terms, (j + 1) * n_terms)
+                    c = dense[i].T @ dense[j] / n
+                    if i == j:
+                        noise[si, sj] = c + gamma * np.eye(n_terms)
+                    else:
+                        s[si, sj] = c
+            if k > big:
+                raise ValueError(f"n_components={k} exceeds the problem size ({big})")
+            vals, vecs = _top_generalized(s, noise, k)
+            sections = [vecs[m * n_terms : (m + 1) * n_terms] for m in range(n_views)]
+        else:
+            bases = []
+            cproj = []
+            for v in views:
+                z, proj, inv = _row_basis([v])
+                bases.append((z, inv))
+                cproj.append(proj - proj.mean(axis=0))
+            sizes = [p.shape[1] for p in cproj]
+            offs = np.concatenate([[0], np.cumsum(sizes)])
+            big = int(offs[-1])
+            if k > big:
+                raise ValueError(
+                    f"n_components={k} exceeds the rank of the training documents ({big})"
+                )
+            s = np.zeros((big, big))
+            noise = np.zeros((big, big))
+            for i in range(n_views):
+                si = slice(offs[i], offs[i + 1])
+                for j in range(n_views):
+                    sj = slice(offs[j], offs[j + 1])
+                    c = cproj[i].T @ cproj[j] / n
+                    if i == j:
+                        noise[si, sj] = c + gamma * np.eye(sizes[i])
+                    else:
+                        s[si, sj] = c
+            vals, a = _top_generalized(s, noise, k)
+            sections = [
+                np.asarray(z.T @ (inv @ a[offs[m] : offs[m + 1]]))
+                for m, (z, inv) in enumerate(bases)
+            ]
+        # one sign per component for all sections (keeps the languages consistent)
+        stacked = _fix_signs(np.vstack(sections))
+        self.view_components_ = [stacked[m * n_terms : (m + 1) * n_terms] for m in range(n_views)]
+        self.components_ = np.sum(self.view_components_, axis=0)
+        self.eigenvalues_ = np.asarray(vals)
+        self.means_ = means
+        self.n_features_in_ = n_terms
+        logger.info("CCA: %d views, %d docs, %d terms, solver=%s", n_views, n, n_terms, solver)
+        return self
+
+    def transform(self, X: Any, view: int | None = None) -> np.ndarray:
+        """Project documents of language ``view`` (index into the fitted views).
+
+        With ``view=None`` the summed ``components_`` is used (exact except on shared terms).
+        """
+        x = self._check_x(X)
+        if view is None:
+            return np.asarray(x @ self.components_)
+        if not isinstance(view, (int, np.integer)) or not 0 <= view < len(self.view_components_):
+            raise ValueError(
+                f"view must be an index in [0, {len(self.view_components_)}), got {view!r}"
+            )
+        out = np.asarray(x @ self.view_components_[view])
+        if self.center:
+            out = out - self.means_[view] @ self.view_components_[view]
+        return out
+
+
+def dense_list(views: Sequence[Any]) -> list[np.ndarray]:
+    """Dense copies of the views (small problems only)."""
+    return [_dense(v) for v in views]
