@@ -372,8 +372,7 @@ def test_retrieval_ties_count_as_errors():
 def test_explorer_top_matches_and_compare_pairs():
     from types import SimpleNamespace
 
-    from workbench.crosslingual import compare_pairs
-    from workbench.explore.crosslingual import top_matches
+    from workbench.crosslingual import compare_pairs, top_matches
 
     data = SimpleNamespace(
         ids=[("Gen", 1), ("Gen", 2), ("Exod", 1)],
@@ -389,6 +388,13 @@ def test_explorer_top_matches_and_compare_pairs():
     assert table.loc[1, "B"].startswith("*Exod 1")
     with pytest.raises(KeyError, match="not a test chapter"):
         top_matches(result, ("Gen", 2))
+    from workbench.explore.crosslingual import chapter_explorer
+
+    box = chapter_explorer(result, topn=2)
+    dropdown, out = box.children
+    assert out.outputs and out.outputs[0]["output_type"] == "display_data"
+    dropdown.value = ("Exod", 1)
+    assert "Exod 1" in out.outputs[0]["data"]["text/plain"]
     hits = {"A": np.array([1, 1, 0, 1], bool), "B": np.array([1, 0, 0, 0], bool)}
     df = compare_pairs(hits, [("B", "A"), ("B", "missing")])
     assert len(df) == 1

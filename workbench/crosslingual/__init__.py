@@ -24,11 +24,13 @@ from .experiment import (
     compare_pairs,
     prepare_bible,
     run_translingual,
+    top_matches,
 )
 from .plsa import CPLSA, JPLSA, frequency_sorted_topics, kl_project
 from .projections import CLLSI, OPCA, CrossLingualCCA, check_aligned_views
 
 __all__ = [
+    "top_matches",
     "CLLSI",
     "OPCA",
     "CrossLingualCCA",
