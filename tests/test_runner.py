@@ -169,15 +169,17 @@ def test_undeclared_parameter_rejected_for_any_selected_notebook(nbdir, tmp_path
 # ---------------------------------------------------------------- execution
 
 
-def test_run_writes_outputs_failure_reported_others_continue(nbdir, capsys):
+def test_run_writes_outputs_failure_reported_others_continue(nbdir, capsys, monkeypatch):
     out = nbdir.parent / "results"
+    # a relative --out (as in the README's `make run`) while the kernel runs in notebooks/
+    monkeypatch.chdir(nbdir.parent)
     code = cli.main(
         [
             "run",
             "--notebooks-dir",
             str(nbdir),
             "--out",
-            str(out),
+            "results",
             "--size",
             "small",
             "-p",

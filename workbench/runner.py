@@ -769,7 +769,7 @@ def run_notebooks(
     for p in paths:
         plan.append((p, validate_parameters(p, {**global_params, **scoped[p]}, size=size)))
 
-    out_dir = Path(out)
+    out_dir = Path(out).resolve()  # the kernel runs in the notebooks folder: pass absolute paths
     out_dir.mkdir(parents=True, exist_ok=True)
     _remove_stale_partials(out_dir)
     show = progress if progress is not None else sys.stderr.isatty()
