@@ -48,7 +48,7 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/
 
 bench: $(STAMP)
-	@set -e; for script in bench/*.py; do \
+	@set -e; for script in bench/bench_*.py; do \
 		[ -e "$$script" ] || continue; \
 		echo "== $$script $(BENCH_ARGS)"; \
 		$(BIN)/python "$$script" $(BENCH_ARGS); \
