@@ -84,6 +84,17 @@ def check_aligned_views(views: Any, *, min_views: int = 2) -> list[Any]:
     return out
 
 
+def _fit_prologue(
+    est: Any, views: Sequence[Any]
+) -> tuple[list[Any], int, int, int, int, float, list[np.ndarray]]:
+    """Shared start of OPCA / CCA ``fit``: check parameters and views, sizes, column means."""
+    _check_params(est.n_components, est.gamma, est.solver)
+    checked = check_aligned_views(views, min_views=2)
+    n, n_terms = checked[0].shape
+    means = [np.asarray(v.mean(axis=0)).ravel() for v in checked]
+    return checked, n, n_terms, len(checked), int(est.n_components), float(est.gamma), means
+
+
 def _check_params(n_components: Any, gamma: Any = None, solver: str = "auto") -> None:
     if not isinstance(n_components, (int, np.integer)) or n_components < 1:
         raise ValueError(f"n_components must be a positive integer, got {n_components!r}")
@@ -287,13 +298,7 @@ class OPCA(_Projection):
 
     def fit(self, views: Sequence[Any]) -> OPCA:
         """Fit on ``views``: a list of >= 2 aligned document-term matrices (one per language)."""
-        _check_params(self.n_components, self.gamma, self.solver)
-        views = check_aligned_views(views, min_views=2)
-        n, n_terms = views[0].shape
-        n_views = len(views)
-        k = self.n_components
-        gamma = float(self.gamma)
-        means = [np.asarray(v.mean(axis=0)).ravel() for v in views]
+        views, n, n_terms, n_views, k, gamma, means = _fit_prologue(self, views)
         solver = self.solver
         if solver == "auto":
             solver = "dense" if n_terms <= n_views * n else "reduced"
@@ -395,13 +400,7 @@ class CrossLingualCCA(_Projection):
 
     def fit(self, views: Sequence[Any]) -> CrossLingualCCA:
         """Fit on ``views``: a list of >= 2 aligned document-term matrices (one per language)."""
-        _check_params(self.n_components, self.gamma, self.solver)
-        views = check_aligned_views(views, min_views=2)
-        n, n_terms = views[0].shape
-        n_views = len(views)
-        k = self.n_components
-        gamma = float(self.gamma)
-        means = [np.asarray(v.mean(axis=0)).ravel() for v in views]
+        views, n, n_terms, n_views, k, gamma, means = _fit_prologue(self, views)
         solver = self.solver
         if solver == "auto":
             solver = "dense" if n_terms <= n else "reduced"
