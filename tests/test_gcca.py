@@ -245,7 +245,7 @@ def test_truncated_svd_implicit_centring_matches_dense():
     xd = w[:, None] * (x.toarray() - x.toarray().mean(0))
     s = np.linalg.svd(xd, compute_uv=False)
     np.testing.assert_allclose(res.s, s[:10], rtol=1e-3)  # flat spectrum: randomized is approximate
-    assert res.n_passes == 14
+    assert res.n_passes == 13  # 2 q + 1
     exact = truncated_svd(x, 10, center=True, row_weights=w, method="dense")
     np.testing.assert_allclose(exact.s, s[:10], rtol=1e-12)
     np.testing.assert_allclose(exact.U * exact.s @ exact.Vt, _rank_k(xd, 10), atol=1e-10)
@@ -256,6 +256,41 @@ def test_truncated_svd_implicit_centring_matches_dense():
         assert gram.n_passes == 2 and gram.method == "gram"
     assert truncated_svd(x, 3, method="auto").method == "dense"
     assert sp.issparse(x)  # input untouched
+
+
+def test_randomized_svd_keeps_rank_with_a_dominant_direction():
+    # regression: a clamped Cholesky-QR inside the power iterations let every direction far
+    # below the first one fade away in float32 (rank 60 -> 1 after 8 iterations)
+    rng = np.random.default_rng(0)
+    n, d = 3000, 400
+    u = np.linalg.qr(rng.standard_normal((n, d)))[0]
+    v = np.linalg.qr(rng.standard_normal((d, d)))[0]
+    s = np.r_[1.0, 0.05 * np.linspace(1, 0.3, d - 1)]
+    x = ((u * s) @ v.T).astype(np.float32)
+    for q in (2, 8):
+        res = truncated_svd(x, 60, center=False, method="randomized", n_iter=q, random_state=0)
+        assert res.s.size == 60 and res.n_passes == 2 * q + 1
+        np.testing.assert_allclose(res.s, s[:60], rtol=0.05 if q == 2 else 2e-3)
+        assert abs(float(res.U[:, 0] @ u[:, 0])) > 1 - 1e-5
+        np.testing.assert_allclose(res.U.T.astype(float) @ res.U, np.eye(60), atol=1e-4)
+
+
+@pytest.mark.parametrize("n_threads", [1, 2, 3])
+def test_sparse_products_in_panels_equal_plain_products(n_threads):
+    from workbench.gcca._linalg import _SparseProducts
+
+    x = sp.random_array((500, 300), density=0.05, random_state=1, format="csr")
+    ops = _SparseProducts(x, n_threads)
+    rng = np.random.default_rng(0)
+    for width in (1, 17, 96, 97, 250):
+        b = rng.standard_normal((300, width))
+        q = rng.standard_normal((500, width))
+        np.testing.assert_allclose(ops.matmat(b), x @ b, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(ops.rmatmat(q), x.T @ q, rtol=1e-12, atol=1e-12)
+        panels = ops._panels(width)
+        assert panels[0][0] == 0 and panels[-1][1] == width
+        assert all(b1 == a2 for (_, b1), (a2, _) in zip(panels, panels[1:]))
+        assert max(b1 - a1 for a1, b1 in panels) <= max(ops.PANEL, -(-width // 2))
 
 
 def _rank_k(a, k):
