@@ -574,8 +574,12 @@ class MVLSA(_GCCABase):
                 logger.info("view %d: rank %d < requested m=%d; using %d", j, mj, cap[j], mj)
             passes += res.n_passes
             nnz += int(x.nnz) if sp.issparse(x) else int(x.size)
-            t = res.s / np.sqrt(res.s**2 + reg[j])
-            mt[pos[rj], off : off + mj] = (res.U * (wj * inv_sqrt_c[pos[rj]])[:, None] * t).astype(dtype)
+            t = (res.s / np.sqrt(res.s**2 + reg[j])).astype(dtype)
+            scale = (wj * inv_sqrt_c[pos[rj]]).astype(dtype)[:, None]
+            if rj.size == kept.size:  # every kept row observed: a plain column block
+                mt[:, off : off + mj] = res.U * scale * t
+            else:
+                mt[pos[rj], off : off + mj] = res.U * scale * t
             off += mj
             sizes.append(mj)
             vts.append(res.Vt)
@@ -589,8 +593,11 @@ class MVLSA(_GCCABase):
                 f"numerical view ranks {sizes}); lower n_components"
             )
         mt = mt[:, :off]
-        gram = np.asarray(mt.T @ mt, dtype=np.float64)
-        lam_k, v_k, n_pos = _top_eigh((gram + gram.T) / 2, k, np.finfo(dtype).eps)
+        gram = mt.T @ mt  # in the data's precision (float32 halves the syrk and the eigh)
+        gram += gram.T
+        gram *= 0.5
+        lam_k, v_k, n_pos = _top_eigh(gram, k, np.finfo(dtype).eps)
+        lam_k, v_k = lam_k.astype(np.float64), v_k.astype(np.float64)
         del gram
         if n_pos < k:
             raise ValueError(

@@ -116,9 +116,9 @@ def truncated_svd(
         Positive row weights ``w`` applied after centring.
     method : {"auto", "randomized", "gram", "dense"}
         ``"dense"`` forms the centred matrix and calls LAPACK (exact; small inputs only);
-        ``"gram"`` takes the eigendecomposition of the ``d x d`` centred scatter matrix
-        (exact up to singular values below ``~1e-7 s_max``, which are dropped; 2 passes; for few
-        columns); ``"randomized"`` is Halko, Martinsson & Tropp (2011) Alg. 4.4 (randomized
+        ``"gram"`` takes the eigendecomposition of the ``d x d`` centred scatter matrix,
+        accumulated in the data's precision (exact up to squared singular values below
+        ``~sqrt(n) eps s_max^2``, which are dropped; 2 passes; for few columns); ``"randomized"`` is Halko, Martinsson & Tropp (2011) Alg. 4.4 (randomized
         subspace iteration, with the Rayleigh-Ritz step on the right subspace) on the implicit
         operator; ``"auto"`` picks dense when
         ``n * d <= 4e6``, else gram when ``d <= GRAM_MAX_COLS`` (2,000), else randomized.
@@ -208,28 +208,37 @@ def truncated_svd(
         passes = 1
     elif method == "gram":
         # Exact for few columns: eigh of the d x d centred scatter (one pass), then U = L V / s.
-        w2 = np.ones(n) if w is None else w.astype(np.float64) ** 2
+        # The scatter is accumulated in the data's precision (float32 halves the syrk).
+        xw: Any = None
         if sp.issparse(X):
-            xw = X if w is None else sp.diags_array(w) @ X
-            g = np.asarray((xw.T @ xw).toarray(), dtype=np.float64)
-        else:
-            xw64 = np.asarray(X, dtype=np.float64)
+            xs = X if w is None else sp.diags_array(w) @ X
+            g = np.asarray((xs.T @ xs).toarray(), dtype=np.float64)
+            if mean is not None:
+                w2 = np.ones(n) if w is None else w.astype(np.float64) ** 2
+                mu = mean.astype(np.float64)
+                sw = np.asarray(xt @ w2.astype(dtype), dtype=np.float64).ravel()  # X^T w^2
+                g = g - np.outer(mu, sw) - np.outer(sw, mu) + float(w2.sum()) * np.outer(mu, mu)
+        else:  # dense: centre explicitly (no cancellation in g), then one syrk
+            xw = np.asarray(X, dtype=dtype)
+            if mean is not None:
+                xw = xw - mean
             if w is not None:
-                xw64 = xw64 * w.astype(np.float64)[:, None]
-            g = xw64.T @ xw64
-            del xw64
-        if mean is not None:
-            mu = mean.astype(np.float64)
-            sw = np.asarray(xt @ w2.astype(dtype), dtype=np.float64).ravel()  # X^T w^2
-            g = g - np.outer(mu, sw) - np.outer(sw, mu) + float(w2.sum()) * np.outer(mu, mu)
-        lam, vec = np.linalg.eigh((g + g.T) / 2)
+                xw = xw * w[:, None] if mean is None else np.multiply(xw, w[:, None], out=xw)
+            g = np.asarray(xw.T @ xw, dtype=np.float64)
+        g = (g + g.T) / 2
+        if rank < d:
+            lam, vec = sla.eigh(g, subset_by_index=[d - rank, d - 1], driver="evx")
+        else:
+            lam, vec = np.linalg.eigh(g)
+        del g
         lam, vec = np.maximum(lam[::-1], 0.0), vec[:, ::-1]
-        s = np.sqrt(lam)
-        # squared singular values: only those above sqrt(eps) * s_max are resolved
-        ok = s > (s[0] if s.size else 0.0) * np.sqrt(max(n, d) * np.finfo(np.float64).eps) * 10
-        ok[rank:] = False
-        s, vec = s[ok], vec[:, ok]
-        u = np.asarray(matmat(vec.astype(dtype)), dtype=np.float64) / s
+        # eigenvalues of a scatter accumulated with rounding eps are resolved down to about
+        # sqrt(max(n, d)) * eps * lambda_max
+        ok = lam > (lam[0] if lam.size else 0.0) * np.sqrt(max(n, d)) * eps * 10
+        s, vec = np.sqrt(lam[ok]), np.ascontiguousarray(vec[:, ok])
+        proj = xw @ vec.astype(dtype) if xw is not None else matmat(vec.astype(dtype))
+        u = np.asarray(proj, dtype=np.float64) / s
+        del xw
         vt = vec.T
         passes = 2
     else:
@@ -252,35 +261,51 @@ def truncated_svd(
         y = matmat(z)
         passes += 1
         u, s, wt = _thin_svd(y, rank)
-        vt = wt @ z.T.astype(np.float64)
+        vt = wt.astype(dtype) @ z.T
     s = np.asarray(s, dtype=np.float64)
-    keep = s > (s[0] if s.size else 0.0) * max(n, d) * eps
-    keep[rank:] = False
-    u, s, vt = u[:, keep], s[keep], vt[keep]
+    # s is descending, so the kept triplets are a prefix (slices, no copies)
+    r = int(min(np.count_nonzero(s > (s[0] if s.size else 0.0) * max(n, d) * eps), rank))
+    u = np.asarray(u[:, :r], dtype=dtype)
+    s, vt = s[:r], np.asarray(vt[:r], dtype=dtype)
     # sign fix on U, carried to Vt
-    idx = np.argmax(np.abs(u), axis=0) if u.size else np.zeros(0, dtype=int)
-    signs = np.sign(u[idx, np.arange(u.shape[1])]) if u.size else np.ones(0)
-    signs[signs == 0] = 1
-    u = (u * signs).astype(dtype, copy=False)
-    vt = (vt * signs[:, None]).astype(dtype, copy=False)
+    if r:
+        signs = np.sign(u[np.argmax(np.abs(u), axis=0), np.arange(r)])
+        signs[signs == 0] = 1
+        u = u * signs
+        vt = vt * signs[:, None]
     return TruncatedSVD(U=u, s=s, Vt=vt, mean=mean, n_passes=passes, method=method)
+
+
+def _gram64(y: np.ndarray, chunk: int = 8192) -> np.ndarray:
+    """``y^T y`` accumulated in float64, converting ``chunk`` rows at a time (no float64 copy
+    of a float32 ``y``)."""
+    if y.dtype == np.float64:
+        return np.asarray(y.T @ y)
+    n, width = y.shape
+    g = np.zeros((width, width))
+    buf = np.empty((min(chunk, n), width))
+    for a in range(0, n, chunk):
+        c = buf[: min(chunk, n - a)]
+        c[...] = y[a : a + chunk]
+        g += c.T @ c
+    return g
 
 
 def _thin_svd(y: np.ndarray, rank: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Top-``rank`` SVD ``y ~= U diag(s) Wt`` of a tall ``n x l`` block via eigh of its float64
     Gram matrix (one ``n l^2`` product instead of Householder QR's several); directions with
-    ``s < sqrt(l * eps) * s_max`` (not resolved through the Gram matrix) are dropped."""
-    y64 = y.astype(np.float64, copy=False)
-    lam, vec = np.linalg.eigh(y64.T @ y64)
+    ``s < sqrt(l * eps) * s_max`` (not resolved through the Gram matrix) are dropped. ``U`` is
+    formed in ``y``'s dtype."""
+    lam, vec = np.linalg.eigh(_gram64(y))
     lam, vec = lam[::-1], vec[:, ::-1]
     top = float(lam[0]) if lam.size else 0.0
     ok = lam > max(top, 0.0) * y.shape[1] * np.finfo(np.float64).eps * 10
     ok[rank:] = False
     if top <= 0 or not ok.any():
-        return np.zeros((y.shape[0], 0)), np.zeros(0), np.zeros((0, y.shape[1]))
+        return np.zeros((y.shape[0], 0), dtype=y.dtype), np.zeros(0), np.zeros((0, y.shape[1]))
     s = np.sqrt(lam[ok])
     vec = vec[:, ok]
-    return y64 @ (vec / s), s, vec.T
+    return y @ (vec / s).astype(y.dtype), s, vec.T
 
 
 class _SparseProducts:
@@ -294,7 +319,7 @@ class _SparseProducts:
     gained nothing).
     """
 
-    PANEL = 96
+    PANEL = 100
 
     def __init__(self, x: Any, n_threads: int = 1) -> None:
         self.x = sp.csr_array(x)
@@ -302,7 +327,9 @@ class _SparseProducts:
         self.n_threads = max(int(n_threads), 1)
 
     def _panels(self, width: int) -> list[tuple[int, int]]:
-        n_pan = max(-(-width // self.PANEL), min(self.n_threads, -(-width // 16)), 1)
+        n_pan = -(-width // self.PANEL)
+        if self.n_threads > 1:  # a multiple of the threads (balanced), panels of >= 16 columns
+            n_pan = max(min(-(-n_pan // self.n_threads) * self.n_threads, width // 16), n_pan, 1)
         bounds = np.linspace(0, width, n_pan + 1).round().astype(int)
         return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 

@@ -407,8 +407,12 @@ def check_views(
                 arr.dtype if arr.dtype in (np.float32, np.float64) else np.float64
             )
             x = np.ascontiguousarray(arr, dtype=out_dtype)
-            data = x.ravel()
-            nz_rows = np.any(x != 0, axis=1) if x.size else np.zeros(x.shape[0], dtype=bool)
+            data = x.ravel()[:0]
+            nz_rows = np.zeros(x.shape[0], dtype=bool)
+            if x.size:  # two row reductions, no n x d temporaries (NaN and inf propagate)
+                rmax, rmin = x.max(axis=1), x.min(axis=1)
+                nz_rows = (rmax != 0) | (rmin != 0)
+                data = np.concatenate([rmax, rmin])
         n, d = x.shape
         if n == 0 or d == 0:
             raise ValueError(f"{label} is empty: shape {x.shape}")
@@ -418,10 +422,10 @@ def check_views(
             raise ValueError(
                 f"{label} has {n} rows but view 0 has {n_rows}; all views must share the rows (words)"
             )
-        finite = np.isfinite(data)
-        if not finite.all():
-            bad = int(np.size(data) - np.count_nonzero(finite))
-            kind = "NaN" if np.isnan(data).any() else "infinite"
+        if not np.isfinite(data).all():
+            vals = x.data if sp.issparse(x) else x.ravel()
+            bad = int(np.size(vals) - np.count_nonzero(np.isfinite(vals)))
+            kind = "NaN" if np.isnan(vals).any() else "infinite"
             raise ValueError(f"{label} contains {bad} non-finite ({kind}) value(s)")
         if not nz_rows.any():
             raise ValueError(f"{label} is empty: all entries are zero")
