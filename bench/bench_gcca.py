@@ -141,7 +141,9 @@ def worker_dense(p: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"part": "dense", "method": p["method"], **{k: p[k] for k in ("n", "views", "cols", "k")}}
     GCCA, center = _import_mvlearn_gcca(p["mvlearn_path"])  # noqa: N806
     if p["method"] != "mvlearn":  # mvlearn row-standardises/centres inside fit; MVLSA gets the same
-        views = [center(v) for v in views]
+        views = [center(v).astype(p.get("dtype", "float64")) for v in views]
+        out["dtype"] = p.get("dtype", "float64")
+        data_gb = sum(v.nbytes for v in views) / 2**30
     with PeakRSS() as mem:
         t0 = time.perf_counter()
         if p["method"] == "mvlearn":
@@ -176,7 +178,7 @@ def worker_dense_mvlsa_only(p: dict[str, Any]) -> dict[str, Any]:
 
     views = _dense_data(p["n"], p["views"], p["cols"], p["k"], p["seed"])
     views = [(v - v.mean(1, keepdims=True)) / v.std(1, keepdims=True) for v in views]
-    views = [v - v.mean(0) for v in views]
+    views = [(v - v.mean(0)).astype(p.get("dtype", "float64")) for v in views]
     from workbench.gcca import MVLSA
 
     with PeakRSS() as mem:
@@ -186,30 +188,39 @@ def worker_dense_mvlsa_only(p: dict[str, Any]) -> dict[str, Any]:
                       n_jobs=p["n_jobs"]).fit(views)
         seconds = time.perf_counter() - t0
     np.save(p["emb_path"], model.embedding_)
-    return {"part": "dense", "method": "mvlsa", **{k: p[k] for k in ("n", "views", "cols", "k")},
+    return {"part": "dense", "method": "mvlsa", "dtype": p.get("dtype", "float64"),
+            **{k: p[k] for k in ("n", "views", "cols", "k")},
             "seconds": seconds, "peak_gb": mem.peak_gb, "start_gb": mem.start_gb,
             "extra_gb": mem.peak_gb - mem.start_gb}
 
 
-def _throughput(x: Any, width: int, repeats: int = 3) -> dict[str, float]:
-    """Measured sparse x dense rates (nnz * columns per second) for X B and X^T Q."""
+def _throughput(x: Any, width: int, n_jobs: int, repeats: int = 3) -> dict[str, float]:
+    """Measured sparse x dense rates (nnz * columns per second) for X B and X^T Q: one plain
+    scipy call each, and MVLSA's kernel (column panels over ``n_jobs`` threads)."""
     import numpy as np
+
+    from workbench.gcca._linalg import _SparseProducts
 
     rng = np.random.default_rng(0)
     b = rng.standard_normal((x.shape[1], width)).astype(x.dtype)
     q = rng.standard_normal((x.shape[0], width)).astype(x.dtype)
-    xt = x.T
-    best_xb, best_xtq = np.inf, np.inf
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        x @ b
-        t1 = time.perf_counter()
-        xt @ q
-        t2 = time.perf_counter()
-        best_xb, best_xtq = min(best_xb, t1 - t0), min(best_xtq, t2 - t1)
+    ops = _SparseProducts(x, n_jobs)
     work = x.nnz * width
-    return {"xb_rate": work / best_xb, "xtq_rate": work / best_xtq,
-            "rate": 2 * work / (best_xb + best_xtq)}
+    out: dict[str, float] = {}
+    for name, fxb, fxtq in (("plain", lambda: x @ b, lambda: x.T @ q),
+                            ("panels", lambda: ops.matmat(b), lambda: ops.rmatmat(q))):
+        best_xb, best_xtq = np.inf, np.inf
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            fxb()
+            t1 = time.perf_counter()
+            fxtq()
+            t2 = time.perf_counter()
+            best_xb, best_xtq = min(best_xb, t1 - t0), min(best_xtq, t2 - t1)
+        out |= {f"{name}_xb_rate": work / best_xb, f"{name}_xtq_rate": work / best_xtq,
+                f"{name}_rate": 2 * work / (best_xb + best_xtq)}
+    out["rate"] = max(out["plain_rate"], out["panels_rate"])  # the best this machine reached
+    return out
 
 
 def worker_corpus(p: dict[str, Any]) -> dict[str, Any]:
@@ -230,7 +241,7 @@ def worker_corpus(p: dict[str, Any]) -> dict[str, Any]:
     mats = [v.matrix for v in views]
     nnz = [int(m.nnz) for m in mats]
     width = p["m"] + (max(p["m"], 20) if p["n_oversamples"] is None else p["n_oversamples"])
-    thr = _throughput(sp_csr(mats[0]), width)
+    thr = _throughput(sp_csr(mats[int(np.argmax(nnz))]), width, p["n_jobs"])
     model = MVLSA(p["k"], view_rank=p["m"], regularization=1e-8, n_iter=p["n_iter"],
                   n_oversamples=p["n_oversamples"], svd_solver="randomized", random_state=0,
                   n_jobs=p["n_jobs"])
@@ -238,9 +249,9 @@ def worker_corpus(p: dict[str, Any]) -> dict[str, Any]:
         t1 = time.perf_counter()
         model.fit(views)
         seconds = time.perf_counter() - t1
-    passes_per_view = 2 * p["n_iter"] + 2
+    passes_per_view = model.fit_stats_["n_passes"] / len(views)
     work = passes_per_view * sum(nnz) * width
-    bound = work / thr["rate"]
+    bound = work / thr["rate"]  # the faster of scipy's plain product and MVLSA's panel kernel
     return {
         "part": p.get("part", "corpus"), "corpus": p["corpus"], "max_tokens": p.get("max_tokens"),
         "n_rows": len(vocab), "n_views": len(views), "t": p["t"], "m": p["m"], "k": p["k"],
@@ -248,6 +259,7 @@ def worker_corpus(p: dict[str, Any]) -> dict[str, Any]:
         "svd_seconds": model.fit_stats_["svd_seconds"], "gram_seconds": model.fit_stats_["gram_seconds"],
         "passes_per_view": passes_per_view, "block_width": width, **thr,
         "bound_seconds": bound, "ratio_to_bound": seconds / bound,
+        "plain_bound_seconds": work / thr["plain_rate"], "view_ranks": list(model.view_ranks_),
         "svd_ratio_to_bound": model.fit_stats_["svd_seconds"] / bound,
         "peak_gb": mem.peak_gb, "start_gb": mem.start_gb,
     }
@@ -299,6 +311,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--dense-n", type=int, default=None, help="override N of part 1")
     ap.add_argument("--dense-solver", default="auto",
                     help="MVLSA svd_solver in part 1 (auto = exact scatter route for 1,000 columns)")
+    ap.add_argument("--dense-dtypes", default="float64,float32",
+                    help="MVLSA runs of part 1, one per dtype of the (centred) views; mvlearn always float64")
     ap.add_argument("--dense-full-shape", action="store_true",
                     help="with --quick: part 1 uses the full 15 views x 1,000 columns, k = 50")
     ap.add_argument("--mvlearn-path", default="/tmp/mvlearn_pkg")
@@ -327,20 +341,27 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if args.dense_n:
             d["n"] = args.dense_n
         have_mvlearn = (Path(args.mvlearn_path) / "mvlearn").is_dir()
-        mv = run_worker("dense", {**d, "method": "mvlsa", "emb_path": str(tmp / "mvlsa.npy")}, args.timeout) \
-            if have_mvlearn else run_worker("dense_mvlsa_only", {**d, "emb_path": str(tmp / "mvlsa.npy")}, args.timeout)
-        dense: dict[str, Any] = {"mvlsa": mv}
+        dense: dict[str, Any] = {}
+        for dt in args.dense_dtypes.split(","):
+            emb = str(tmp / f"mvlsa_{dt}.npy")
+            dense[f"mvlsa_{dt}"] = (
+                run_worker("dense", {**d, "method": "mvlsa", "dtype": dt, "emb_path": emb}, args.timeout)
+                if have_mvlearn
+                else run_worker("dense_mvlsa_only", {**d, "dtype": dt, "emb_path": emb}, args.timeout)
+            )
         if have_mvlearn:
             ml = run_worker("dense", {**d, "method": "mvlearn", "emb_path": str(tmp / "mvlearn.npy")}, args.timeout)
             dense["mvlearn"] = ml
-            if "error" not in ml and "error" not in mv:
-                dense["speedup"] = ml["seconds"] / mv["seconds"]
-                dense["memory_ratio_extra"] = mv["extra_gb"] / max(ml["extra_gb"], 1e-9)
-                dense["memory_ratio_peak"] = mv["peak_gb"] / ml["peak_gb"]
-                dense["max_subspace_angle_deg"] = _angle_deg(str(tmp / "mvlsa.npy"), str(tmp / "mvlearn.npy"))
-                dense["max_angle_to_mvlearn_transform_span_deg"] = _angle_deg(
-                    str(tmp / "mvlsa.npy"), str(tmp / "mvlearn_transform.npy")
-                )
+            for dt in args.dense_dtypes.split(","):
+                mv = dense[f"mvlsa_{dt}"]
+                if "error" in ml or "error" in mv:
+                    continue
+                emb = str(tmp / f"mvlsa_{dt}.npy")
+                mv["speedup"] = ml["seconds"] / mv["seconds"]
+                mv["memory_ratio_extra"] = mv["extra_gb"] / max(ml["extra_gb"], 1e-9)
+                mv["memory_ratio_peak"] = mv["peak_gb"] / ml["peak_gb"]
+                mv["max_subspace_angle_deg"] = _angle_deg(emb, str(tmp / "mvlearn.npy"))
+                mv["max_angle_to_mvlearn_transform_span_deg"] = _angle_deg(emb, str(tmp / "mvlearn_transform.npy"))
         else:
             dense["mvlearn"] = {"error": f"mvlearn not found under {args.mvlearn_path}"}
         results["dense"] = dense
