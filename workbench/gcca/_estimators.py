@@ -433,11 +433,12 @@ class MVLSA(_GCCABase):
         Randomized SVD oversampling (None: ``max(m, 20)``, i.e. blocks of ``2 m`` columns; see
         :func:`truncated_svd` for the accuracy this buys on flat spectra).
     n_iter : int
-        Power iterations (``2 n_iter + 2`` passes per view).
+        Power iterations (``2 n_iter + 1`` passes per view).
     random_state : int, RandomState or None
         Seeds the randomized SVDs (results are reproducible for a fixed seed).
     n_jobs : int
-        Threads for the sparse products ``X_j B`` (row blocks); results do not depend on it.
+        Threads for the sparse products ``X_j B`` and ``X_j^T Q`` (column panels of the dense
+        operand); results do not depend on it.
 
     Attributes
     ----------

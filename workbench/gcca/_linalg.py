@@ -24,13 +24,18 @@ def _fix_signs(mat: np.ndarray) -> np.ndarray:
 
     Returns the signs (+-1 per column) that were applied.
     """
-    signs = np.ones(mat.shape[1])
+    signs = _largest_entry_signs(mat)
     if mat.size:
-        idx = np.argmax(np.abs(mat), axis=0)
-        signs = np.sign(mat[idx, np.arange(mat.shape[1])])
-        signs[signs == 0] = 1
         mat *= signs.astype(mat.dtype)
     return signs
+
+
+def _largest_entry_signs(mat: np.ndarray) -> np.ndarray:
+    """Sign (+-1, float64) of the largest-|.| entry of each column; +1 on ties and zero columns.
+    Two column reductions (no ``|mat|`` temporary, no strided argmax)."""
+    if not mat.size:
+        return np.ones(mat.shape[1])
+    return np.where(mat.max(axis=0) >= -mat.min(axis=0), 1.0, -1.0)
 
 
 def _top_eigh(sym: np.ndarray, k: int, eps: float) -> tuple[np.ndarray, np.ndarray, int]:
@@ -179,23 +184,50 @@ def truncated_svd(
             method = "randomized"
 
     ops = _SparseProducts(X, int(n_threads)) if sp.issparse(X) else None
-    xt = X.T
+    xs = ops.x if ops is not None else X
+    xt = xs.T
 
-    def matmat(b: np.ndarray) -> np.ndarray:
-        y = ops.matmat(b) if ops is not None else np.asarray(X @ b)
+    def l_block(b: np.ndarray) -> np.ndarray:  # L b
+        y = np.asarray(xs @ b)
         if mean is not None:
             y -= mean @ b
         if w is not None:
             y *= w[:, None]
         return y
 
-    def rmatmat(q: np.ndarray) -> np.ndarray:
+    def lt_block(q: np.ndarray) -> np.ndarray:  # L^T q
         if w is not None:
             q = q * w[:, None]
-        z = ops.rmatmat(q) if ops is not None else np.asarray(xt @ q)
+        z = np.asarray(xt @ q)
         if mean is not None:
             z -= np.outer(mean, q.sum(axis=0))
         return z
+
+    def matmat(b: np.ndarray) -> np.ndarray:
+        return ops.map(l_block, b, n) if ops is not None else l_block(b)
+
+    # L^T L z for a sparse X, panel by panel without any n x l block: with w2 = w * w,
+    # s_w = X^T w2 and S = 1^T w2, the centring is a rank-two correction on the d x l result,
+    # L^T L z = X^T (w2 * (X z)) - s_w (mu^T z) - mu (s_w^T z) + S mu (mu^T z).
+    w2 = None if w is None else w * w
+    if ops is not None and mean is not None:
+        s_w = np.asarray(xt @ (np.ones(n, dtype=dtype) if w2 is None else w2)).ravel()
+        s_tot = float(n if w2 is None else w2.sum(dtype=np.float64))
+
+    def normal_panel(zp: np.ndarray) -> np.ndarray:
+        y = np.asarray(xs @ zp)
+        if w2 is not None:
+            y *= w2[:, None]
+        return np.asarray(xt @ y)
+
+    def normal_matmat(z: np.ndarray) -> np.ndarray:  # L^T L z
+        if ops is None:
+            return lt_block(l_block(z))
+        out = ops.map(normal_panel, z, d)
+        if mean is not None:
+            mz, sz = mean @ z, s_w @ z
+            out -= np.outer(s_w, mz) + np.outer(mean, sz - s_tot * mz)
+        return out
 
     if method == "dense":
         xd = X.toarray() if sp.issparse(X) else np.array(X, dtype=np.float64)
@@ -211,8 +243,9 @@ def truncated_svd(
         # The scatter is accumulated in the data's precision (float32 halves the syrk).
         xw: Any = None
         if sp.issparse(X):
-            xs = X if w is None else sp.diags_array(w) @ X
-            g = np.asarray((xs.T @ xs).toarray(), dtype=np.float64)
+            xg = X if w is None else sp.diags_array(w) @ X
+            g = np.asarray((xg.T @ xg).toarray(), dtype=np.float64)
+            del xg
             if mean is not None:
                 w2 = np.ones(n) if w is None else w.astype(np.float64) ** 2
                 mu = mean.astype(np.float64)
@@ -252,7 +285,7 @@ def truncated_svd(
         # randomized_svd does; half the flops of QR); the last basis gets Householder QR.
         passes = 0
         for it in range(int(n_iter)):
-            z = rmatmat(matmat(z))
+            z = normal_matmat(z)
             passes += 2
             if it < int(n_iter) - 1:
                 z = sla.lu(z, permute_l=True, check_finite=False)[0]
@@ -269,8 +302,7 @@ def truncated_svd(
     s, vt = s[:r], np.asarray(vt[:r], dtype=dtype)
     # sign fix on U, carried to Vt
     if r:
-        signs = np.sign(u[np.argmax(np.abs(u), axis=0), np.arange(r)])
-        signs[signs == 0] = 1
+        signs = _largest_entry_signs(u).astype(dtype)
         u = u * signs
         vt = vt * signs[:, None]
     return TruncatedSVD(U=u, s=s, Vt=vt, mean=mean, n_passes=passes, method=method)
@@ -333,16 +365,17 @@ class _SparseProducts:
         bounds = np.linspace(0, width, n_pan + 1).round().astype(int)
         return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 
-    def _apply(self, op: Any, b: np.ndarray, n_out: int) -> np.ndarray:
+    def map(self, fn: Any, b: np.ndarray, n_out: int) -> np.ndarray:
+        """``out[:, panel] = fn(b[:, panel])`` for each column panel of ``b`` (in threads);
+        ``fn`` maps a contiguous ``(rows, w)`` block to an ``(n_out, w)`` one."""
         b = np.asarray(b)
-        out = np.empty((n_out, b.shape[1]), dtype=np.result_type(op.dtype, b.dtype))
         panels = self._panels(b.shape[1])
         if len(panels) == 1:
-            out[:] = op @ b
-            return out
+            return np.asarray(fn(b))
+        out = np.empty((n_out, b.shape[1]), dtype=np.result_type(self.x.dtype, b.dtype))
 
         def one(pan: tuple[int, int]) -> None:
-            out[:, pan[0] : pan[1]] = op @ np.ascontiguousarray(b[:, pan[0] : pan[1]])
+            out[:, pan[0] : pan[1]] = fn(np.ascontiguousarray(b[:, pan[0] : pan[1]]))
 
         if self.n_threads == 1:
             for pan in panels:
@@ -355,7 +388,7 @@ class _SparseProducts:
         return out
 
     def matmat(self, b: np.ndarray) -> np.ndarray:
-        return self._apply(self.x, b, self.x.shape[0])
+        return self.map(lambda p: self.x @ p, b, self.x.shape[0])
 
     def rmatmat(self, q: np.ndarray) -> np.ndarray:
-        return self._apply(self.xt, q, self.x.shape[1])
+        return self.map(lambda p: self.xt @ p, q, self.x.shape[1])
