@@ -381,12 +381,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     if "scaling" in parts:
         rows = []
-        for n in cfg["scale_n"]:
-            rows.append({"vary": "N", **run_worker("corpus", {**c, "vocab": n, "part": "scale"}, args.timeout)})
-        for j in cfg["scale_j"]:
-            rows.append({"vary": "J", **run_worker("corpus", {**c, "n_views": j, "part": "scale"}, args.timeout)})
-        for mt in cfg["scale_tokens"]:
-            rows.append({"vary": "nnz", **run_worker("corpus", {**c, "max_tokens": mt, "part": "scale"}, args.timeout)})
+        full_run = results.get("corpus") if "error" not in results.get("corpus", {"error": 1}) else None
+
+        def scale(vary: str, **over: Any) -> dict[str, Any]:
+            # the largest size of each series is part 2's configuration: reuse its run
+            if full_run is not None and all(v in (None, c.get(k), c["offsets"] if k == "n_views" else None)
+                                            for k, v in over.items()):
+                return {"vary": vary, **full_run, "reused_from": "corpus"}
+            return {"vary": vary, **run_worker("corpus", {**c, **over, "part": "scale"}, args.timeout)}
+
+        rows += [scale("N", vocab=n) for n in cfg["scale_n"]]
+        rows += [scale("J", n_views=j) for j in cfg["scale_j"]]
+        rows += [scale("nnz", max_tokens=mt) for mt in cfg["scale_tokens"]]
         results["scaling"] = rows
         keys = ("vary", "n_rows", "n_views", "nnz_total", "seconds", "svd_seconds", "gram_seconds",
                 "ratio_to_bound", "peak_gb", "error")
