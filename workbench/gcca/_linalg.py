@@ -206,9 +206,10 @@ def truncated_svd(
     def matmat(b: np.ndarray) -> np.ndarray:
         return ops.map(l_block, b, n) if ops is not None else l_block(b)
 
-    # L^T L z for a sparse X, panel by panel without any n x l block: with w2 = w * w,
-    # s_w = X^T w2 and S = 1^T w2, the centring is a rank-two correction on the d x l result,
-    # L^T L z = X^T (w2 * (X z)) - s_w (mu^T z) - mu (s_w^T z) + S mu (mu^T z).
+    # With w2 = w * w, s_w = X^T w2 and S = 1^T w2, centring a sparse X costs only rank-two
+    # corrections on d-sized results: the scatter route's d x d matrix and, in the power loop,
+    # L^T L z = X^T (w2 * (X z)) - s_w (mu^T z) - mu (s_w^T z) + S mu (mu^T z), computed panel
+    # by panel without any n x l block.
     w2 = None if w is None else w * w
     if ops is not None and mean is not None:
         s_w = np.asarray(xt @ (np.ones(n, dtype=dtype) if w2 is None else w2)).ravel()
@@ -247,10 +248,8 @@ def truncated_svd(
             g = np.asarray((xg.T @ xg).toarray(), dtype=np.float64)
             del xg
             if mean is not None:
-                w2 = np.ones(n) if w is None else w.astype(np.float64) ** 2
-                mu = mean.astype(np.float64)
-                sw = np.asarray(xt @ w2.astype(dtype), dtype=np.float64).ravel()  # X^T w^2
-                g = g - np.outer(mu, sw) - np.outer(sw, mu) + float(w2.sum()) * np.outer(mu, mu)
+                mu, sw = mean.astype(np.float64), s_w.astype(np.float64)
+                g = g - np.outer(mu, sw) - np.outer(sw, mu) + s_tot * np.outer(mu, mu)
         else:  # dense: centre explicitly (no cancellation in g), then one syrk
             xw = np.asarray(X, dtype=dtype)
             if mean is not None:
