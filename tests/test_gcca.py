@@ -293,6 +293,29 @@ def test_sparse_products_in_panels_equal_plain_products(n_threads):
         assert max(b1 - a1 for a1, b1 in panels) <= max(ops.PANEL, -(-width // 2))
 
 
+def test_scipy_lapack_runs_on_one_thread_inside_the_block_only():
+    """The short-side factorizations run with scipy's own BLAS on one thread (no spinning
+    workers competing with numpy's BLAS); numpy's BLAS and the settings outside are kept."""
+    from threadpoolctl import threadpool_info
+
+    from workbench.gcca._linalg import _scipy_lapack_one_thread, _scipy_only_blas
+
+    sel = _scipy_only_blas()
+    before = {i["filepath"]: i["num_threads"] for i in threadpool_info()}
+    with _scipy_lapack_one_thread():
+        inside = {i["filepath"]: i["num_threads"] for i in threadpool_info()}
+        a = np.random.default_rng(0).standard_normal((40, 6))
+        q = sla.qr(a, mode="economic")[0]
+    np.testing.assert_allclose(q.T @ q, np.eye(6), atol=1e-12)
+    assert {i["filepath"]: i["num_threads"] for i in threadpool_info()} == before
+    if sel is None:  # numpy and scipy share one BLAS here: nothing is limited
+        assert inside == before
+        return
+    limited = {i["filepath"] for i in sel.info()}
+    assert limited and all(inside[f] == 1 for f in limited)
+    assert all(inside[f] == before[f] for f in before if f not in limited)
+
+
 def _rank_k(a, k):
     u, s, vt = np.linalg.svd(a, full_matrices=False)
     return (u[:, :k] * s[:k]) @ vt[:k]

@@ -210,6 +210,21 @@ def test_check_views_accepts_and_normalises():
     assert f32[0].dtype == np.float32
 
 
+def test_check_views_dense_rows_by_sums_are_exact():
+    """Dense rows are screened by one pass of row sums: a row summing to zero is still
+    observed, and a sum that overflows (finite entries) is not taken for inf."""
+    x = np.array([[1.0, -1.0, 0.0], [0.0, 0.0, 0.0], [2.0, 0.0, -2.0], [0.5, 0.0, 0.0]], dtype=np.float32)
+    _, masks = check_views([x])
+    assert masks[0].tolist() == [True, False, True, True]
+    big = np.full((3, 4), 3e38, dtype=np.float32)  # every row sum overflows to inf
+    out, masks = check_views([big])
+    assert masks[0].all() and np.isfinite(out[0]).all()
+    ninf = big.copy()
+    ninf[0, 0], ninf[0, 1] = np.inf, -np.inf  # sum NaN: still reported as infinite
+    with pytest.raises(ValueError, match=r"contains 2 non-finite \(infinite\)"):
+        check_views([ninf])
+
+
 def test_check_views_bad_input_errors():
     a = np.ones((4, 2))
     with pytest.raises(ValueError, match="view 1 has 3 rows but view 0 has 4"):

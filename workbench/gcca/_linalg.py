@@ -3,8 +3,12 @@ implicitly centred, row-weighted sparse or dense matrix, orthonormalization, sig
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
 import numbers
+import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +21,41 @@ logger = logging.getLogger(__name__)
 
 #: ``truncated_svd(method="auto")`` uses the exact scatter-matrix route up to this many columns.
 GRAM_MAX_COLS = 2000
+
+
+@functools.lru_cache(maxsize=1)
+def _scipy_only_blas() -> Any:
+    """threadpoolctl controller of the BLAS libraries that scipy.linalg loads and numpy does not
+    (pip wheels bundle one OpenBLAS each), or None when they share one library."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+        return None
+    import scipy
+
+    ctl = ThreadpoolController()
+    libs_dir = os.path.join(os.path.dirname(os.path.dirname(scipy.__file__)), "scipy.libs")
+    own = [lib.filepath for lib in ctl.lib_controllers
+           if lib.user_api == "blas" and os.path.dirname(lib.filepath) == libs_dir]
+    return ctl.select(filepath=own) if own else None
+
+
+@contextlib.contextmanager
+def _scipy_lapack_one_thread() -> Iterator[None]:
+    """Run scipy.linalg's own BLAS on one thread inside the block.
+
+    With numpy and scipy each bundling an OpenBLAS, a threaded LAPACK call leaves scipy's
+    worker threads spinning (~0.1 s) while numpy's BLAS or the sparse-product threads want
+    the cores: on 2 cores a 1,000 x 128 QR took 50 ms instead of 8 ms and slowed the next
+    product by 50 ms. The factorizations on the short side (LU/QR of d x l blocks, eigh of
+    d x d) gain little from threads (LU of 12,500 x 600: 0.107 s on 1 or 2 threads).
+    """
+    sel = _scipy_only_blas()
+    if sel is None:
+        yield
+        return
+    with sel.limit(limits=1):
+        yield
 
 
 def _fix_signs(mat: np.ndarray) -> np.ndarray:
@@ -157,6 +196,9 @@ def truncated_svd(
     would cost ``n l^2`` per step, more than a sparse pass when ``nnz / n < l``), then takes the
     Rayleigh-Ritz approximation :math:`L \approx (L Z) Z^T`: the thin SVD
     :math:`L Z = U S W^T` gives :math:`V = Z W` with one more pass, ``2 q + 1`` in all.
+    The factorizations of the short side (LU/QR of ``d x l`` blocks, the scatter route's
+    eigensolver) run with scipy's BLAS on one thread, so that when numpy and scipy each bundle
+    an OpenBLAS (pip wheels) scipy's idle workers do not spin against numpy's products.
 
     References
     ----------
@@ -225,9 +267,10 @@ def truncated_svd(
         if ops is None:
             return lt_block(l_block(z))
         out = ops.map(normal_panel, z, d)
-        if mean is not None:
+        if mean is not None:  # both rank-one terms in one (d x 2) (2 x l) product
             mz, sz = mean @ z, s_w @ z
-            out -= np.outer(s_w, mz) + np.outer(mean, sz - s_tot * mz)
+            cols = np.stack([s_w, mean], axis=1)
+            out -= cols @ np.stack([mz, sz - np.asarray(s_tot, dtype=dtype) * mz])
         return out
 
     if method == "dense":
@@ -259,7 +302,8 @@ def truncated_svd(
             g = np.asarray(xw.T @ xw, dtype=np.float64)
         g = (g + g.T) / 2
         if rank < d:
-            lam, vec = sla.eigh(g, subset_by_index=[d - rank, d - 1], driver="evx")
+            with _scipy_lapack_one_thread():
+                lam, vec = sla.eigh(g, subset_by_index=[d - rank, d - 1], driver="evx")
         else:
             lam, vec = np.linalg.eigh(g)
         del g
@@ -286,9 +330,14 @@ def truncated_svd(
         for it in range(int(n_iter)):
             z = normal_matmat(z)
             passes += 2
-            if it < int(n_iter) - 1:
-                z = sla.lu(z, permute_l=True, check_finite=False)[0]
-        z = sla.qr(z, mode="economic", check_finite=False)[0]
+            with _scipy_lapack_one_thread():
+                if it < int(n_iter) - 1:
+                    z = sla.lu(z, permute_l=True, check_finite=False)[0]
+                else:
+                    z = sla.qr(z, mode="economic", check_finite=False)[0]
+        if int(n_iter) < 1:
+            with _scipy_lapack_one_thread():
+                z = sla.qr(z, mode="economic", check_finite=False)[0]
         # Rayleigh-Ritz on span(z): L z = U S W^T, so L ~ L z z^T = U S (z W)^T (one pass).
         y = matmat(z)
         passes += 1

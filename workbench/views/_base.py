@@ -409,10 +409,12 @@ def check_views(
             x = np.ascontiguousarray(arr, dtype=out_dtype)
             data = x.ravel()[:0]
             nz_rows = np.zeros(x.shape[0], dtype=bool)
-            if x.size:  # two row reductions, no n x d temporaries (NaN and inf propagate)
-                rmax, rmin = x.max(axis=1), x.min(axis=1)
-                nz_rows = (rmax != 0) | (rmin != 0)
-                data = np.concatenate([rmax, rmin])
+            if x.size:  # one pass of row sums, no n x d temporary (NaN and inf propagate)
+                data = np.einsum("ij->i", x)
+                nz_rows = data != 0
+                if not nz_rows.all():  # a zero sum need not be a zero row: check those exactly
+                    sub = x[~nz_rows]
+                    nz_rows[~nz_rows] = (sub.max(axis=1) != 0) | (sub.min(axis=1) != 0)
         n, d = x.shape
         if n == 0 or d == 0:
             raise ValueError(f"{label} is empty: shape {x.shape}")
@@ -422,11 +424,12 @@ def check_views(
             raise ValueError(
                 f"{label} has {n} rows but view 0 has {n_rows}; all views must share the rows (words)"
             )
-        if not np.isfinite(data).all():
+        if not np.isfinite(data).all():  # (a dense row sum can also overflow: count exactly)
             vals = x.data if sp.issparse(x) else x.ravel()
             bad = int(np.size(vals) - np.count_nonzero(np.isfinite(vals)))
-            kind = "NaN" if np.isnan(vals).any() else "infinite"
-            raise ValueError(f"{label} contains {bad} non-finite ({kind}) value(s)")
+            if bad:
+                kind = "NaN" if np.isnan(vals).any() else "infinite"
+                raise ValueError(f"{label} contains {bad} non-finite ({kind}) value(s)")
         if not nz_rows.any():
             raise ValueError(f"{label} is empty: all entries are zero")
         if mask_in is None:
