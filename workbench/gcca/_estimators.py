@@ -577,10 +577,15 @@ class MVLSA(_GCCABase):
             nnz += int(x.nnz) if sp.issparse(x) else int(x.size)
             t = (res.s / np.sqrt(res.s**2 + reg[j])).astype(dtype)
             scale = (wj * inv_sqrt_c[pos[rj]]).astype(dtype)[:, None]
-            if rj.size == kept.size:  # every kept row observed: a plain column block
-                mt[:, off : off + mj] = res.U * scale * t
+            blk = mt[:, off : off + mj]
+            if rj.size == kept.size:  # every kept row observed: written in place, no temporaries
+                np.multiply(res.U, scale, out=blk)
+                blk *= t
             else:
-                mt[pos[rj], off : off + mj] = res.U * scale * t
+                u_s = res.U * scale
+                u_s *= t
+                blk[pos[rj]] = u_s
+                del u_s
             off += mj
             sizes.append(mj)
             vts.append(res.Vt)
