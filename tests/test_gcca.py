@@ -293,6 +293,28 @@ def test_sparse_products_in_panels_equal_plain_products(n_threads):
         assert max(b1 - a1 for a1, b1 in panels) <= max(ops.PANEL, -(-width // 2))
 
 
+def test_rayleigh_ritz_through_cholesky_matches_orthonormal_basis():
+    """The final Rayleigh-Ritz step on a non-orthonormal (LU-normalized) basis Z, through
+    Q = Z R^{-1} with Z^T Z = R^T R, equals the SVD of L Q with Q from Householder QR."""
+    from workbench.gcca._linalg import _cholesky_inverse_factor, _thin_svd
+
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((400, 60)) @ np.diag(np.geomspace(1, 1e-3, 60)) @ rng.standard_normal((60, 90))
+    z = sla.lu(x.T @ (x @ rng.standard_normal((90, 25))), permute_l=True)[0]
+    r_inv = _cholesky_inverse_factor(z)
+    assert r_inv is not None
+    np.testing.assert_allclose((z @ r_inv).T @ (z @ r_inv), np.eye(25), atol=1e-10)
+    u, s, wt = _thin_svd(x @ z, 10, r_inv=r_inv)
+    q = np.linalg.qr(z)[0]
+    u_ref, s_ref, wt_ref = np.linalg.svd(x @ q, full_matrices=False)
+    np.testing.assert_allclose(s, s_ref[:10], rtol=1e-9)
+    v, v_ref = wt @ z.T, wt_ref[:10] @ q.T  # right singular vectors in the original space
+    np.testing.assert_allclose(np.abs(np.sum(v * v_ref, axis=1)), 1.0, atol=1e-8)
+    np.testing.assert_allclose(np.abs(np.sum(u * u_ref[:, :10], axis=0)), 1.0, atol=1e-8)
+    # a basis without full column rank has no Cholesky factor: the caller falls back to QR
+    assert _cholesky_inverse_factor(np.hstack([z, z[:, :1]])) is None
+
+
 def test_scipy_lapack_runs_on_one_thread_inside_the_block_only():
     """The short-side factorizations run with scipy's own BLAS on one thread (no spinning
     workers competing with numpy's BLAS); numpy's BLAS and the settings outside are kept."""

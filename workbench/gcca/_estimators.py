@@ -433,7 +433,12 @@ class MVLSA(_GCCABase):
         Randomized SVD oversampling (None: ``max(m, 20)``, i.e. blocks of ``2 m`` columns; see
         :func:`truncated_svd` for the accuracy this buys on flat spectra).
     n_iter : int
-        Power iterations (``2 n_iter + 1`` passes per view).
+        Power iterations (``2 n_iter + 1`` passes per view). Views whose spectrum has a clear
+        gap need far fewer than word views: when the block spans the gap, one iteration can
+        suffice. On 15 dense 50,000 x 1,000 views with a 100-dimensional signal each
+        (``bench/bench_gcca.py``, k = m = 50), ``n_iter=1, n_oversamples=78`` (blocks of 128)
+        ends 0.09 deg from the exact shared space in 2/3 of the exact route's time, while
+        blocks of 112 end 0.53 deg away.
     random_state : int, RandomState or None
         Seeds the randomized SVDs (results are reproducible for a fixed seed).
     n_jobs : int

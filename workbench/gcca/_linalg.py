@@ -191,11 +191,14 @@ def truncated_svd(
     :math:`L^T Q = X^T (w \odot Q) - \mu (1^T (w \odot Q))`, so sparsity is kept (the rank-one
     mean correction costs ``O((n + d) l)`` per product). Singular values below
     ``max(n, d) * eps * s_max`` are treated as zero and dropped. The randomized solver iterates
-    on the short ``d x l`` side, :math:`Z \leftarrow \mathrm{orth}(L^T L Z)` (pivoted-LU
-    normalization inside the loop, Householder QR for the last basis; the tall ``n x l`` block
-    would cost ``n l^2`` per step, more than a sparse pass when ``nnz / n < l``), then takes the
-    Rayleigh-Ritz approximation :math:`L \approx (L Z) Z^T`: the thin SVD
-    :math:`L Z = U S W^T` gives :math:`V = Z W` with one more pass, ``2 q + 1`` in all.
+    on the short ``d x l`` side, :math:`Z \leftarrow \mathrm{lu}(L^T L Z)` (the block is
+    normalized by pivoted LU, which keeps its span and full column rank; the tall ``n x l``
+    block would cost ``n l^2`` per step, more than a sparse pass when ``nnz / n < l``), then
+    takes the Rayleigh-Ritz approximation :math:`L \approx (L Q) Q^T` on
+    :math:`Q = Z R^{-1}`, :math:`Z^T Z = R^T R` (Cholesky of the small Gram matrix, in
+    float64, in place of a Householder QR of ``Z``): the thin SVD
+    :math:`L Q = (L Z) R^{-1} = U S W^T` gives :math:`V = Z R^{-1} W` with one more pass,
+    ``2 q + 1`` in all.
     The factorizations of the short side (LU/QR of ``d x l`` blocks, the scatter route's
     eigensolver) run with scipy's BLAS on one thread, so that when numpy and scipy each bundle
     an OpenBLAS (pip wheels) scipy's idle workers do not spin against numpy's products.
@@ -325,23 +328,24 @@ def truncated_svd(
         # Subspace iteration on the right (d x l) side only: the tall n x l side would cost
         # n l^2 per step, more than a sparse pass when nnz / n < l. Inside the iteration only
         # the span matters, so the block is normalized by pivoted LU (as scikit-learn's
-        # randomized_svd does; half the flops of QR); the last basis gets Householder QR.
+        # randomized_svd does; half the flops of QR), the last one included.
         passes = 0
-        for it in range(int(n_iter)):
+        for _ in range(int(n_iter)):
             z = normal_matmat(z)
             passes += 2
             with _scipy_lapack_one_thread():
-                if it < int(n_iter) - 1:
-                    z = sla.lu(z, permute_l=True, check_finite=False)[0]
-                else:
-                    z = sla.qr(z, mode="economic", check_finite=False)[0]
-        if int(n_iter) < 1:
+                z = sla.lu(z, permute_l=True, check_finite=False)[0]
+        # Rayleigh-Ritz on span(z) without orthonormalizing z: with z^T z = R^T R (Cholesky of
+        # the small float64 Gram; z = P L from LU has full column rank and is well conditioned),
+        # Q = z R^{-1} is an orthonormal basis, L Q = (L z) R^{-1} = U S W^T and V = z R^{-1} W
+        # (one pass). Falls back to Householder QR if the Cholesky factorization fails.
+        r_inv = _cholesky_inverse_factor(z)
+        if r_inv is None:
             with _scipy_lapack_one_thread():
                 z = sla.qr(z, mode="economic", check_finite=False)[0]
-        # Rayleigh-Ritz on span(z): L z = U S W^T, so L ~ L z z^T = U S (z W)^T (one pass).
         y = matmat(z)
         passes += 1
-        u, s, wt = _thin_svd(y, rank)
+        u, s, wt = _thin_svd(y, rank, r_inv=r_inv)
         vt = wt.astype(dtype) @ z.T
     s = np.asarray(s, dtype=np.float64)
     # s is descending, so the kept triplets are a prefix (slices, no copies)
@@ -371,12 +375,38 @@ def _gram64(y: np.ndarray, chunk: int = 8192) -> np.ndarray:
     return g
 
 
-def _thin_svd(y: np.ndarray, rank: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _cholesky_inverse_factor(z: np.ndarray) -> np.ndarray | None:
+    """``R^{-1}`` (float64, upper triangular) with ``z^T z = R^T R``, so that ``z R^{-1}`` has
+    orthonormal columns (to about ``cond(z)^2 eps64``); None if ``z^T z`` is not numerically
+    positive definite or ``||R||_F ||R^{-1}||_F`` (an upper bound of ``cond(z)``) exceeds
+    1e6. (LU-normalized blocks of word views have ``cond(z)`` of 3e3 to 5e3.)"""
+    try:
+        lower = np.linalg.cholesky(_gram64(z))
+    except np.linalg.LinAlgError:
+        return None
+    with _scipy_lapack_one_thread():
+        r_inv = sla.solve_triangular(lower.T, np.eye(lower.shape[0]), lower=False, check_finite=False)
+    if not np.linalg.norm(lower) * np.linalg.norm(r_inv) <= 1e6:  # also catches inf / NaN
+        return None
+    return r_inv
+
+
+def _thin_svd(
+    y: np.ndarray, rank: int, r_inv: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Top-``rank`` SVD ``y ~= U diag(s) Wt`` of a tall ``n x l`` block via eigh of its float64
     Gram matrix (one ``n l^2`` product instead of Householder QR's several); directions with
     ``s < sqrt(l * eps) * s_max`` (not resolved through the Gram matrix) are dropped. ``U`` is
-    formed in ``y``'s dtype."""
-    lam, vec = np.linalg.eigh(_gram64(y))
+    formed in ``y``'s dtype.
+
+    With ``r_inv`` (``l x l``) it is the SVD of ``y r_inv`` (whose Gram matrix is
+    ``r_inv^T (y^T y) r_inv``), and ``Wt`` is returned as ``(r_inv W)^T``, so that
+    ``y @ Wt.T / s`` is ``U`` either way."""
+    gram = _gram64(y)
+    if r_inv is not None:
+        gram = r_inv.T @ gram @ r_inv
+        gram = (gram + gram.T) / 2
+    lam, vec = np.linalg.eigh(gram)
     lam, vec = lam[::-1], vec[:, ::-1]
     top = float(lam[0]) if lam.size else 0.0
     ok = lam > max(top, 0.0) * y.shape[1] * np.finfo(np.float64).eps * 10
@@ -385,6 +415,8 @@ def _thin_svd(y: np.ndarray, rank: int) -> tuple[np.ndarray, np.ndarray, np.ndar
         return np.zeros((y.shape[0], 0), dtype=y.dtype), np.zeros(0), np.zeros((0, y.shape[1]))
     s = np.sqrt(lam[ok])
     vec = vec[:, ok]
+    if r_inv is not None:
+        vec = r_inv @ vec
     return y @ (vec / s).astype(y.dtype), s, vec.T
 
 
