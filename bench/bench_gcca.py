@@ -340,7 +340,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     cfg = QUICK if args.quick else FULL
     parts = set(args.parts.split(","))
     common = {"n_iter": args.n_iter, "n_jobs": args.n_jobs, "n_oversamples": args.n_oversamples}
-    results: dict[str, Any] = {"quick": args.quick, "settings": vars(args) | {"cfg": cfg}}
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True, check=False).stdout.strip() or None
+    except OSError:
+        commit = None
+    results: dict[str, Any] = {"quick": args.quick, "commit": commit, "settings": vars(args) | {"cfg": cfg}}
     tmp = Path(tempfile.mkdtemp(prefix="bench_gcca_"))
 
     if "dense" in parts:
