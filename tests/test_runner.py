@@ -337,3 +337,12 @@ def test_record_helpers_reexported():
     from workbench import records
 
     assert runner.record is records.record and runner.read_records is records.read_records
+
+
+def test_repo_root_and_default_notebooks_dir(monkeypatch):
+    """The defaults point at this repository (the package layout may move files around)."""
+    monkeypatch.delenv("WORKBENCH_NOTEBOOKS", raising=False)
+    root = runner.repo_root()
+    assert (root / "workbench" / "__init__.py").is_file()
+    assert runner.default_notebooks_dir() == root / "notebooks"
+    assert [p.stem for p in runner.list_notebooks()][:2] == ["00_tour", "01_significance"]

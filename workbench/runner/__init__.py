@@ -25,23 +25,17 @@ Notebook-side helpers :func:`record` and :func:`read_records` are re-exported fr
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import datetime as _dt
-import hashlib
 import json
 import logging
 import os
-import platform
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +46,31 @@ from workbench.records import (
     read_records,
     record,
     to_jsonable,
+)
+from workbench.runner._notebooks import (  # noqa: F401 - re-exported
+    NOTEBOOK_PATTERN,
+    REQUIRED_PARAMETERS,
+    SIZES,
+    NotebookFormatError,
+    RunnerUsageError,
+    _parameters_cells,
+    _read_notebook_json,
+    default_notebooks_dir,
+    list_notebooks,
+    notebook_parameters,
+    parse_parameter,
+    repo_root,
+    resolve_notebooks,
+    validate_parameters,
+)
+from workbench.runner._provenance import (  # noqa: F401 - re-exported
+    KEY_PACKAGES,
+    _now,
+    _seeds,
+    _sha256,
+    data_checksums,
+    git_commit,
+    package_versions,
 )
 
 logger = logging.getLogger(__name__)
@@ -75,267 +94,9 @@ __all__ = [
     "validate_parameters",
 ]
 
-SIZES = ("small", "full")
-#: Parameters every notebook must declare in its ``parameters`` cell.
-REQUIRED_PARAMETERS = ("DATA_SIZE", "INTERACTIVE", "SEED")
-NOTEBOOK_PATTERN = re.compile(r"^\d\d_[A-Za-z0-9_]+$")
+
 MANIFEST = "manifest.json"
 RECORDS = "records.json"
-#: Distributions whose versions go into every manifest.
-KEY_PACKAGES = (
-    "workbench",
-    "numpy",
-    "scipy",
-    "pandas",
-    "scikit-learn",
-    "gensim",
-    "nltk",
-    "matplotlib",
-    "papermill",
-    "ipykernel",
-)
-
-
-class RunnerUsageError(ValueError):
-    """Bad request (unknown notebook, undeclared parameter, wrong type); nothing was run."""
-
-
-class NotebookFormatError(RunnerUsageError):
-    """A notebook whose ``parameters`` cell does not follow the conventions."""
-
-
-# --------------------------------------------------------------------------- discovery
-
-
-def repo_root() -> Path:
-    """The repository folder (parent of the ``workbench`` package)."""
-    return Path(__file__).resolve().parents[1]
-
-
-def default_notebooks_dir() -> Path:
-    """``$WORKBENCH_NOTEBOOKS`` if set, else ``<repo>/notebooks``."""
-    env = os.environ.get("WORKBENCH_NOTEBOOKS")
-    return Path(env) if env else repo_root() / "notebooks"
-
-
-def list_notebooks(notebooks_dir: str | os.PathLike[str] | None = None) -> list[Path]:
-    """The runnable notebooks ``NN_name.ipynb`` of ``notebooks_dir``, in order."""
-    folder = Path(notebooks_dir) if notebooks_dir is not None else default_notebooks_dir()
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.glob("*.ipynb") if NOTEBOOK_PATTERN.match(p.stem))
-
-
-def resolve_notebooks(
-    names: Sequence[str | os.PathLike[str]] | None,
-    notebooks_dir: str | os.PathLike[str] | None = None,
-) -> list[Path]:
-    """Map notebook references to paths.
-
-    A reference is a path to an ``.ipynb`` file, a full name (``00_tour``), a name
-    without its number (``tour``) or just the number (``00``). ``None`` or an empty
-    list selects every notebook in order. Unknown references raise
-    :class:`RunnerUsageError` listing the available notebooks.
-    """
-    available = list_notebooks(notebooks_dir)
-    if not names:
-        if not available:
-            raise RunnerUsageError(f"no notebooks (NN_name.ipynb) found in {notebooks_dir}")
-        return available
-    out: list[Path] = []
-    for ref in names:
-        path = _resolve_one(ref, available)
-        if path is None:
-            listing = ", ".join(p.stem for p in available) or "(none)"
-            raise RunnerUsageError(f"unknown notebook {str(ref)!r}; available: {listing}")
-        if path not in out:
-            out.append(path)
-    return out
-
-
-def _resolve_one(ref: str | os.PathLike[str], available: list[Path]) -> Path | None:
-    text = str(ref)
-    candidate = Path(text)
-    if text.endswith(".ipynb") or os.sep in text or "/" in text:
-        if candidate.is_file():
-            return candidate.resolve()
-        text = candidate.stem
-    for path in available:
-        stem = path.stem
-        if text in (stem, stem.split("_", 1)[1], stem[:2]):
-            return path
-    return None
-
-
-# --------------------------------------------------------------------------- parameters
-
-
-def _parameters_cells(nb: Mapping[str, Any]) -> list[tuple[int, str]]:
-    cells = []
-    for i, cell in enumerate(nb.get("cells", [])):
-        tags = cell.get("metadata", {}).get("tags", [])
-        if cell.get("cell_type") == "code" and "parameters" in tags:
-            source = cell.get("source", "")
-            cells.append((i, "".join(source) if isinstance(source, list) else source))
-    return cells
-
-
-def _read_notebook_json(path: Path) -> dict[str, Any]:
-    try:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RunnerUsageError(f"notebook not found: {path}") from None
-    except json.JSONDecodeError as exc:
-        raise NotebookFormatError(f"{path}: not a valid notebook (JSON error: {exc})") from None
-    if not isinstance(nb, dict) or "cells" not in nb:
-        raise NotebookFormatError(f"{path}: not a notebook (no 'cells')")
-    return nb
-
-
-def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The parameters a notebook declares, with their default values.
-
-    The notebook must contain exactly one code cell tagged ``parameters`` whose
-    statements are all assignments of literals to names (``SEED = 0``); comments are
-    allowed.
-
-    Raises
-    ------
-    NotebookFormatError
-        Naming the notebook and the offending line.
-    """
-    path = Path(path)
-    nb = _read_notebook_json(path)
-    cells = _parameters_cells(nb)
-    if len(cells) != 1:
-        raise NotebookFormatError(
-            f"{path.name}: expected exactly one code cell tagged 'parameters', found {len(cells)}"
-        )
-    index, source = cells[0]
-    try:
-        tree = ast.parse(source)
-    except SyntaxError as exc:
-        raise NotebookFormatError(
-            f"{path.name}, parameters cell (cell {index}), line {exc.lineno}: {exc.msg}"
-        ) from None
-    params: dict[str, Any] = {}
-    for stmt in tree.body:
-        where = f"{path.name}, parameters cell (cell {index}), line {stmt.lineno}"
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            target, value = stmt.targets[0], stmt.value
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-            target, value = stmt.target, stmt.value
-        else:
-            raise NotebookFormatError(f"{where}: only `NAME = literal` assignments are allowed")
-        if not isinstance(target, ast.Name):
-            raise NotebookFormatError(f"{where}: assignment target must be a plain name")
-        try:
-            params[target.id] = ast.literal_eval(value)
-        except ValueError:
-            raise NotebookFormatError(
-                f"{where}: value of {target.id} is not a literal ({ast.unparse(value)})"
-            ) from None
-    return params
-
-
-def parse_parameter(text: str) -> tuple[str | None, str, Any]:
-    """Parse a command-line parameter ``[notebook:]name=value``.
-
-    The value is read with :func:`ast.literal_eval` (``3``, ``0.5``, ``True``,
-    ``"x"``, ``[1, 2]``); anything that is not a Python literal is kept as a string.
-
-    Returns
-    -------
-    (notebook or None, name, value)
-    """
-    if "=" not in text:
-        raise RunnerUsageError(f"parameter {text!r}: expected name=value")
-    key, raw = text.split("=", 1)
-    notebook: str | None = None
-    if ":" in key:
-        notebook, key = key.split(":", 1)
-    key = key.strip()
-    if not key.isidentifier():
-        raise RunnerUsageError(f"parameter {text!r}: {key!r} is not a valid parameter name")
-    try:
-        value: Any = ast.literal_eval(raw.strip())
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        value = raw
-    return notebook, key, value
-
-
-def _type_name(value: Any) -> str:
-    return type(value).__name__
-
-
-def _coerce(name: str, value: Any, default: Any, notebook: str) -> Any:
-    """Check ``value`` against the declared default's type; int is accepted for float."""
-    if default is None:  # declared as None: any literal is accepted
-        return value
-    expected = type(default)
-    ok: bool
-    if expected is bool:
-        ok = isinstance(value, bool)
-    elif expected is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif expected is float:
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if ok:
-            value = float(value)
-    else:
-        ok = isinstance(value, expected)
-        element_types = {type(v) for v in default} if isinstance(default, (list, tuple)) else set()
-        if ok and len(element_types) == 1:  # homogeneous list/tuple: check its elements too
-            element = default[0]
-            value = expected(
-                _coerce(f"{name}[{i}]", v, element, notebook) for i, v in enumerate(value)
-            )
-    if not ok:
-        raise RunnerUsageError(
-            f"{notebook}: parameter {name} expects {expected.__name__} "
-            f"(default {default!r}), got {_type_name(value)} {value!r}"
-        )
-    return value
-
-
-def validate_parameters(
-    path: str | os.PathLike[str],
-    parameters: Mapping[str, Any] | None = None,
-    *,
-    size: str = "full",
-) -> dict[str, Any]:
-    """Effective parameters of one notebook run: defaults, then ``parameters``, then size.
-
-    Raises
-    ------
-    RunnerUsageError
-        For an undeclared parameter, a value of the wrong type, a bad size or a
-        ``DATA_SIZE`` parameter that contradicts ``size``.
-    """
-    path = Path(path)
-    if size not in SIZES:
-        raise RunnerUsageError(f"size must be one of {SIZES}, got {size!r}")
-    declared = notebook_parameters(path)
-    missing = [p for p in REQUIRED_PARAMETERS if p not in declared]
-    if missing:
-        raise NotebookFormatError(
-            f"{path.name}: the parameters cell must declare {', '.join(missing)}"
-        )
-    given = dict(parameters or {})
-    if "DATA_SIZE" in given and given["DATA_SIZE"] != size:
-        raise RunnerUsageError(
-            f"DATA_SIZE={given['DATA_SIZE']!r} contradicts size={size!r}; use --size instead"
-        )
-    effective = dict(declared)
-    for name, value in given.items():
-        if name not in declared:
-            raise RunnerUsageError(
-                f"{path.stem}: parameter {name!r} is not declared in its parameters cell; "
-                f"declared: {', '.join(sorted(declared))}"
-            )
-        effective[name] = _coerce(name, value, declared[name], path.stem)
-    effective["DATA_SIZE"] = size
-    return effective
 
 
 # --------------------------------------------------------------------------- results
@@ -424,78 +185,6 @@ class RunReport:
                 detail = str(r.output_dir)
             lines.append(f"| {r.name} | {r.status} | {r.wall_time:.1f} | {detail} |")
         return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- provenance
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def git_commit(root: Path | None = None) -> str:
-    """The current git commit of the repository, or ``"unknown"``."""
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            cwd=root or repo_root(),
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    commit = out.stdout.strip()
-    return commit if out.returncode == 0 and commit else "unknown"
-
-
-def package_versions(names: Sequence[str] = KEY_PACKAGES) -> dict[str, str]:
-    """Installed versions of ``names`` (``"not installed"`` when missing)."""
-    versions = {"python": platform.python_version()}
-    for name in names:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
-
-
-def data_checksums() -> dict[str, Any]:
-    """sha256 of the bundled data files.
-
-    Uses ``workbench.datasets.dataset_checksums()`` when available; otherwise hashes
-    every file under ``<repo>/data`` (or ``$WORKBENCH_DATA``).
-    """
-    try:
-        from workbench import datasets
-
-        return dict(datasets.dataset_checksums())  # type: ignore[attr-defined]
-    except Exception as exc:  # noqa: BLE001 - provenance must never break a run
-        logger.debug("dataset_checksums() unavailable (%s); hashing data/ directly", exc)
-    env = os.environ.get("WORKBENCH_DATA")
-    folder = Path(env) if env else repo_root() / "data"
-    if not folder.is_dir():
-        return {}
-    return {
-        str(p.relative_to(folder)): _sha256(p)
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and not p.name.startswith(".")
-    }
-
-
-def _seeds(parameters: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        k: v for k, v in parameters.items() if "SEED" in k.upper() or "RANDOM_STATE" in k.upper()
-    }
-
-
-def _now() -> str:
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 # --------------------------------------------------------------------------- execution
