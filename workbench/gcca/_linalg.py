@@ -336,9 +336,9 @@ def truncated_svd(
             with _scipy_lapack_one_thread():
                 z = sla.lu(z, permute_l=True, check_finite=False)[0]
         # Rayleigh-Ritz on span(z) without orthonormalizing z: with z^T z = R^T R (Cholesky of
-        # the small float64 Gram; z = P L from LU has full column rank and is well conditioned),
-        # Q = z R^{-1} is an orthonormal basis, L Q = (L z) R^{-1} = U S W^T and V = z R^{-1} W
-        # (one pass). Falls back to Householder QR if the Cholesky factorization fails.
+        # the small float64 Gram; z = P L from LU has full column rank, cond 3e3-5e3 on word
+        # views), Q = z R^{-1} is an orthonormal basis, L Q = (L z) R^{-1} = U S W^T and
+        # V = z R^{-1} W (one pass). Householder QR if the Cholesky factor fails or cond > 1e6.
         r_inv = _cholesky_inverse_factor(z)
         if r_inv is None:
             with _scipy_lapack_one_thread():
