@@ -140,6 +140,15 @@ def _dense_data(n: int, n_views: int, cols: int, k: int, seed: int) -> list[Any]
     return views
 
 
+def _dense_mvlsa(p: dict[str, Any]) -> Any:
+    """MVLSA as part 1 runs it: views already centred, no regularization, m = k."""
+    from workbench.gcca import MVLSA
+
+    return MVLSA(p["k"], view_rank=p["k"], regularization=0.0, center=False, svd_solver=p["solver"],
+                 n_iter=p["dense_n_iter"], n_oversamples=p["dense_n_oversamples"], random_state=0,
+                 n_jobs=p["n_jobs"])
+
+
 def worker_dense(p: dict[str, Any]) -> dict[str, Any]:
     import numpy as np
 
@@ -147,7 +156,7 @@ def worker_dense(p: dict[str, Any]) -> dict[str, Any]:
     data_gb = sum(v.nbytes for v in views) / 2**30
     out: dict[str, Any] = {"part": "dense", "method": p["method"], **{k: p[k] for k in ("n", "views", "cols", "k")}}
     GCCA, center = _import_mvlearn_gcca(p["mvlearn_path"])  # noqa: N806
-    from workbench.gcca import MVLSA  # both libraries are imported before the clock starts
+    import workbench.gcca  # noqa: F401 - both libraries are imported before the clock starts
 
     if p["method"] != "mvlearn":  # mvlearn row-standardises/centres inside fit; MVLSA gets the same
         views = [center(v).astype(p.get("dtype", "float64")) for v in views]
@@ -160,11 +169,7 @@ def worker_dense(p: dict[str, Any]) -> dict[str, Any]:
             model = GCCA(n_components=p["k"]).fit(views)
             emb = None
         else:
-            model = MVLSA(
-                p["k"], view_rank=p["k"], regularization=0.0, center=False, svd_solver=p["solver"],
-                n_iter=p["dense_n_iter"], n_oversamples=p["dense_n_oversamples"], random_state=0,
-                n_jobs=p["n_jobs"],
-            ).fit(views)
+            model = _dense_mvlsa(p).fit(views)
             emb = model.embedding_
         seconds = time.perf_counter() - t0
     if emb is None:  # mvlearn (outside the timing): its shared space G two ways
@@ -188,13 +193,11 @@ def worker_dense_mvlsa_only(p: dict[str, Any]) -> dict[str, Any]:
     views = _dense_data(p["n"], p["views"], p["cols"], p["k"], p["seed"])
     views = [(v - v.mean(1, keepdims=True)) / v.std(1, keepdims=True) for v in views]
     views = [(v - v.mean(0)).astype(p.get("dtype", "float64")) for v in views]
-    from workbench.gcca import MVLSA
+    import workbench.gcca  # noqa: F401 - imported before the clock starts
 
     with PeakRSS() as mem:
         t0 = time.perf_counter()
-        model = MVLSA(p["k"], view_rank=p["k"], regularization=0.0, center=False, svd_solver=p["solver"],
-                      n_iter=p["dense_n_iter"], n_oversamples=p["dense_n_oversamples"], random_state=0,
-                      n_jobs=p["n_jobs"]).fit(views)
+        model = _dense_mvlsa(p).fit(views)
         seconds = time.perf_counter() - t0
     np.save(p["emb_path"], model.embedding_)
     return {"part": "dense", "method": "mvlsa", "solver": p["solver"], "dtype": p.get("dtype", "float64"),

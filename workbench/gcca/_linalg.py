@@ -42,7 +42,7 @@ def _scipy_only_blas() -> Any:
 
 @contextlib.contextmanager
 def _scipy_lapack_one_thread() -> Iterator[None]:
-    """Run scipy.linalg's own BLAS on one thread inside the block.
+    """Run scipy.linalg's own BLAS on one thread inside the block (or the decorated call).
 
     With numpy and scipy each bundling an OpenBLAS, a threaded LAPACK call leaves scipy's
     worker threads spinning (~0.1 s) while numpy's BLAS or the sparse-product threads want
@@ -134,6 +134,7 @@ class TruncatedSVD:
     method: str
 
 
+@_scipy_lapack_one_thread()
 def truncated_svd(
     X: Any,
     rank: int,
@@ -199,9 +200,10 @@ def truncated_svd(
     float64, in place of a Householder QR of ``Z``): the thin SVD
     :math:`L Q = (L Z) R^{-1} = U S W^T` gives :math:`V = Z R^{-1} W` with one more pass,
     ``2 q + 1`` in all.
-    The factorizations of the short side (LU/QR of ``d x l`` blocks, the scatter route's
-    eigensolver) run with scipy's BLAS on one thread, so that when numpy and scipy each bundle
-    an OpenBLAS (pip wheels) scipy's idle workers do not spin against numpy's products.
+    The whole call runs with scipy's BLAS on one thread (its LAPACK work is the short-side
+    LU/QR of ``d x l`` blocks and the scatter route's eigensolver), so that when numpy and
+    scipy each bundle an OpenBLAS (pip wheels) scipy's idle workers do not spin against
+    numpy's products; numpy's BLAS keeps its threads.
 
     References
     ----------
@@ -305,8 +307,7 @@ def truncated_svd(
             g = np.asarray(xw.T @ xw, dtype=np.float64)
         g = (g + g.T) / 2
         if rank < d:
-            with _scipy_lapack_one_thread():
-                lam, vec = sla.eigh(g, subset_by_index=[d - rank, d - 1], driver="evx")
+            lam, vec = sla.eigh(g, subset_by_index=[d - rank, d - 1], driver="evx")
         else:
             lam, vec = np.linalg.eigh(g)
         del g
@@ -333,16 +334,14 @@ def truncated_svd(
         for _ in range(int(n_iter)):
             z = normal_matmat(z)
             passes += 2
-            with _scipy_lapack_one_thread():
-                z = sla.lu(z, permute_l=True, check_finite=False)[0]
+            z = sla.lu(z, permute_l=True, check_finite=False)[0]
         # Rayleigh-Ritz on span(z) without orthonormalizing z: with z^T z = R^T R (Cholesky of
         # the small float64 Gram; z = P L from LU has full column rank, cond 3e3-5e3 on word
         # views), Q = z R^{-1} is an orthonormal basis, L Q = (L z) R^{-1} = U S W^T and
         # V = z R^{-1} W (one pass). Householder QR if the Cholesky factor fails or cond > 1e6.
         r_inv = _cholesky_inverse_factor(z)
         if r_inv is None:
-            with _scipy_lapack_one_thread():
-                z = sla.qr(z, mode="economic", check_finite=False)[0]
+            z = sla.qr(z, mode="economic", check_finite=False)[0]
         y = matmat(z)
         passes += 1
         u, s, wt = _thin_svd(y, rank, r_inv=r_inv)
@@ -384,8 +383,7 @@ def _cholesky_inverse_factor(z: np.ndarray) -> np.ndarray | None:
         lower = np.linalg.cholesky(_gram64(z))
     except np.linalg.LinAlgError:
         return None
-    with _scipy_lapack_one_thread():
-        r_inv = sla.solve_triangular(lower.T, np.eye(lower.shape[0]), lower=False, check_finite=False)
+    r_inv = sla.solve_triangular(lower.T, np.eye(lower.shape[0]), lower=False, check_finite=False)
     if not np.linalg.norm(lower) * np.linalg.norm(r_inv) <= 1e6:  # also catches inf / NaN
         return None
     return r_inv
