@@ -471,6 +471,64 @@ def test_threaded_products_give_the_same_result():
     np.testing.assert_allclose(a, b, atol=1e-10)
 
 
+def test_views_factorized_in_parallel_match_one_at_a_time():
+    """n_jobs > 1 runs the views' SVDs concurrently (here 4 pooled + 1 left over, and one
+    view rank-deficient so its block is packed): same result as one view at a time."""
+    _, views = sparse_count_views(n_views=5)
+    dup = views[2].toarray()[:, :6]
+    views[2] = sp.csr_array(np.hstack([dup, dup, dup]))  # rank <= 6 < view_rank
+    kw = dict(view_rank=8, svd_solver="randomized", random_state=0)
+    a = MVLSA(4, **kw).fit(views)
+    for n_jobs in (2, 3):
+        b = MVLSA(4, n_jobs=n_jobs, **kw).fit(views)
+        assert b.view_ranks_ == a.view_ranks_ and a.view_ranks_[2] < 8
+        np.testing.assert_allclose(b.embedding_, a.embedding_, atol=1e-10)
+        np.testing.assert_allclose(b.eigenvalues_, a.eigenvalues_, rtol=1e-10)
+        assert b.fit_stats_["n_passes"] == a.fit_stats_["n_passes"]
+    # the packed stack is the exact one: m_j = rank of each view gives GCCA's solution
+    ranks = [min(v.shape[1], np.linalg.matrix_rank(v.toarray() - v.toarray().mean(0))) for v in views]
+    ex = GCCA(4, regularization=1e-8).fit(views).embedding_
+    full = MVLSA(4, view_rank=ranks, svd_solver="dense", regularization=1e-8, n_jobs=2).fit(views)
+    assert max_angle(full.embedding_, ex) < 1e-6
+
+
+def test_scipy_lapack_one_thread_acts_in_the_main_thread_only():
+    """The limit is process-wide: it is set and restored by the main thread (reentrant), and a
+    worker thread (e.g. MVLSA's view pool, whose limits the main thread sets) changes nothing."""
+    import threading
+
+    from threadpoolctl import threadpool_info
+
+    from workbench.gcca._linalg import _scipy_lapack_one_thread, _scipy_only_blas
+
+    sel = _scipy_only_blas()
+    if sel is None:
+        pytest.skip("numpy and scipy share one BLAS: nothing is limited")
+    limited = {i["filepath"] for i in sel.info()}
+
+    def state() -> dict[str, int]:
+        return {i["filepath"]: i["num_threads"] for i in threadpool_info()}
+
+    before = state()
+    seen: list[dict[str, int]] = []
+
+    def worker() -> None:
+        with _scipy_lapack_one_thread():
+            seen.append(state())
+
+    t = threading.Thread(target=worker)
+    t.start()
+    t.join(20)
+    assert seen and state() == before
+    with _scipy_lapack_one_thread():
+        with _scipy_lapack_one_thread():  # nested: the inner exit keeps the limit
+            pass
+        inside = state()
+    assert all(inside[f] == 1 for f in limited)
+    assert all(inside[f] == before[f] for f in before if f not in limited)
+    assert state() == before
+
+
 def test_views_over_different_vocabularies_are_rejected():
     from workbench.views import View, Vocabulary
 

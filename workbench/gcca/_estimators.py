@@ -79,14 +79,22 @@ def glove_row_weights(
 # --------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Prepared:
-    views: list[Any]  # restricted to each view's observed kept rows
-    rows: list[np.ndarray]  # row indices (into 0..N-1) of each view
-    weights: list[np.ndarray]  # per observed row, the weight d_ij (1 without row weighting)
+    views: list[Any]  # validated views, all N rows (restricted lazily by view_rows)
+    rows: list[np.ndarray]  # row indices (into 0..N-1) of each view's observed rows (support >= v)
+    weights: list[np.ndarray]  # per such row, the weight d_ij (1 without row weighting)
     row_mask: np.ndarray  # kept rows (support >= v)
     support: np.ndarray  # K_ii: number of views observing each row (before v)
     c: np.ndarray  # C_ii = sum_j d_ij^2 over kept rows (0 elsewhere)
     n_rows: int
     dtype: np.dtype
+
+    def view_rows(self, j: int) -> tuple[Any, np.ndarray, np.ndarray]:
+        """View ``j`` on its observed kept rows: ``(matrix, row indices, row weights)``.
+        Copies the rows only when some are left out (so callers can do it in parallel)."""
+        keep = self.row_mask[self.rows[j]]
+        rj, wj = self.rows[j][keep], self.weights[j][keep]
+        x = self.views[j]
+        return (x if rj.size == x.shape[0] else x[rj]), rj, wj
 
 
 class _GCCABase(TransformerMixin, BaseEstimator):
@@ -144,12 +152,11 @@ class _GCCABase(TransformerMixin, BaseEstimator):
                     f"view {j} has no observed rows among the {int(row_mask.sum())} rows observed in "
                     f"at least min_view_support={v} views; lower min_view_support or drop the view"
                 )
-            xj = x if idx.size == n else x[idx]
-            wj = self._row_weights(xj)
+            wj = self._row_weights(x)[idx]  # (row totals: the same on all rows or a subset)
             if not np.any(wj > 0):
                 raise ValueError(f"view {j}: all row weights are zero")
             rows.append(idx)
-            vs.append(xj)
+            vs.append(x)
             ws.append(wj)
             c[idx] += wj**2
         # rows whose only observations carry zero weight cannot be represented
@@ -358,10 +365,9 @@ class GCCA(_GCCABase):
         msum = np.zeros((nk, nk))
         parts = []
         for j in range(n_views):
-            x = prep.views[j]
+            x, rj, wj = prep.view_rows(j)
             xd = (x.toarray() if sp.issparse(x) else np.asarray(x)).astype(np.float64)
-            keep_r = prep.row_mask[prep.rows[j]]
-            xd, wj, rj = xd[keep_r], prep.weights[j][keep_r], pos[prep.rows[j][keep_r]]
+            rj = pos[rj]
             mu = xd.mean(axis=0) if self.center else None
             if mu is not None:
                 xd = xd - mu
@@ -440,10 +446,14 @@ class MVLSA(_GCCABase):
         ends 0.09 deg from the exact shared space in 2/3 of the exact route's time, while
         blocks of 112 end 0.53 deg away.
     random_state : int, RandomState or None
-        Seeds the randomized SVDs (results are reproducible for a fixed seed).
+        Seeds the randomized SVDs (one ``numpy.random.Generator`` per view, seeded from it;
+        results are reproducible for a fixed seed).
     n_jobs : int
-        Threads for the sparse products ``X_j B`` and ``X_j^T Q`` (column panels of the dense
-        operand); results do not depend on it.
+        Threads. With ``n_jobs > 1`` the views' SVDs run ``n_jobs`` at a time, each on one
+        thread (BLAS limited to one thread meanwhile; ``n_jobs`` blocks of ``n x (m + p)``
+        are in memory at once); views left over run one at a time, their sparse products
+        ``X_j B`` and ``X_j^T Q`` split into column panels over the threads. Every view has
+        its own random stream, so results do not depend on ``n_jobs`` (up to BLAS rounding).
 
     Attributes
     ----------
@@ -534,7 +544,8 @@ class MVLSA(_GCCABase):
         reg = _per_view(self.regularization, n_views, "regularization")
         ranks = _per_view(self.view_rank, n_views, "view_rank", kind=int)
         k = self.n_components
-        cap = [int(min(ranks[j], x.shape[0], x.shape[1])) for j, x in enumerate(prep.views)]
+        n_obs = [int(np.count_nonzero(prep.row_mask[r])) for r in prep.rows]
+        cap = [int(min(ranks[j], n_obs[j], x.shape[1])) for j, x in enumerate(prep.views)]
         if k > sum(cap):
             raise ValueError(
                 f"n_components={k} exceeds the rank of the stacked matrix, sum_j min(m, n_j, d_j) = "
@@ -542,47 +553,41 @@ class MVLSA(_GCCABase):
                 "raise view_rank"
             )
         rng = check_random_state(self.random_state)
+        # one random stream per view: results depend neither on n_jobs nor on scheduling
+        seeds = rng.randint(np.iinfo(np.int32).max, size=n_views)
         dtype = prep.dtype
         kept = np.flatnonzero(prep.row_mask)
         pos = np.full(prep.n_rows, -1)
         pos[kept] = np.arange(kept.size)
         inv_sqrt_c = 1.0 / np.sqrt(prep.c[kept])
-        # M~ is filled block by block into one Fortran-ordered array (so trimming unused
-        # columns is free); the per-view U_j are dropped as soon as their block is written.
+        # M~ is filled block by block into one Fortran-ordered array (view j at column
+        # sum(cap[:j]); blocks of rank-deficient views are packed afterwards, and trimming the
+        # unused columns is free); each U_j is dropped as soon as its block is written.
         mt = np.zeros((kept.size, sum(cap)), dtype=dtype, order="F")
-        sizes: list[int] = []
-        vts: list[np.ndarray] = []
-        svals: list[np.ndarray] = []
-        means: list[np.ndarray | None] = []
-        passes, nnz, off = 0, 0, 0
-        for j in tqdm(range(n_views), desc="MVLSA view SVDs", disable=None, leave=False):
-            x = prep.views[j]
-            keep_r = prep.row_mask[prep.rows[j]]
-            rj = prep.rows[j]
-            if not keep_r.all():
-                x, rj = x[keep_r], rj[keep_r]
-            wj = prep.weights[j][keep_r]
+        starts = np.concatenate([[0], np.cumsum(cap)[:-1]]).astype(int)
+        weighting = self._weighting()
+
+        def view_svd(j: int, n_threads: int) -> tuple[np.ndarray, np.ndarray, Any, int, int]:
+            x, rj, wj = prep.view_rows(j)
             res = truncated_svd(
                 x,
                 cap[j],
                 center=self.center,
-                row_weights=None if self._weighting() is None else wj,
+                row_weights=None if weighting is None else wj,
                 method=self.svd_solver,
                 n_oversamples=self.n_oversamples,
                 n_iter=self.n_iter,
-                random_state=rng,
-                n_threads=self.n_jobs,
+                random_state=np.random.default_rng(seeds[j]),
+                n_threads=n_threads,
             )
             mj = res.s.size
             if mj == 0:
                 raise ValueError(f"view {j} has rank 0 (after centring it is all zeros)")
             if mj < cap[j]:
                 logger.info("view %d: rank %d < requested m=%d; using %d", j, mj, cap[j], mj)
-            passes += res.n_passes
-            nnz += int(x.nnz) if sp.issparse(x) else int(x.size)
             t = (res.s / np.sqrt(res.s**2 + reg[j])).astype(dtype)
             scale = (wj * inv_sqrt_c[pos[rj]]).astype(dtype)[:, None]
-            blk = mt[:, off : off + mj]
+            blk = mt[:, starts[j] : starts[j] + mj]
             if rj.size == kept.size:  # every kept row observed: written in place, no temporaries
                 np.multiply(res.U, scale, out=blk)
                 blk *= t
@@ -591,12 +596,43 @@ class MVLSA(_GCCABase):
                 u_s *= t
                 blk[pos[rj]] = u_s
                 del u_s
+            nnz_j = int(x.nnz) if sp.issparse(x) else int(x.size)
+            return res.s, res.Vt, res.mean, res.n_passes, nnz_j
+
+        # With n_jobs > 1 the views are factorized n_jobs at a time, each on one thread (all
+        # BLAS libraries limited to one thread meanwhile): every step of a view's SVD then runs
+        # in parallel, including the ones that do not scale over threads (LU of the short
+        # block, drawing the test matrix, copies); the views left over (fewer than n_jobs) run
+        # one at a time on n_jobs threads.
+        n_par = min(int(self.n_jobs), n_views)
+        n_pooled = n_views - n_views % n_par if n_par > 1 else 0
+        out: list[Any] = [None] * n_views
+        with tqdm(total=n_views, desc="MVLSA view SVDs", disable=None, leave=False) as bar:
+            if n_pooled:
+                from concurrent.futures import ThreadPoolExecutor, as_completed
+
+                from threadpoolctl import threadpool_limits
+
+                with threadpool_limits(limits=1), ThreadPoolExecutor(n_par) as ex:
+                    futures = {ex.submit(view_svd, j, 1): j for j in range(n_pooled)}
+                    for fut in as_completed(futures):
+                        out[futures[fut]] = fut.result()
+                        bar.update()
+            for j in range(n_pooled, n_views):
+                out[j] = view_svd(j, int(self.n_jobs))
+                bar.update()
+        svals = [o[0] for o in out]
+        vts = [o[1] for o in out]
+        means = [o[2] for o in out]
+        passes = sum(o[3] for o in out)
+        nnz = sum(o[4] for o in out)
+        sizes = [sv.size for sv in svals]
+        off = 0
+        for j, mj in enumerate(sizes):  # pack the blocks of rank-deficient views
+            if starts[j] != off:
+                mt[:, off : off + mj] = mt[:, starts[j] : starts[j] + mj]
             off += mj
-            sizes.append(mj)
-            vts.append(res.Vt)
-            svals.append(res.s)
-            means.append(res.mean)
-            del res
+        del out
         t_svd = time.perf_counter()
         if k > sum(sizes):
             raise ValueError(

@@ -8,6 +8,7 @@ import functools
 import logging
 import numbers
 import os
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,9 @@ def _scipy_only_blas() -> Any:
     return ctl.select(filepath=own) if own else None
 
 
+_one_thread_depth = [0]
+
+
 @contextlib.contextmanager
 def _scipy_lapack_one_thread() -> Iterator[None]:
     """Run scipy.linalg's own BLAS on one thread inside the block (or the decorated call).
@@ -49,13 +53,24 @@ def _scipy_lapack_one_thread() -> Iterator[None]:
     the cores: on 2 cores a 1,000 x 128 QR took 50 ms instead of 8 ms and slowed the next
     product by 50 ms. The factorizations on the short side (LU/QR of d x l blocks, eigh of
     d x d) gain little from threads (LU of 12,500 x 600: 0.107 s on 1 or 2 threads).
+
+    Acts in the main thread only (reentrant there). The limit is process-wide, and OpenBLAS
+    0.3.30 ignores a change made from another thread once the main thread has made one, so
+    code that runs this in worker threads (:class:`MVLSA` with ``n_jobs > 1``) sets the limits
+    for all its workers from the main thread instead.
     """
     sel = _scipy_only_blas()
-    if sel is None:
+    if sel is None or threading.current_thread() is not threading.main_thread():
         yield
         return
-    with sel.limit(limits=1):
+    limiter = sel.limit(limits=1) if _one_thread_depth[0] == 0 else None
+    _one_thread_depth[0] += 1
+    try:
         yield
+    finally:
+        _one_thread_depth[0] -= 1
+        if limiter is not None:
+            limiter.restore_original_limits()
 
 
 def _fix_signs(mat: np.ndarray) -> np.ndarray:
@@ -95,12 +110,15 @@ def _top_eigh(sym: np.ndarray, k: int, eps: float) -> tuple[np.ndarray, np.ndarr
 
 
 def _lowdin(y: np.ndarray) -> np.ndarray:
-    """Closest orthonormal matrix ``y (y^T y)^{-1/2}`` (keeps column identity; full column rank)."""
-    y64 = y.astype(np.float64, copy=False)
-    lam, vec = np.linalg.eigh(y64.T @ y64)
+    """Closest orthonormal matrix ``y (y^T y)^{-1/2}`` (keeps column identity; full column rank).
+
+    The Gram matrix is accumulated in float64 (chunked, no float64 copy of ``y``); the
+    correction, close to the identity, is applied in ``y``'s precision, which is all the
+    result is stored in."""
+    lam, vec = np.linalg.eigh(_gram64(y))
     if lam.size and lam[0] <= 0:
         raise ValueError("numerically rank-deficient embedding; lower n_components")
-    return (y64 @ ((vec / np.sqrt(lam)) @ vec.T)).astype(y.dtype, copy=False)
+    return np.asarray(y @ ((vec / np.sqrt(lam)) @ vec.T).astype(y.dtype))
 
 
 # --------------------------------------------------------------------------------------------
@@ -176,7 +194,9 @@ def truncated_svd(
         the exact shared space for ``q = 3 ... 6``.
     n_iter : int
         Power (subspace) iterations ``q``: ``2 q + 1`` passes over ``X``.
-    random_state : int, RandomState or None
+    random_state : int, RandomState, Generator or None
+        Source of the Gaussian test matrix (a ``numpy.random.Generator`` draws it ~3x faster
+        than ``RandomState``).
     n_threads : int
         Threads for the products with a sparse ``X``: ``X B`` and ``X^T Q`` run in column panels
         of the dense operand, one panel per thread (scipy releases the GIL); see
@@ -322,10 +342,12 @@ def truncated_svd(
         vt = vec.T
         passes = 2
     else:
-        rng = check_random_state(random_state)
         p_over = max(rank, 20) if n_oversamples is None else max(int(n_oversamples), 0)
         ell = int(min(rank + p_over, n, d))
-        z = rng.standard_normal((d, ell)).astype(dtype)
+        # drawn in float64 whatever the data's precision, so float32 and float64 data see the
+        # same test matrix for the same seed
+        gen = random_state if isinstance(random_state, np.random.Generator) else check_random_state(random_state)
+        z = gen.standard_normal((d, ell)).astype(dtype)
         # Subspace iteration on the right (d x l) side only: the tall n x l side would cost
         # n l^2 per step, more than a sparse pass when nnz / n < l. Inside the iteration only
         # the span matters, so the block is normalized by pivoted LU (as scikit-learn's

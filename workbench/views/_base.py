@@ -409,8 +409,8 @@ def check_views(
             x = np.ascontiguousarray(arr, dtype=out_dtype)
             data = x.ravel()[:0]
             nz_rows = np.zeros(x.shape[0], dtype=bool)
-            if x.size:  # one pass of row sums, no n x d temporary (NaN and inf propagate)
-                data = np.einsum("ij->i", x)
+            if x.size:  # one pass of row sums (BLAS gemv, threaded; NaN and inf propagate)
+                data = x @ np.ones(x.shape[1], dtype=x.dtype)
                 nz_rows = data != 0
                 if not nz_rows.all():  # a zero sum need not be a zero row: check those exactly
                     sub = x[~nz_rows]
