@@ -225,6 +225,18 @@ def test_check_views_dense_rows_by_sums_are_exact():
         check_views([ninf])
 
 
+def test_check_views_sparse_explicit_zeros_are_not_observations():
+    """A sparse row holding only stored zeros is unobserved, like an empty one; a row with a
+    stored zero and a nonzero is observed."""
+    x = sp.csr_array((np.array([0.0, 0.0, 1.0, 0.0, 2.0]), np.array([0, 2, 1, 0, 2]),
+                      np.array([0, 2, 4, 4, 5])), shape=(4, 3))
+    assert not x.data.all()
+    _, masks = check_views([x])
+    assert masks[0].tolist() == [False, True, False, True]
+    _, masks = check_views([sp.csr_array(x.toarray())])  # no stored zeros: fast path
+    assert masks[0].tolist() == [False, True, False, True]
+
+
 def test_check_views_bad_input_errors():
     a = np.ones((4, 2))
     with pytest.raises(ValueError, match="view 1 has 3 rows but view 0 has 4"):

@@ -388,8 +388,10 @@ def check_views(
                 x = x.copy()
                 x.sum_duplicates()
             data = x.data
-            nz_rows = np.zeros(x.shape[0], dtype=bool)
-            nz_rows[np.repeat(np.arange(x.shape[0]), np.diff(x.indptr))[data != 0]] = True
+            nz_rows = np.diff(x.indptr) > 0
+            if not data.all():  # explicit zeros: a row is nonzero if one of its entries is
+                nz_rows = np.zeros(x.shape[0], dtype=bool)
+                nz_rows[np.repeat(np.arange(x.shape[0]), np.diff(x.indptr))[data != 0]] = True
         else:
             try:
                 arr = np.asarray(m)
