@@ -563,7 +563,7 @@ class MVLSA(_GCCABase):
         # M~ is filled block by block into one Fortran-ordered array (view j at column
         # sum(cap[:j]); blocks of rank-deficient views are packed afterwards, and trimming the
         # unused columns is free); each U_j is dropped as soon as its block is written.
-        mt = np.zeros((kept.size, sum(cap)), dtype=dtype, order="F")
+        holder = [np.zeros((kept.size, sum(cap)), dtype=dtype, order="F")]  # freed via pop()
         starts = np.concatenate([[0], np.cumsum(cap)[:-1]]).astype(int)
         weighting = self._weighting()
 
@@ -587,7 +587,7 @@ class MVLSA(_GCCABase):
                 logger.info("view %d: rank %d < requested m=%d; using %d", j, mj, cap[j], mj)
             t = (res.s / np.sqrt(res.s**2 + reg[j])).astype(dtype)
             scale = (wj * inv_sqrt_c[pos[rj]]).astype(dtype)[:, None]
-            blk = mt[:, starts[j] : starts[j] + mj]
+            blk = holder[0][:, starts[j] : starts[j] + mj]
             if rj.size == kept.size:  # every kept row observed: written in place, no temporaries
                 np.multiply(res.U, scale, out=blk)
                 blk *= t
@@ -627,10 +627,11 @@ class MVLSA(_GCCABase):
         passes = sum(o[3] for o in out)
         nnz = sum(o[4] for o in out)
         sizes = [sv.size for sv in svals]
+        stack = holder.pop()
         off = 0
         for j, mj in enumerate(sizes):  # pack the blocks of rank-deficient views
             if starts[j] != off:
-                mt[:, off : off + mj] = mt[:, starts[j] : starts[j] + mj]
+                stack[:, off : off + mj] = stack[:, starts[j] : starts[j] + mj]
             off += mj
         del out
         t_svd = time.perf_counter()
@@ -639,7 +640,8 @@ class MVLSA(_GCCABase):
                 f"n_components={k} exceeds the rank of the stacked matrix ({sum(sizes)} = sum of the "
                 f"numerical view ranks {sizes}); lower n_components"
             )
-        mt = mt[:, :off]
+        mt = stack[:, :off]
+        del stack
         gram = mt.T @ mt  # in the data's precision (float32 halves the syrk and the eigh)
         gram += gram.T
         gram *= 0.5
