@@ -492,6 +492,17 @@ def test_views_factorized_in_parallel_match_one_at_a_time():
     assert max_angle(full.embedding_, ex) < 1e-6
 
 
+def test_n_jobs_conventions():
+    _, views = sparse_count_views(n_views=3)
+    kw = dict(view_rank=6, svd_solver="randomized", random_state=0)
+    a = MVLSA(3, **kw).fit(views).embedding_
+    for nj in (None, -1, 2):
+        np.testing.assert_allclose(MVLSA(3, n_jobs=nj, **kw).fit(views).embedding_, a, atol=1e-10)
+    for bad in (0, 1.5, "2", True):
+        with pytest.raises(ValueError, match="n_jobs"):
+            MVLSA(3, n_jobs=bad, **kw).fit(views)
+
+
 def test_scipy_lapack_one_thread_acts_in_the_main_thread_only():
     """The limit is process-wide: it is set and restored by the main thread (reentrant), and a
     worker thread (e.g. MVLSA's view pool, whose limits the main thread sets) changes nothing."""

@@ -448,8 +448,8 @@ class MVLSA(_GCCABase):
     random_state : int, RandomState or None
         Seeds the randomized SVDs (one ``numpy.random.Generator`` per view, seeded from it;
         results are reproducible for a fixed seed).
-    n_jobs : int
-        Threads. With ``n_jobs > 1`` the views' SVDs run ``n_jobs`` at a time, each on one
+    n_jobs : int or None
+        Threads (None: 1; -1: all cores, as in joblib). With ``n_jobs > 1`` the views' SVDs run ``n_jobs`` at a time, each on one
         thread (BLAS limited to one thread meanwhile; ``n_jobs`` blocks of ``n x (m + p)``
         are in memory at once); views left over run one at a time, their sparse products
         ``X_j B`` and ``X_j^T Q`` split into column panels over the threads. Every view has
@@ -515,7 +515,7 @@ class MVLSA(_GCCABase):
         n_oversamples: int | None = None,
         n_iter: int = 5,
         random_state: Any = None,
-        n_jobs: int = 1,
+        n_jobs: int | None = 1,
     ) -> None:
         self.n_components = n_components
         self.view_rank = view_rank
@@ -530,6 +530,15 @@ class MVLSA(_GCCABase):
         self.n_iter = n_iter
         self.random_state = random_state
         self.n_jobs = n_jobs
+
+    def _n_threads(self) -> int:
+        """``n_jobs`` as a thread count (None: 1; negative: joblib's convention, -1 = all cores)."""
+        nj = self.n_jobs
+        if nj is not None and (isinstance(nj, bool) or not isinstance(nj, (numbers.Integral, np.integer)) or nj == 0):
+            raise ValueError(f"n_jobs must be a nonzero integer or None, got {nj!r}")
+        from joblib import effective_n_jobs
+
+        return int(effective_n_jobs(nj))
 
     def fit(self, views: Any, masks: Any = None, y: Any = None) -> MVLSA:
         """Fit on a list of ``N``-row views (dense or sparse), optional boolean row masks."""
@@ -604,7 +613,8 @@ class MVLSA(_GCCABase):
         # in parallel, including the ones that do not scale over threads (LU of the short
         # block, drawing the test matrix, copies); the views left over (fewer than n_jobs) run
         # one at a time on n_jobs threads.
-        n_par = min(int(self.n_jobs), n_views)
+        n_jobs = self._n_threads()
+        n_par = min(n_jobs, n_views)
         n_pooled = n_views - n_views % n_par if n_par > 1 else 0
         out: list[Any] = [None] * n_views
         with tqdm(total=n_views, desc="MVLSA view SVDs", disable=None, leave=False) as bar:
@@ -619,7 +629,7 @@ class MVLSA(_GCCABase):
                         out[futures[fut]] = fut.result()
                         bar.update()
             for j in range(n_pooled, n_views):
-                out[j] = view_svd(j, int(self.n_jobs))
+                out[j] = view_svd(j, n_jobs)
                 bar.update()
         svals = [o[0] for o in out]
         vts = [o[1] for o in out]
