@@ -443,8 +443,8 @@ class MVLSA(_GCCABase):
         gap need far fewer than word views: when the block spans the gap, one iteration can
         suffice. On 15 dense 50,000 x 1,000 views with a 100-dimensional signal each
         (``bench/bench_gcca.py``, k = m = 50), ``n_iter=1, n_oversamples=78`` (blocks of 128)
-        ends 0.09 deg from the exact shared space in 2/3 of the exact route's time, while
-        blocks of 112 end 0.53 deg away.
+        ends 0.09-0.15 deg from the exact shared space (depending on the random stream) in about
+        3/4 of the exact route's time, while blocks of 112 ended 0.53 deg away.
     random_state : int, RandomState or None
         Seeds the randomized SVDs (one ``numpy.random.Generator`` per view, seeded from it;
         results are reproducible for a fixed seed).
