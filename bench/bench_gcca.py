@@ -11,7 +11,8 @@ Three parts, each configuration in its own subprocess (so peak memory is its own
    and the randomized per-view SVD of the paper's algorithm in float32 with one power
    iteration and blocks of l = 128 columns (``--dense-n-iter 1 --dense-n-oversamples 78``;
    each view here has a 100-dimensional signal, so blocks narrower than ~110 columns lose
-   accuracy fast: max angle to mvlearn 0.53 deg at l = 112, 0.09 deg at l = 128).
+   accuracy fast: max angle to mvlearn 0.53 deg at l = 112, 0.09-0.15 deg at l = 128,
+   depending on the random stream).
    Memory is reported as peak RSS and as the increase over the data already in memory
    (``extra_gb``). Targets: MVLSA >= 20x faster, <= 1/4 of the memory.
 2. ``corpus`` -- the real thing: 15 offset views of the 25M-token corpus (100K-word vocabulary,
@@ -378,6 +379,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         have_mvlearn = (Path(args.mvlearn_path) / "mvlearn").is_dir()
         dense: dict[str, Any] = {}
         runs = [tuple(r.split(":")) for r in args.dense_runs.split(",")]
+        bad = [r for r in runs if len(r) != 2 or r[0] not in ("auto", "randomized", "gram", "dense")
+               or r[1] not in ("float32", "float64")]
+        if bad:
+            ap.error(f"--dense-runs: expected solver:dtype entries such as gram:float32, got {bad}")
         for solver, dt in runs:
             emb = str(tmp / f"mvlsa_{solver}_{dt}.npy")
             cfg_run = {**d, "solver": solver, "dtype": dt, "emb_path": emb}

@@ -420,6 +420,8 @@ def test_constant_view_has_rank_zero_after_centring():
     _, views = planted_views(n=50)
     with pytest.raises(ValueError, match="rank 0"):
         MVLSA(2, view_rank=3).fit([views[0], np.ones((50, 4))])
+    with pytest.raises(ValueError, match="view 1 has rank 0"):  # raised inside the view pool
+        MVLSA(2, view_rank=3, n_jobs=2).fit([views[0], np.ones((50, 4))])
 
 
 def test_gcca_refuses_large_problems():

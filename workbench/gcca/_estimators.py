@@ -449,10 +449,11 @@ class MVLSA(_GCCABase):
         Seeds the randomized SVDs (one ``numpy.random.Generator`` per view, seeded from it;
         results are reproducible for a fixed seed).
     n_jobs : int or None
-        Threads (None: 1; -1: all cores, as in joblib). With ``n_jobs > 1`` the views' SVDs run ``n_jobs`` at a time, each on one
-        thread (BLAS limited to one thread meanwhile; ``n_jobs`` blocks of ``n x (m + p)``
-        are in memory at once); views left over run one at a time, their sparse products
-        ``X_j B`` and ``X_j^T Q`` split into column panels over the threads. Every view has
+        Threads (None: 1; -1: all cores, as in joblib). With ``n_jobs > 1`` the views' SVDs run
+        ``n_jobs`` at a time, each on one thread (BLAS limited to one thread meanwhile;
+        ``n_jobs`` blocks of ``n x (m + p)`` are in memory at once); views left over run one at
+        a time, their sparse products ``X_j B`` and ``X_j^T Q`` split into column panels over the
+        threads. Every view has
         its own random stream, so results do not depend on ``n_jobs`` (up to BLAS rounding).
 
     Attributes
@@ -534,7 +535,8 @@ class MVLSA(_GCCABase):
     def _n_threads(self) -> int:
         """``n_jobs`` as a thread count (None: 1; negative: joblib's convention, -1 = all cores)."""
         nj = self.n_jobs
-        if nj is not None and (isinstance(nj, bool) or not isinstance(nj, (numbers.Integral, np.integer)) or nj == 0):
+        bad = isinstance(nj, bool) or not isinstance(nj, (numbers.Integral, np.integer)) or nj == 0
+        if nj is not None and bad:
             raise ValueError(f"n_jobs must be a nonzero integer or None, got {nj!r}")
         from joblib import effective_n_jobs
 
@@ -572,11 +574,13 @@ class MVLSA(_GCCABase):
         # M~ is filled block by block into one Fortran-ordered array (view j at column
         # sum(cap[:j]); blocks of rank-deficient views are packed afterwards, and trimming the
         # unused columns is free); each U_j is dropped as soon as its block is written.
-        holder = [np.zeros((kept.size, sum(cap)), dtype=dtype, order="F")]  # freed via pop()
+        stack = np.zeros((kept.size, sum(cap)), dtype=dtype, order="F")
         starts = np.concatenate([[0], np.cumsum(cap)[:-1]]).astype(int)
         weighting = self._weighting()
 
-        def view_svd(j: int, n_threads: int) -> tuple[np.ndarray, np.ndarray, Any, int, int]:
+        def view_svd(
+            j: int, n_threads: int, buf: np.ndarray
+        ) -> tuple[np.ndarray, np.ndarray, Any, int, int]:
             x, rj, wj = prep.view_rows(j)
             res = truncated_svd(
                 x,
@@ -596,7 +600,7 @@ class MVLSA(_GCCABase):
                 logger.info("view %d: rank %d < requested m=%d; using %d", j, mj, cap[j], mj)
             t = (res.s / np.sqrt(res.s**2 + reg[j])).astype(dtype)
             scale = (wj * inv_sqrt_c[pos[rj]]).astype(dtype)[:, None]
-            blk = holder[0][:, starts[j] : starts[j] + mj]
+            blk = buf[:, starts[j] : starts[j] + mj]
             if rj.size == kept.size:  # every kept row observed: written in place, no temporaries
                 np.multiply(res.U, scale, out=blk)
                 blk *= t
@@ -624,12 +628,12 @@ class MVLSA(_GCCABase):
                 from threadpoolctl import threadpool_limits
 
                 with threadpool_limits(limits=1), ThreadPoolExecutor(n_par) as ex:
-                    futures = {ex.submit(view_svd, j, 1): j for j in range(n_pooled)}
+                    futures = {ex.submit(view_svd, j, 1, stack): j for j in range(n_pooled)}
                     for fut in as_completed(futures):
                         out[futures[fut]] = fut.result()
                         bar.update()
             for j in range(n_pooled, n_views):
-                out[j] = view_svd(j, n_jobs)
+                out[j] = view_svd(j, n_jobs, stack)
                 bar.update()
         svals = [o[0] for o in out]
         vts = [o[1] for o in out]
@@ -637,7 +641,6 @@ class MVLSA(_GCCABase):
         passes = sum(o[3] for o in out)
         nnz = sum(o[4] for o in out)
         sizes = [sv.size for sv in svals]
-        stack = holder.pop()
         off = 0
         for j, mj in enumerate(sizes):  # pack the blocks of rank-deficient views
             if starts[j] != off:

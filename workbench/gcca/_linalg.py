@@ -41,9 +41,6 @@ def _scipy_only_blas() -> Any:
     return ctl.select(filepath=own) if own else None
 
 
-_one_thread_depth = [0]
-
-
 @contextlib.contextmanager
 def _scipy_lapack_one_thread() -> Iterator[None]:
     """Run scipy.linalg's own BLAS on one thread inside the block (or the decorated call).
@@ -54,23 +51,17 @@ def _scipy_lapack_one_thread() -> Iterator[None]:
     product by 50 ms. The factorizations on the short side (LU/QR of d x l blocks, eigh of
     d x d) gain little from threads (LU of 12,500 x 600: 0.107 s on 1 or 2 threads).
 
-    Acts in the main thread only (reentrant there). The limit is process-wide, and OpenBLAS
-    0.3.30 ignores a change made from another thread once the main thread has made one, so
-    code that runs this in worker threads (:class:`MVLSA` with ``n_jobs > 1``) sets the limits
-    for all its workers from the main thread instead.
+    Acts in the main thread only (nesting is fine: each exit restores what it found). The limit
+    is process-wide, and OpenBLAS 0.3.30 ignores a change made from another thread once the
+    main thread has made one, so code that runs this in worker threads (:class:`MVLSA` with
+    ``n_jobs > 1``) sets the limits for all its workers from the main thread instead.
     """
     sel = _scipy_only_blas()
     if sel is None or threading.current_thread() is not threading.main_thread():
         yield
         return
-    limiter = sel.limit(limits=1) if _one_thread_depth[0] == 0 else None
-    _one_thread_depth[0] += 1
-    try:
+    with sel.limit(limits=1):
         yield
-    finally:
-        _one_thread_depth[0] -= 1
-        if limiter is not None:
-            limiter.restore_original_limits()
 
 
 def _fix_signs(mat: np.ndarray) -> np.ndarray:
@@ -220,10 +211,11 @@ def truncated_svd(
     float64, in place of a Householder QR of ``Z``): the thin SVD
     :math:`L Q = (L Z) R^{-1} = U S W^T` gives :math:`V = Z R^{-1} W` with one more pass,
     ``2 q + 1`` in all.
-    The whole call runs with scipy's BLAS on one thread (its LAPACK work is the short-side
-    LU/QR of ``d x l`` blocks and the scatter route's eigensolver), so that when numpy and
-    scipy each bundle an OpenBLAS (pip wheels) scipy's idle workers do not spin against
-    numpy's products; numpy's BLAS keeps its threads.
+    Called from the main thread, the whole call runs with scipy's BLAS on one thread (its
+    LAPACK work is the short-side LU/QR of ``d x l`` blocks and the scatter route's
+    eigensolver), so that when numpy and scipy each bundle an OpenBLAS (pip wheels) scipy's
+    idle workers do not spin against numpy's products; numpy's BLAS keeps its threads. From
+    other threads the caller's limits apply (see :func:`_scipy_lapack_one_thread`).
 
     References
     ----------
@@ -346,7 +338,9 @@ def truncated_svd(
         ell = int(min(rank + p_over, n, d))
         # drawn in float64 whatever the data's precision, so float32 and float64 data see the
         # same test matrix for the same seed
-        gen = random_state if isinstance(random_state, np.random.Generator) else check_random_state(random_state)
+        gen = random_state
+        if not isinstance(gen, np.random.Generator):
+            gen = check_random_state(gen)
         z = gen.standard_normal((d, ell)).astype(dtype)
         # Subspace iteration on the right (d x l) side only: the tall n x l side would cost
         # n l^2 per step, more than a sparse pass when nnz / n < l. Inside the iteration only
