@@ -1,0 +1,43 @@
+"""Helpers shared by the baselines: result type and argument checks."""
+
+from __future__ import annotations
+
+import logging
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+logger = logging.getLogger(__name__)
+
+
+def _word_vectors(words: Sequence[str], vectors: np.ndarray) -> Any:
+    from workbench.embeddings import WordVectors
+
+    return WordVectors(list(words), vectors)
+
+
+def _words_of(views: Sequence[Any], words: Sequence[str] | None, n: int) -> list[str]:
+    if words is None:
+        for v in views:
+            vocab = getattr(v, "vocab", None)
+            if vocab is not None:
+                words = list(vocab.words)
+                break
+        else:
+            raise ValueError("words is required when the views carry no vocabulary")
+    words = list(words)
+    if len(words) != n:
+        raise ValueError(f"got {len(words)} words for {n} rows")
+    return words
+
+
+def _positive_int(value: Any, name: str) -> int:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (numbers.Integral, np.integer))
+        or value < 1
+    ):
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)

@@ -1,0 +1,132 @@
+"""Skip-gram word2vec with negative sampling (gensim)."""
+
+from __future__ import annotations
+
+import logging
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from ._common import _positive_int, _word_vectors
+
+logger = logging.getLogger(__name__)
+
+
+def _stable_hash(s: str) -> int:
+    """Process-independent string hash for gensim's seeded vectors (``hash`` is salted)."""
+    return zlib.crc32(s.encode("utf-8"))
+
+
+class _Sentences:
+    """Re-iterable token lists of a corpus, split into pieces gensim accepts (<= 10,000 tokens)."""
+
+    def __init__(self, corpus: Any, max_len: int = 10_000) -> None:
+        if isinstance(corpus, (str, bytes)):
+            raise TypeError("corpus must be a Corpus or an iterable of token lists, not a string")
+        if isinstance(corpus, Iterator):
+            corpus = list(corpus)  # a one-shot iterator cannot be read once per epoch
+        self.corpus = corpus
+        self.max_len = max_len
+
+    def __iter__(self) -> Iterator[list[str]]:
+        docs: Iterable[Any]
+        if hasattr(self.corpus, "iter_documents"):
+            docs = (doc.tokens for doc in self.corpus.iter_documents())
+        else:
+            docs = self.corpus
+        for i, toks in enumerate(docs):
+            if isinstance(toks, str):
+                raise TypeError(f"corpus document {i} is a string; pass token lists")
+            toks = list(toks)
+            for s in range(0, len(toks), self.max_len):
+                yield toks[s : s + self.max_len]
+
+
+def train_word2vec(
+    corpus: Any,
+    *,
+    words: Sequence[str] | None = None,
+    vector_size: int = 300,
+    window: int = 10,
+    min_count: int = 5,
+    negative: int = 5,
+    sample: float = 1e-3,
+    epochs: int = 5,
+    seed: int = 0,
+    workers: int = 1,
+) -> Any:
+    """Skip-gram word2vec with negative sampling (gensim), as the paper's WSG baseline.
+
+    Parameters
+    ----------
+    corpus : Corpus or iterable of token lists
+        E.g. ``workbench.datasets.load_corpus("5M")`` (documents longer than 10,000 tokens are
+        split, gensim's limit).
+    words : sequence of str, optional
+        Restrict the vocabulary to these words (the paper gave word2vec the MVLSA vocabulary):
+        other tokens are discarded before windowing, as word2vec does with rare words, and
+        ``min_count`` is ignored. The result follows this order (words absent from the corpus
+        are left out).
+    vector_size, window, min_count, negative, sample, epochs :
+        gensim ``Word2Vec`` parameters (paper: symmetric window 10).
+    seed, workers : int
+        ``workers=1`` with a fixed ``seed`` gives identical vectors run to run.
+
+    Returns
+    -------
+    WordVectors
+
+    References
+    ----------
+    T. Mikolov et al. (2013). Distributed representations of words and phrases and their
+    compositionality. NIPS. R. Řehůřek, P. Sojka (2010), gensim.
+    """
+    from gensim.models import Word2Vec
+    from gensim.utils import RULE_DISCARD, RULE_KEEP
+
+    _positive_int(vector_size, "vector_size")
+    _positive_int(window, "window")
+    _positive_int(epochs, "epochs")
+    _positive_int(workers, "workers")
+    sentences = _Sentences(corpus)
+    trim_rule = None
+    keep: set[str] | None = None
+    if words is not None:
+        keep = set(words)
+        if not keep:
+            raise ValueError("words is empty")
+
+        def trim_rule(word: str, count: int, min_count: int) -> int:
+            return RULE_KEEP if word in keep else RULE_DISCARD  # type: ignore[operator]
+
+    model = Word2Vec(
+        vector_size=vector_size,
+        window=window,
+        min_count=1 if keep is not None else min_count,
+        sg=1,
+        hs=0,
+        negative=negative,
+        sample=sample,
+        epochs=epochs,
+        seed=seed,
+        workers=workers,
+        hashfxn=_stable_hash,
+    )
+    model.build_vocab(sentences, trim_rule=trim_rule)
+    if len(model.wv) == 0:
+        raise ValueError(
+            "word2vec learned no words: the corpus is empty or shares no word with `words`"
+        )
+    model.train(sentences, total_examples=model.corpus_count, epochs=model.epochs)
+    kv = model.wv
+    if words is None:
+        names = list(kv.index_to_key)
+    else:
+        names = [w for w in dict.fromkeys(words) if w in kv.key_to_index]
+        missing = len(set(words)) - len(names)
+        if missing:
+            logger.info("train_word2vec: %d of the given words do not occur in the corpus", missing)
+    vecs = np.stack([kv[w] for w in names]) if names else np.zeros((0, vector_size))
+    return _word_vectors(names, vecs)
