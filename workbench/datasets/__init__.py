@@ -43,7 +43,15 @@ from .conllu import CONLLU_SPLITS, Sentence, Token, load_conllu
 from .lexicons import LEXICON_NAMES, load_framenet_frames, load_lexicon, load_wordnet, symmetrize
 from .questions import ANALOGY_SEMANTIC_SECTIONS, load_analogies, load_toefl
 from .text import CORPUS_NAMES, TOKEN_PATTERN, Corpus, Document, load_corpus, tokenize
-from .wordsim import WORDSIM_FILES, WORDSIM_NAMES, SCWSItem, load_scws, load_wordsim, scws_context
+from .wordsim import (
+    WORDSIM_FILES,
+    WORDSIM_NAMES,
+    SCWSItem,
+    load_scws,
+    load_wordsim,
+    scws_context,
+    wordsim_split,
+)
 
 __all__ = [
     "ANALOGY_SEMANTIC_SECTIONS",
@@ -79,6 +87,7 @@ __all__ = [
     "load_toefl",
     "load_wordnet",
     "load_wordsim",
+    "wordsim_split",
     "scws_context",
     "shared_data_dir",
     "symmetrize",

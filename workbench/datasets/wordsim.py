@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,8 @@ __all__ = [
     "WORDSIM_NAMES",
     "WORDSIM_FILES",
     "load_wordsim",
+    "wordsim_split",
+    "DEV_FRACTION",
     "SCWSItem",
     "load_scws",
     "scws_context",
@@ -83,7 +86,7 @@ def _read_pairs(path: Path) -> pd.DataFrame:
     return pd.DataFrame({"word1": w1, "word2": w2, "score": np.asarray(scores, dtype=float)})
 
 
-def load_wordsim(name_or_path: str | os.PathLike[str]) -> pd.DataFrame:
+def load_wordsim(name_or_path: str | os.PathLike[str], *, split: str | None = None) -> pd.DataFrame:
     """Load a word-similarity set as a DataFrame with columns ``word1, word2, score``.
 
     Parameters
@@ -93,6 +96,10 @@ def load_wordsim(name_or_path: str | os.PathLike[str]) -> pd.DataFrame:
         with their average rating, contexts ignored), or the path of a user file with one pair a
         line, ``word1<TAB>word2<TAB>score`` (whitespace-separated also accepted), no header;
         blank lines and lines starting with ``#`` are skipped.
+    split : {None, "dev", "test"}
+        ``None`` returns every pair. ``"dev"`` / ``"test"`` return the part used to tune
+        settings / the part reported once (see :func:`wordsim_split`); the two are disjoint and
+        together give the whole set. ``df.attrs["split"]`` records the part.
 
     Returns
     -------
@@ -138,7 +145,52 @@ def load_wordsim(name_or_path: str | os.PathLike[str]) -> pd.DataFrame:
         df = _read_pairs(path)
         df.attrs["name"] = path.stem
     df.attrs["path"] = str(path)
-    return df
+    if split is None:
+        return df
+    return _select_split(df, split)
+
+
+#: MEN's lemma-form pairs (aligned with the natural form) and its authors' dev part.
+MEN_SPLIT_FILES = (
+    "wordsim/MEN/MEN_dataset_lemma_form_full",
+    "wordsim/MEN/MEN_dataset_lemma_form.dev",
+)
+#: Fraction of a rating set in its dev part (sets without an official split).
+DEV_FRACTION = 0.5
+
+
+def wordsim_split(df: pd.DataFrame) -> np.ndarray:
+    """Boolean mask of the *dev* pairs of a rating set loaded by :func:`load_wordsim`.
+
+    MEN uses its authors' split (2,000 dev / 1,000 test pairs, ``data/wordsim/MEN``: the
+    lemma-form files, aligned line by line with the natural-form set). Every other set is split
+    in a fixed seeded way: a permutation drawn from ``numpy.random.default_rng(crc32(name))``
+    puts the first ``ceil(DEV_FRACTION * n)`` pairs in dev. The split depends only on the set's
+    name and size, so it is the same on every machine and run.
+    """
+    name = str(df.attrs.get("name", ""))
+    n = len(df)
+    if name == "MEN" and n == 3000:
+        full = [ln.split()[:2] for _, ln in iter_lines(bundled(MEN_SPLIT_FILES[0])) if ln.strip()]
+        dev = {
+            tuple(ln.split()[:2]) for _, ln in iter_lines(bundled(MEN_SPLIT_FILES[1])) if ln.strip()
+        }
+        if len(full) == n:
+            return np.array([tuple(pair) in dev for pair in full])
+    rng = np.random.default_rng(zlib.crc32(name.encode("utf-8")))
+    mask = np.zeros(n, dtype=bool)
+    mask[rng.permutation(n)[: int(np.ceil(DEV_FRACTION * n))]] = True
+    return mask
+
+
+def _select_split(df: pd.DataFrame, split: str) -> pd.DataFrame:
+    if split not in ("dev", "test"):
+        raise ValueError(f"split must be None, 'dev' or 'test', got {split!r}")
+    mask = wordsim_split(df)
+    out = df[mask if split == "dev" else ~mask].reset_index(drop=True)
+    out.attrs.update(df.attrs)
+    out.attrs["split"] = split
+    return out
 
 
 # --------------------------------------------------------------------------- SCWS
