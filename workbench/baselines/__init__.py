@@ -2,6 +2,9 @@
 
 All return :class:`workbench.embeddings.WordVectors`:
 
+* :func:`ppmi_svd` -- SVD of the (shifted) PPMI matrix of window counts with context
+  distribution smoothing (Levy, Goldberg & Dagan 2015, the "hyperwords" recipe);
+
 * :func:`lsa` -- truncated SVD of the summed (preprocessed) co-occurrence views;
 * :func:`train_word2vec` -- gensim's skip-gram with negative sampling (seeded; ``workers=1``
   gives bit-reproducible vectors);
@@ -13,6 +16,18 @@ All return :class:`workbench.embeddings.WordVectors`:
 
 from ._glove import GloVeFit, fit_glove, glove_objective, train_glove
 from ._lsa import lsa
+from ._ppmi import PPMISVDFit, fit_ppmi_svd, ppmi_svd, window_counts
 from ._word2vec import train_word2vec
 
-__all__ = ["lsa", "train_word2vec", "GloVeFit", "fit_glove", "glove_objective", "train_glove"]
+__all__ = [
+    "ppmi_svd",
+    "fit_ppmi_svd",
+    "PPMISVDFit",
+    "window_counts",
+    "lsa",
+    "train_word2vec",
+    "GloVeFit",
+    "fit_glove",
+    "glove_objective",
+    "train_glove",
+]

@@ -20,6 +20,7 @@ generalized CCA. NAACL-HLT.
 
 from ._base import EncodedCorpus, View, Vocabulary, check_views, view_statistics
 from ._cooccurrence import (
+    WINDOW_WEIGHTINGS,
     count_offset,
     count_pairs,
     encode_corpus,
@@ -27,6 +28,7 @@ from ._cooccurrence import (
     views_cache_dir,
     vocabulary_and_encoding,
     window_view,
+    window_weight,
 )
 from ._lexical import (
     LEXICON_KINDS,
@@ -37,7 +39,7 @@ from ._lexical import (
     morphology_view,
     synonym_view,
 )
-from ._preprocess import TRANSFORMS, PreprocessSpec, preprocess, preprocess_views
+from ._preprocess import TRANSFORMS, PreprocessSpec, ppmi, preprocess, preprocess_views
 from ._structured import PAPER_RELATIONS, RELATION_MAP, bitext_view, dependency_views
 
 __all__ = [
@@ -51,6 +53,9 @@ __all__ = [
     "count_pairs",
     "positional_views",
     "window_view",
+    "window_weight",
+    "WINDOW_WEIGHTINGS",
+    "ppmi",
     "views_cache_dir",
     "PAPER_RELATIONS",
     "RELATION_MAP",

@@ -18,7 +18,16 @@ from ._base import EncodedCorpus, View, Vocabulary, iter_token_documents
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["encode_corpus", "vocabulary_and_encoding", "count_offset", "positional_views", "window_view", "views_cache_dir"]
+__all__ = [
+    "encode_corpus",
+    "vocabulary_and_encoding",
+    "count_offset",
+    "positional_views",
+    "window_view",
+    "window_weight",
+    "WINDOW_WEIGHTINGS",
+    "views_cache_dir",
+]
 
 _CACHE_VERSION = 1
 #: Positions counted at once per offset (bounds memory: ~ 30 bytes per position).
@@ -82,7 +91,9 @@ def vocabulary_and_encoding(
     chunks: list[np.ndarray] = []
     lengths: list[int] = []
     for toks in iter_token_documents(corpus):
-        arr = np.fromiter((setdefault(t, len(types)) for t in toks), dtype=np.int32, count=len(toks))
+        arr = np.fromiter(
+            (setdefault(t, len(types)) for t in toks), dtype=np.int32, count=len(toks)
+        )
         chunks.append(arr)
         lengths.append(arr.shape[0])
     type_ids = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int32)
@@ -140,7 +151,9 @@ def _as_encoded(corpus: Any, vocab: Vocabulary) -> EncodedCorpus:
     return encode_corpus(corpus, vocab)
 
 
-def _count_codes(codes: np.ndarray, stride: int, n_rows: int, n_cols: int, dtype: Any) -> sp.csr_array:
+def _count_codes(
+    codes: np.ndarray, stride: int, n_rows: int, n_cols: int, dtype: Any
+) -> sp.csr_array:
     """Sort pair codes ``row * stride + col`` in place and run-length count them into CSR."""
     n = codes.shape[0]
     if n == 0:
@@ -456,6 +469,18 @@ def positional_views(
     ]
 
 
+WINDOW_WEIGHTINGS = ("uniform", "harmonic", "dynamic")
+
+
+def window_weight(k: int, window: int, weighting: str) -> float:
+    """Weight :math:`a_k` of a context ``k`` words away in a window of half-width ``window``."""
+    if weighting == "harmonic":
+        return 1.0 / k
+    if weighting == "dynamic":
+        return (window - k + 1) / window
+    return 1.0
+
+
 def window_view(
     corpus: Any,
     vocab: Vocabulary,
@@ -477,16 +502,18 @@ def window_view(
     symmetric : bool, default True
         Count contexts on both sides; if False only the :math:`w` words behind
         (:math:`\sum_k a_k Z_k`, GloVe's "previous words" window).
-    weighting : {"uniform", "harmonic"}
-        :math:`a_k = 1` or :math:`a_k = 1/k` (GloVe's distance weighting).
+    weighting : {"uniform", "harmonic", "dynamic"}
+        :math:`a_k = 1`, :math:`a_k = 1/k` (GloVe's distance weighting) or
+        :math:`a_k = (w - k + 1)/w` (word2vec's dynamic window in expectation: the window size
+        is drawn uniformly from :math:`1..w`).
 
     Other parameters are as in :func:`positional_views`. Name ``"window_{w}"`` (or
     ``"window_{w}_left"``), family ``"window"``.
     """
     if not isinstance(window, (int, np.integer)) or window < 1:
         raise ValueError(f"window must be a positive integer, got {window!r}")
-    if weighting not in ("uniform", "harmonic"):
-        raise ValueError(f"weighting must be 'uniform' or 'harmonic', got {weighting!r}")
+    if weighting not in WINDOW_WEIGHTINGS:
+        raise ValueError(f"weighting must be one of {WINDOW_WEIGHTINGS}, got {weighting!r}")
     enc = _as_encoded(corpus, vocab)
     if enc.n_tokens == 0:
         raise ValueError("the corpus has no tokens")
@@ -504,8 +531,9 @@ def window_view(
         total: sp.csr_array | None = None
         for k in range(1, int(window) + 1):
             m = count_offset(enc, k, respect_documents=respect_documents, dtype=dtype, _pos=pos)
-            if weighting == "harmonic":
-                m = m * (1.0 / k)
+            a_k = window_weight(k, int(window), weighting)
+            if a_k != 1.0:
+                m = m * a_k
             total = m if total is None else total + m
         assert total is not None
         if symmetric:

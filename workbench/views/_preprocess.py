@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from ._base import View
 
-__all__ = ["TRANSFORMS", "PreprocessSpec", "preprocess", "preprocess_views"]
+__all__ = ["TRANSFORMS", "PreprocessSpec", "ppmi", "preprocess", "preprocess_views"]
 
-TRANSFORMS = ("identity", "log", "pow")
+TRANSFORMS = ("identity", "log", "pow", "ppmi")
 
 
 @dataclass(frozen=True)
@@ -21,26 +22,35 @@ class PreprocessSpec:
 
     Attributes
     ----------
-    transform : {"identity", "log", "pow"}
+    transform : {"identity", "log", "pow", "ppmi"}
         :math:`n(x) = x`, :math:`\log(1 + x)` or :math:`x^p` (applied to the stored entries,
         sign-preserving for negative values: :math:`\mathrm{sign}(x) n(|x|)`; zeros stay zero
-        so sparse stays sparse).
+        so sparse stays sparse), or the (shifted) positive PMI of the counts with context
+        distribution smoothing (:func:`ppmi`; needs non-negative counts).
     power : float
         :math:`p` of ``"pow"`` (the paper's best: 1/4).
     top_t : int or None
         :math:`t`: keep only the ``top_t`` columns with the largest column sums of
         :math:`|Z|` (before the nonlinearity); ``None`` keeps all.
+    cds : float
+        Context-distribution smoothing exponent :math:`\alpha` of ``"ppmi"`` (1 = none;
+        Levy et al. 2015: 0.75).
+    shift : float
+        :math:`k` of ``"ppmi"``: :math:`\max(\mathrm{PMI} - \log k, 0)` (1 = no shift).
     """
 
     transform: str = "identity"
     power: float = 0.25
     top_t: int | None = None
+    cds: float = 0.75
+    shift: float = 1.0
 
     def __post_init__(self) -> None:
         if self.transform not in TRANSFORMS:
             raise ValueError(f"transform must be one of {TRANSFORMS}, got {self.transform!r}")
         if not (np.isfinite(self.power) and self.power > 0):
             raise ValueError(f"power must be a positive finite number, got {self.power!r}")
+        _check_ppmi_args(self.cds, self.shift)
         if self.top_t is not None and (
             not isinstance(self.top_t, (int, np.integer)) or self.top_t < 1
         ):
@@ -49,6 +59,74 @@ class PreprocessSpec:
     def apply(self, view: View) -> View:
         """Apply to a :class:`View`, returning a new view (same name, ``meta["preprocess"]`` set)."""
         return preprocess(view, spec=self)
+
+
+def _check_ppmi_args(cds: object, shift: object) -> None:
+    for name, val in (("cds", cds), ("shift", shift)):
+        if isinstance(val, bool) or not isinstance(val, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a number, got {type(val).__name__} {val!r}")
+        if not (np.isfinite(val) and val > 0):
+            raise ValueError(f"{name} must be a positive finite number, got {val!r}")
+
+
+def ppmi(counts: Any, *, cds: float = 0.75, shift: float = 1.0) -> sp.csr_array:
+    r"""(Shifted) positive pointwise mutual information of a word x context count matrix.
+
+    Parameters
+    ----------
+    counts : sparse matrix or ndarray, shape (n_words, n_contexts)
+        Non-negative (possibly weighted) co-occurrence counts :math:`\#(w, c)`.
+    cds : float, default 0.75
+        Context-distribution smoothing exponent :math:`\alpha`; 1 gives plain PMI.
+    shift : float, default 1.0
+        :math:`k` (the number of negative samples SGNS implicitly factorizes with); 1 = no shift.
+
+    Returns
+    -------
+    scipy.sparse.csr_array, float64
+        Same shape; only the positive entries are stored.
+
+    Notes
+    -----
+    With :math:`D = \sum_{w,c} \#(w,c)`, :math:`\#(w) = \sum_c \#(w,c)` and
+    :math:`\#(c) = \sum_w \#(w,c)`,
+
+    .. math::
+        \mathrm{PMI}_\alpha(w, c) = \log \frac{\#(w,c)\, \sum_{c'} \#(c')^\alpha}
+                                        {\#(w)\, \#(c)^\alpha}, \qquad
+        \mathrm{SPPMI}_{\alpha,k}(w, c) = \max\big(\mathrm{PMI}_\alpha(w, c) - \log k,\ 0\big),
+
+    computed on the stored entries only (unseen pairs have PMI :math:`-\infty` and give 0).
+
+    References
+    ----------
+    O. Levy, Y. Goldberg, I. Dagan (2015). Improving distributional similarity with lessons
+    learned from word embeddings. TACL 3 (Sec. 3.2--3.3, "cds" and "neg").
+    O. Levy, Y. Goldberg (2014). Neural word embedding as implicit matrix factorization. NIPS.
+    """
+    _check_ppmi_args(cds, shift)
+    m = sp.csr_array(counts, dtype=np.float64, copy=True)
+    if m.ndim != 2:
+        raise ValueError(f"counts must be a 2-D matrix, got shape {m.shape}")
+    m.sum_duplicates()
+    m.eliminate_zeros()
+    if m.nnz and not np.isfinite(m.data).all():
+        raise ValueError("counts contain NaN or infinite values")
+    if m.nnz and m.data.min() < 0:
+        raise ValueError("PPMI needs non-negative counts; got negative entries")
+    if m.nnz == 0:
+        return m
+    row = np.asarray(m.sum(axis=1)).ravel()
+    col = np.asarray(m.sum(axis=0)).ravel()
+    col_a = np.power(col, float(cds))
+    log_norm = np.log(col_a.sum())
+    rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+    pmi = np.log(m.data) + log_norm - np.log(row[rows]) - np.log(col_a[m.indices])
+    pmi -= np.log(float(shift))
+    np.maximum(pmi, 0.0, out=pmi)
+    m.data = pmi
+    m.eliminate_zeros()
+    return m
 
 
 def _nonlinear(values: np.ndarray, transform: str, power: float) -> np.ndarray:
@@ -65,6 +143,8 @@ def preprocess(
     power: float = 0.25,
     top_t: int | None = None,
     *,
+    cds: float = 0.75,
+    shift: float = 1.0,
     spec: PreprocessSpec | None = None,
 ) -> View:
     r"""Preprocess a view: :math:`Y = n(t(Z))` without densifying.
@@ -72,7 +152,7 @@ def preprocess(
     Parameters
     ----------
     view : View
-    transform, power, top_t
+    transform, power, top_t, cds, shift
         See :class:`PreprocessSpec` (ignored when ``spec`` is given).
     spec : PreprocessSpec, optional
 
@@ -90,7 +170,7 @@ def preprocess(
     \log(1+x), x^{1/4}\}`.
     """
     if spec is None:
-        spec = PreprocessSpec(transform, power, top_t)
+        spec = PreprocessSpec(transform, power, top_t, cds, shift)
     if not isinstance(view, View):
         raise TypeError(f"preprocess expects a View, got {type(view).__name__}")
     m = view.matrix
@@ -100,7 +180,10 @@ def preprocess(
         keep = np.sort(np.argsort(-colsum, kind="stable")[: spec.top_t])
         m = m[:, keep]
         contexts = tuple(contexts[i] for i in keep)
-    if sp.issparse(m):
+    if spec.transform == "ppmi":
+        m = ppmi(m, cds=spec.cds, shift=spec.shift)
+        has = np.diff(m.indptr) > 0
+    elif sp.issparse(m):
         m = sp.csr_array(m, dtype=np.float64 if m.dtype.kind != "f" else m.dtype, copy=True)
         m.data = _nonlinear(m.data, spec.transform, spec.power)
         m.eliminate_zeros()

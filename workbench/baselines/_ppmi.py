@@ -1,0 +1,298 @@
+"""PPMI-SVD: the count-based baseline of Levy, Goldberg & Dagan (2015) ("hyperwords")."""
+
+from __future__ import annotations
+
+import logging
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import svds
+
+from workbench.embeddings import WordVectors
+from workbench.gcca import truncated_svd
+from workbench.gcca._linalg import _fix_signs
+from workbench.views import (
+    WINDOW_WEIGHTINGS,
+    EncodedCorpus,
+    Vocabulary,
+    count_offset,
+    encode_corpus,
+    ppmi,
+    vocabulary_and_encoding,
+    window_weight,
+)
+
+from ._common import _positive_int
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["PPMISVDFit", "fit_ppmi_svd", "ppmi_svd", "window_counts", "SVD_SOLVERS"]
+
+#: ``"arpack"``: exact truncated SVD (scipy's ``svds``, as hyperwords' ``sparsesvd``);
+#: ``"randomized"``: randomized subspace iteration (:func:`workbench.gcca.truncated_svd`).
+SVD_SOLVERS = ("arpack", "randomized")
+
+
+def _positive_number(value: object, name: str, *, allow_zero: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
+    v = float(value)
+    ok = np.isfinite(v) and (v >= 0 if allow_zero else v > 0)
+    if not ok:
+        raise ValueError(
+            f"{name} must be a finite number {'>=' if allow_zero else '>'} 0, got {value!r}"
+        )
+    return v
+
+
+def window_counts(
+    encoded: EncodedCorpus, window: int = 5, *, weighting: str = "uniform"
+) -> sp.csr_array:
+    r"""Symmetric window co-occurrence counts :math:`\sum_{k=1}^{w} a_k (Z_k + Z_k^\top)`.
+
+    Parameters
+    ----------
+    encoded : EncodedCorpus
+        The corpus as vocabulary ids (:func:`workbench.views.vocabulary_and_encoding`);
+        out-of-vocabulary tokens (id ``-1``) keep their positions and form no pair; no pair
+        crosses a document boundary.
+    window : int
+        Half-width :math:`w \ge 1`.
+    weighting : {"uniform", "harmonic", "dynamic"}
+        :math:`a_k` (:func:`workbench.views.window_weight`).
+
+    Returns
+    -------
+    scipy.sparse.csr_array, shape (V, V)
+        Rows are words, columns contexts.
+    """
+    w = _positive_int(window, "window")
+    if weighting not in WINDOW_WEIGHTINGS:
+        raise ValueError(f"weighting must be one of {WINDOW_WEIGHTINGS}, got {weighting!r}")
+    pos = encoded.position_in_document()
+    total: sp.csr_array | None = None
+    for k in range(1, w + 1):
+        m = count_offset(encoded, k, _pos=pos)
+        a_k = window_weight(k, w, weighting)
+        if a_k != 1.0:
+            m = m * a_k
+        total = m if total is None else total + m
+    assert total is not None
+    return sp.csr_array(total + total.T)
+
+
+@dataclass(frozen=True)
+class PPMISVDFit:
+    """Result of :func:`fit_ppmi_svd`.
+
+    Attributes
+    ----------
+    words : tuple of str
+        Row labels of ``U`` (vocabulary words with at least one positive PPMI entry).
+    U : ndarray, shape (n_words, n_components)
+        Left singular vectors of the PPMI matrix (sign-fixed).
+    s : ndarray, shape (n_components,)
+        Singular values, descending.
+    n_pairs : float
+        Total (weighted) number of word--context pairs counted, :math:`D`.
+    nnz : int
+        Positive entries of the PPMI matrix.
+    """
+
+    words: tuple[str, ...]
+    U: np.ndarray
+    s: np.ndarray
+    n_pairs: float
+    nnz: int
+
+    def vectors(self, eig: float = 0.5) -> WordVectors:
+        r"""Word vectors :math:`U_k \Sigma_k^{p}` with ``p = eig``."""
+        p = _positive_number(eig, "eig", allow_zero=True)
+        return WordVectors(list(self.words), self.U * self.s**p)
+
+
+def fit_ppmi_svd(
+    corpus: object,
+    *,
+    vocab: Vocabulary | Sequence[str] | None = None,
+    max_vocab: int | None = None,
+    min_count: int = 1,
+    window: int = 5,
+    weighting: str = "uniform",
+    cds: float = 0.75,
+    shift: float = 1.0,
+    n_components: int = 300,
+    svd_solver: str = "arpack",
+    n_iter: int = 5,
+    random_state: object = None,
+) -> PPMISVDFit:
+    r"""Count window pairs, take the (shifted) PPMI with context-distribution smoothing, SVD it.
+
+    Parameters are those of :func:`ppmi_svd` (without ``eig``: the fit keeps ``U`` and ``s``
+    so that several exponents can be tried without refitting).
+
+    Returns
+    -------
+    PPMISVDFit
+    """
+    k = _positive_int(n_components, "n_components")
+    w = _positive_int(window, "window")
+    mc = _positive_int(min_count, "min_count")
+    if max_vocab is not None:
+        _positive_int(max_vocab, "max_vocab")
+    _positive_number(cds, "cds")
+    _positive_number(shift, "shift")
+    q = n_iter
+    if isinstance(q, bool) or not isinstance(q, (numbers.Integral, np.integer)) or q < 0:
+        raise ValueError(f"n_iter must be an integer >= 0, got {n_iter!r}")
+    if weighting not in WINDOW_WEIGHTINGS:
+        raise ValueError(f"weighting must be one of {WINDOW_WEIGHTINGS}, got {weighting!r}")
+    if svd_solver not in SVD_SOLVERS:
+        raise ValueError(f"svd_solver must be one of {SVD_SOLVERS}, got {svd_solver!r}")
+    if isinstance(corpus, (str, bytes)):
+        raise TypeError("corpus must be a Corpus or an iterable of token lists, not a string")
+    if isinstance(corpus, EncodedCorpus):
+        if vocab is None or not isinstance(vocab, Vocabulary):
+            raise ValueError("an EncodedCorpus needs the Vocabulary it was encoded with (vocab=)")
+        voc, enc = vocab, corpus
+    elif vocab is not None:
+        voc = vocab if isinstance(vocab, Vocabulary) else Vocabulary.from_words(list(vocab))
+        enc = encode_corpus(corpus, voc)
+    else:
+        try:
+            voc, enc = vocabulary_and_encoding(corpus, max_size=max_vocab, min_count=mc)
+        except ValueError as exc:
+            if "no word has count" not in str(exc):
+                raise
+            raise ValueError(
+                f"cannot build a vocabulary: the corpus is empty or no word occurs "
+                f"min_count={mc} times"
+            ) from None
+    if enc.n_tokens == 0 or not (enc.ids >= 0).any():
+        raise ValueError("the corpus is empty (no in-vocabulary token)")
+    counts = window_counts(enc, w, weighting=weighting)
+    if counts.nnz == 0:
+        raise ValueError(
+            f"no pair of in-vocabulary words occurs within window={w} of each other; "
+            "use a larger window or a larger corpus"
+        )
+    n_pairs = float(counts.sum())
+    pm = ppmi(counts, cds=cds, shift=shift)
+    has = np.diff(pm.indptr) > 0
+    n_rows = int(has.sum())
+    if k > min(n_rows, pm.shape[1]):
+        raise ValueError(
+            f"n_components={k} exceeds the size of the PPMI matrix: {n_rows} words with a "
+            f"positive entry x {pm.shape[1]} contexts; lower n_components"
+        )
+    x = pm[has]
+    if svd_solver == "arpack" and k < min(x.shape):
+        rng = np.random.default_rng(random_state)  # type: ignore[arg-type]
+        u, s, _ = svds(x, k=k, v0=rng.standard_normal(min(x.shape)))
+        order = np.argsort(-s)
+        u, s = np.ascontiguousarray(u[:, order]), s[order]
+    else:
+        res = truncated_svd(
+            x, k, center=False, method="randomized", n_iter=int(q), random_state=random_state
+        )
+        u, s = np.array(res.U), np.asarray(res.s)
+    if s.size < k or s[-1] <= 0:
+        raise ValueError(f"the PPMI matrix has rank < n_components={k}; lower n_components")
+    _fix_signs(u)
+    words = tuple(voc.words[i] for i in np.flatnonzero(has))
+    logger.info("PPMI-SVD: %d words, %d positive entries, %g pairs", len(words), pm.nnz, n_pairs)
+    return PPMISVDFit(words, u, s, n_pairs, int(pm.nnz))
+
+
+def ppmi_svd(
+    corpus: object,
+    *,
+    vocab: Vocabulary | Sequence[str] | None = None,
+    max_vocab: int | None = None,
+    min_count: int = 1,
+    window: int = 5,
+    weighting: str = "uniform",
+    cds: float = 0.75,
+    shift: float = 1.0,
+    eig: float = 0.5,
+    n_components: int = 300,
+    svd_solver: str = "arpack",
+    n_iter: int = 5,
+    random_state: object = None,
+) -> WordVectors:
+    r"""Word vectors from the SVD of a (shifted) PPMI matrix -- the "hyperwords" recipe.
+
+    Parameters
+    ----------
+    corpus : Corpus, iterable of token lists, or EncodedCorpus
+        E.g. ``workbench.datasets.load_corpus("5M")``. An :class:`EncodedCorpus` needs ``vocab``.
+    vocab : Vocabulary or sequence of str, optional
+        Words (rows and contexts). Default: built from the corpus with ``max_vocab`` /
+        ``min_count``. Out-of-vocabulary tokens keep their positions and form no pair.
+    max_vocab : int or None
+        Keep the ``max_vocab`` most frequent words.
+    min_count : int
+        Minimum corpus frequency of a word.
+    window : int
+        Symmetric window half-width (hyperwords ``win``).
+    weighting : {"uniform", "harmonic", "dynamic"}
+        Weight of a context ``k`` words away: 1, :math:`1/k`, or :math:`(w-k+1)/w` (word2vec's
+        dynamic window in expectation, hyperwords ``dyn``).
+    cds : float
+        Context-distribution smoothing exponent :math:`\alpha` (1: none).
+    shift : float
+        :math:`k` of shifted PPMI (hyperwords ``neg``; 1: no shift).
+    eig : float
+        Exponent :math:`p` of the singular values in :math:`U_k \Sigma_k^p` (0.5: symmetric
+        weighting; 0: :math:`U_k` alone; 1: classic SVD).
+    n_components : int
+        Dimensions :math:`k`.
+    svd_solver : {"arpack", "randomized"}
+        ``"arpack"`` (exact, scipy's ``svds``) or ``"randomized"``
+        (:func:`workbench.gcca.truncated_svd`; the flat spectrum of a PPMI matrix needs many
+        iterations for the trailing dimensions).
+    n_iter : int
+        Subspace iterations of the randomized SVD.
+    random_state : int, Generator or None
+        Seeds the ARPACK start vector or the randomized SVD (results are reproducible for a
+        fixed seed; singular vectors are sign-fixed: largest entry positive).
+
+    Returns
+    -------
+    WordVectors
+        Words with at least one positive PPMI entry, in vocabulary order.
+
+    Notes
+    -----
+    With window counts :math:`\#(w, c) = \sum_{k=1}^{\mathrm{window}} a_k
+    (\#_k(w, c) + \#_k(c, w))` (:func:`window_counts`) the matrix
+    :math:`M_{wc} = \max(\mathrm{PMI}_\alpha(w, c) - \log k, 0)` (:func:`workbench.views.ppmi`)
+    is factorized by a truncated SVD :math:`M \approx U_k \Sigma_k V_k^\top` and the word vectors
+    are :math:`U_k \Sigma_k^{p}`. Everything stays sparse.
+
+    References
+    ----------
+    O. Levy, Y. Goldberg, I. Dagan (2015). Improving distributional similarity with lessons
+    learned from word embeddings. TACL 3, 211--225.
+    J. Bullinaria, J. Levy (2007). Extracting semantic representations from word
+    co-occurrence statistics: a computational study. Behavior Research Methods 39(3).
+    """
+    _positive_number(eig, "eig", allow_zero=True)
+    fit = fit_ppmi_svd(
+        corpus,
+        vocab=vocab,
+        max_vocab=max_vocab,
+        min_count=min_count,
+        window=window,
+        weighting=weighting,
+        cds=cds,
+        shift=shift,
+        n_components=n_components,
+        svd_solver=svd_solver,
+        n_iter=n_iter,
+        random_state=random_state,
+    )
+    return fit.vectors(eig)
