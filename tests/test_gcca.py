@@ -584,3 +584,32 @@ def test_real_corpus_randomized_close_to_dense_solver():
     fast = MVLSA(50, view_rank=50, svd_solver="randomized", random_state=0).fit(views)
     angles = np.rad2deg(sla.subspace_angles(exact.embedding_, fast.embedding_))
     assert np.median(angles) < 5
+
+
+def test_relative_regularization_scales_by_each_views_top_singular_value():
+    rng = np.random.default_rng(5)
+    base = rng.standard_normal((300, 4))
+    views = [
+        scale * (base @ rng.standard_normal((4, d)) + 0.3 * rng.standard_normal((300, d)))
+        for scale, d in ((1.0, 30), (50.0, 40), (0.02, 25))
+    ]
+    rho = [0.1, 0.01, 1.0]
+    rel = MVLSA(3, view_rank=10, regularization=rho, relative_regularization=True,
+                svd_solver="dense").fit(views)
+    s1 = np.array([sv[0] for sv in rel.view_singular_values_])
+    np.testing.assert_allclose(rel.regularization_, np.array(rho) * s1**2)
+    ab = MVLSA(3, view_rank=10, regularization=list(rel.regularization_), svd_solver="dense").fit(views)
+    np.testing.assert_allclose(np.abs(rel.embedding_.T @ ab.embedding_), np.eye(3), atol=1e-8)
+    np.testing.assert_allclose(ab.regularization_, rel.regularization_)
+    # very large rho: the eigenvectors of sum_j X_j X_j^T / s_j1^2 (concatenated scaled PCA)
+    big = MVLSA(3, view_rank=10, regularization=1e6, relative_regularization=True,
+                svd_solver="dense").fit(views)
+    cat = np.hstack([
+        (lambda u, s: u[:, :10] * s[:10] / s[0])(*np.linalg.svd(v - v.mean(0), full_matrices=False)[:2])
+        for v in views
+    ])
+    u = np.linalg.svd(cat, full_matrices=False)[0][:, :3]
+    angles = np.linalg.svd(u.T @ big.embedding_, compute_uv=False)
+    assert angles.min() > 1 - 1e-6
+    with pytest.raises(TypeError, match="relative_regularization"):
+        MVLSA(2, view_rank=5, relative_regularization="yes").fit(views)

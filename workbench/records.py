@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import string
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,6 +29,8 @@ OUTPUT_DIR_ENV = "WORKBENCH_OUTPUT_DIR"
 
 __all__ = [
     "RECORD_MIME",
+    "narrate",
+    "recorded",
     "to_jsonable",
     "record",
     "read_records",
@@ -105,6 +108,7 @@ def record(name: str, value: Any) -> Any:
     if not isinstance(name, str) or not name:
         raise ValueError("record(): name must be a non-empty string")
     payload = to_jsonable(value)
+    _RECORDED[name] = payload
     target = os.environ.get(RECORD_FILE_ENV)
     if target:
         path = Path(target)
@@ -122,6 +126,64 @@ def record(name: str, value: Any) -> Any:
     except ImportError:  # pragma: no cover - IPython is a dependency
         pass
     return payload
+
+
+#: Values recorded in this process (what :func:`narrate` reads).
+_RECORDED: dict[str, Any] = {}
+
+
+def recorded() -> dict[str, Any]:
+    """A copy of the values recorded so far in this process (this notebook run)."""
+    return json.loads(json.dumps(_RECORDED))
+
+
+class _NarrationFormatter(string.Formatter):
+    """``str.format`` with three extra format specs for numbers of a run:
+
+    * ``pts`` -- a fraction as points with one decimal (``0.4213`` -> ``42.1``);
+    * ``dpts`` -- a signed difference in points (``-0.012`` -> ``-1.2``, ``0.03`` -> ``+3.0``);
+    * ``p`` -- a p-value (``< 0.001`` below one in a thousand, else three decimals).
+    """
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec in ("pts", "dpts", "p"):
+            if value is None or (isinstance(value, float) and not math.isfinite(value)):
+                return "n/a"
+            v = float(value)
+            if format_spec == "pts":
+                return f"{100 * v:.1f}"
+            if format_spec == "dpts":
+                return f"{100 * v:+.1f}"
+            return "< 0.001" if v < 0.001 else f"{v:.3f}"
+        return super().format_field(value, format_spec)
+
+    def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
+        if isinstance(key, str) and key not in kwargs:
+            raise KeyError(
+                f"narrate(): {key!r} is neither recorded in this run nor passed as a keyword; "
+                f"recorded: {sorted(_RECORDED)}"
+            )
+        return super().get_value(key, args, kwargs)
+
+
+def narrate(template: str, /, **values: Any) -> Any:
+    """Render prose whose numbers come from this run: ``template`` formatted with the values
+    recorded so far (:func:`record`) and ``values``, displayed as Markdown.
+
+    Fields use ``str.format`` syntax with item access into recorded dicts
+    (``{scores[MEN]:pts}``) and the extra specs ``pts``, ``dpts`` and ``p`` (see
+    :class:`_NarrationFormatter`). A field that is neither recorded nor passed raises KeyError
+    naming it, so prose cannot quote a number the run did not produce.
+
+    Returns
+    -------
+    IPython.display.Markdown
+        (Displayed by the notebook when it is a cell's last expression.)
+    """
+    from IPython.display import Markdown
+
+    text = _NarrationFormatter().vformat(template, (), {**recorded(), **values})
+    return Markdown(text)
 
 
 def read_records(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -42,7 +42,9 @@ def _per_view(value: Any, n_views: int, name: str, *, kind: type = float) -> np.
         try:
             arr = np.asarray(list(value))
         except TypeError:
-            raise ValueError(f"{name} must be a number or a sequence of {n_views} numbers") from None
+            raise ValueError(
+                f"{name} must be a number or a sequence of {n_views} numbers"
+            ) from None
         if arr.shape != (n_views,):
             raise ValueError(f"{name} has {arr.size} entries for {n_views} views")
     if not np.issubdtype(arr.dtype, np.number) or not np.isfinite(arr).all():
@@ -57,12 +59,12 @@ def _per_view(value: Any, n_views: int, name: str, *, kind: type = float) -> np.
 
 
 def _working_dtype(views: Sequence[Any]) -> np.dtype:
-    return np.dtype(np.float32) if all(v.dtype == np.float32 for v in views) else np.dtype(np.float64)
+    return (
+        np.dtype(np.float32) if all(v.dtype == np.float32 for v in views) else np.dtype(np.float64)
+    )
 
 
-def glove_row_weights(
-    X: Any, *, x_max: float = 100.0, alpha: float = 0.75
-) -> np.ndarray:
+def glove_row_weights(X: Any, *, x_max: float = 100.0, alpha: float = 0.75) -> np.ndarray:
     r"""Row weights of eq. (12) of Rastogi et al. (2015): :math:`\min(1, (w_i / w_{max})^{\alpha})`.
 
     ``w_i`` is the total of row ``i`` of ``X`` (sum of absolute values, so that signed views such
@@ -200,10 +202,14 @@ class _GCCABase(TransformerMixin, BaseEstimator):
         k = self.embedding_.shape[1]
         if n_components is None:
             return self.embedding_
-        if isinstance(n_components, bool) or not isinstance(n_components, (numbers.Integral, np.integer)):
+        if isinstance(n_components, bool) or not isinstance(
+            n_components, (numbers.Integral, np.integer)
+        ):
             raise ValueError(f"n_components must be an integer, got {n_components!r}")
         if not 1 <= n_components <= k:
-            raise ValueError(f"n_components must be in [1, {k}] (the fitted size), got {n_components}")
+            raise ValueError(
+                f"n_components must be in [1, {k}] (the fitted size), got {n_components}"
+            )
         return self.embedding_[:, :n_components]
 
     def to_word_vectors(self, words: Sequence[str], n_components: int | None = None) -> Any:
@@ -258,7 +264,9 @@ class _GCCABase(TransformerMixin, BaseEstimator):
         out = np.zeros((n, k))
         ok = cc > 0
         if not ok.all():
-            logger.info("transform: %d rows are observed in no view and map to zero", int((~ok).sum()))
+            logger.info(
+                "transform: %d rows are observed in no view and map to zero", int((~ok).sum())
+            )
         out[ok] = num[ok] / np.sqrt(cc[ok])[:, None] / self.eigenvalues_
         return out.astype(self.embedding_.dtype, copy=False)
 
@@ -420,6 +428,7 @@ class MVLSA(_GCCABase):
         rank; the ranks used are in ``view_ranks_``.
     regularization : float or sequence of float
         ``r_j >= 0`` (one value or one per view): :math:`T_j^2 = S_j^2 (S_j^2 + r_j I)^{-1}`.
+        With ``relative_regularization`` it is :math:`\rho_j` instead (see below).
     min_view_support : int
         ``v``: rows observed in fewer than ``v`` views are dropped before GCCA; their
         ``embedding_`` rows are zero and ``row_mask_`` is False (``transform`` can still map them).
@@ -432,6 +441,13 @@ class MVLSA(_GCCABase):
         ``w_max`` and exponent of eq. (12).
     center : bool
         Mean-centre each view over its observed rows (eq. 9), implicitly (sparse stays sparse).
+    relative_regularization : bool
+        If True, ``regularization`` is relative to each view's spectrum:
+        :math:`r_j = \rho_j s_{j,1}^2` with :math:`s_{j,1}` the view's largest singular value,
+        so one :math:`\rho` damps every view alike whatever its scale (:math:`\rho \to 0`:
+        whitened MAX-VAR GCCA; :math:`\rho \to \infty`: the top eigenvectors of
+        :math:`\sum_j X_j X_j^\top / s_{j,1}^2`, an SVD of the concatenated, scaled views).
+        The values used are in ``regularization_``.
     svd_solver : {"auto", "randomized", "gram", "dense"}
         Per-view SVD method, see :func:`truncated_svd` (``"auto"``: exact for small views or
         views with at most 2,000 columns, randomized otherwise).
@@ -471,6 +487,8 @@ class MVLSA(_GCCABase):
         Ranks ``m_j`` actually used.
     view_singular_values_ : list of ndarray
         Singular values ``S_j`` of each (weighted, centred) view.
+    regularization_ : ndarray, shape (n_views,)
+        The :math:`r_j` used (equal to ``regularization`` unless ``relative_regularization``).
     support_, row_mask_ :
         As in :class:`GCCA`.
     fit_stats_ : dict
@@ -512,6 +530,7 @@ class MVLSA(_GCCABase):
         row_weight_max: float = 100.0,
         row_weight_power: float = 0.75,
         center: bool = True,
+        relative_regularization: bool = False,
         svd_solver: str = "auto",
         n_oversamples: int | None = None,
         n_iter: int = 5,
@@ -526,6 +545,7 @@ class MVLSA(_GCCABase):
         self.row_weight_max = row_weight_max
         self.row_weight_power = row_weight_power
         self.center = center
+        self.relative_regularization = relative_regularization
         self.svd_solver = svd_solver
         self.n_oversamples = n_oversamples
         self.n_iter = n_iter
@@ -549,6 +569,10 @@ class MVLSA(_GCCABase):
             raise ValueError(
                 "svd_solver must be 'auto', 'randomized', 'gram' or 'dense', "
                 f"got {self.svd_solver!r}"
+            )
+        if not isinstance(self.relative_regularization, (bool, np.bool_)):
+            raise TypeError(
+                f"relative_regularization must be True or False, got {self.relative_regularization!r}"
             )
         prep = self._prepare(views, masks)
         n_views = len(prep.views)
@@ -580,7 +604,7 @@ class MVLSA(_GCCABase):
 
         def view_svd(
             j: int, n_threads: int, buf: np.ndarray
-        ) -> tuple[np.ndarray, np.ndarray, Any, int, int]:
+        ) -> tuple[np.ndarray, np.ndarray, Any, int, int, float]:
             x, rj, wj = prep.view_rows(j)
             res = truncated_svd(
                 x,
@@ -598,7 +622,8 @@ class MVLSA(_GCCABase):
                 raise ValueError(f"view {j} has rank 0 (after centring it is all zeros)")
             if mj < cap[j]:
                 logger.info("view %d: rank %d < requested m=%d; using %d", j, mj, cap[j], mj)
-            t = (res.s / np.sqrt(res.s**2 + reg[j])).astype(dtype)
+            r_j = reg[j] * float(res.s[0]) ** 2 if self.relative_regularization else reg[j]
+            t = (res.s / np.sqrt(res.s**2 + r_j)).astype(dtype)
             scale = (wj * inv_sqrt_c[pos[rj]]).astype(dtype)[:, None]
             blk = buf[:, starts[j] : starts[j] + mj]
             if rj.size == kept.size:  # every kept row observed: written in place, no temporaries
@@ -610,7 +635,7 @@ class MVLSA(_GCCABase):
                 blk[pos[rj]] = u_s
                 del u_s
             nnz_j = int(x.nnz) if sp.issparse(x) else int(x.size)
-            return res.s, res.Vt, res.mean, res.n_passes, nnz_j
+            return res.s, res.Vt, res.mean, res.n_passes, nnz_j, r_j
 
         # With n_jobs > 1 the views are factorized n_jobs at a time, each on one thread (all
         # BLAS libraries limited to one thread meanwhile): every step of a view's SVD then runs
@@ -640,6 +665,7 @@ class MVLSA(_GCCABase):
         means = [o[2] for o in out]
         passes = sum(o[3] for o in out)
         nnz = sum(o[4] for o in out)
+        reg_used = np.array([o[5] for o in out], dtype=float)
         sizes = [sv.size for sv in svals]
         off = 0
         for j, mj in enumerate(sizes):  # pack the blocks of rank-deficient views
@@ -676,7 +702,7 @@ class MVLSA(_GCCABase):
         off = 0
         for j, (vt, sv) in enumerate(zip(vts, svals)):
             mj = sv.size
-            scale = 1.0 / np.sqrt(sv**2 + reg[j])
+            scale = 1.0 / np.sqrt(sv**2 + reg_used[j])
             maps.append(vt.T.astype(np.float64) @ (scale[:, None] * mth[off : off + mj]))
             off += mj
         h = np.zeros((prep.n_rows, k), dtype=dtype)
@@ -684,6 +710,7 @@ class MVLSA(_GCCABase):
         self._finish(h, lam_k, maps, means, prep, [x.shape[1] for x in prep.views])
         self.view_ranks_ = sizes
         self.view_singular_values_ = svals
+        self.regularization_ = reg_used
         t_end = time.perf_counter()
         self.fit_stats_ = {
             "svd_seconds": t_svd - t0,

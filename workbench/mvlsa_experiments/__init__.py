@@ -46,6 +46,7 @@ Generalized CCA. NAACL-HLT (Sections 4--5, Tables 2--9).
 
 from __future__ import annotations
 
+from workbench.mvlsa_experiments._factors import FactorStore, ViewFactor, combine_factors
 from workbench.mvlsa_experiments._fusion import FusionResult, fusion_study, train_corpus_baselines
 from workbench.mvlsa_experiments._settings import (
     ANALOGY_SETS,
@@ -70,6 +71,19 @@ from workbench.mvlsa_experiments._systems import (
     fit_mvlsa,
 )
 from workbench.mvlsa_experiments._tables import marked_table, mrds_column, scores_frame
+from workbench.mvlsa_experiments._tuning import (
+    POSITIONAL_SCHEMES,
+    MVLSAChoice,
+    TestComparison,
+    TuningResult,
+    TuningStep,
+    choice_vectors,
+    default_tuning_steps,
+    positional_scheme,
+    split_wordsim,
+    test_comparison,
+    tuning_path,
+)
 from workbench.mvlsa_experiments._viewsets import ViewSet, build_view_set, usable_views
 
 # private names other modules / tests import from here (not part of the public API)
@@ -102,4 +116,18 @@ __all__ = [
     "FusionResult",
     "fusion_study",
     "train_corpus_baselines",
+    "FactorStore",
+    "ViewFactor",
+    "combine_factors",
+    "POSITIONAL_SCHEMES",
+    "MVLSAChoice",
+    "TuningStep",
+    "TuningResult",
+    "TestComparison",
+    "choice_vectors",
+    "default_tuning_steps",
+    "positional_scheme",
+    "split_wordsim",
+    "test_comparison",
+    "tuning_path",
 ]

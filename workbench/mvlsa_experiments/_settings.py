@@ -45,10 +45,13 @@ class MVLSAConfig:
     Attributes
     ----------
     transform : str
-        :math:`n_j`: ``"identity"`` (Count), ``"log"`` (log(1+x)), ``"pow"`` (x^power) or
-        ``"pow:<p>"`` (e.g. ``"pow:0.5"``).
+        :math:`n_j`: ``"identity"`` (Count), ``"log"`` (log(1+x)), ``"pow"`` (x^power),
+        ``"pow:<p>"`` (e.g. ``"pow:0.5"``) or ``"ppmi"`` (shifted PPMI with context
+        distribution smoothing, :func:`workbench.views.ppmi`, with ``cds`` and ``shift``).
     power : float
         Exponent of ``"pow"`` (the paper's best: 1/4).
+    cds, shift : float
+        Context-distribution smoothing exponent and shift :math:`k` of ``"ppmi"``.
     top_t : int or None
         :math:`t_j`: keep the ``top_t`` columns with the largest totals (None = all).
     view_rank : int
@@ -58,7 +61,9 @@ class MVLSAConfig:
     min_view_support : int
         ``v``.
     regularization : float
-        ``r_j`` (same for all views).
+        ``r_j`` (same for all views), or :math:`\rho` when ``relative_regularization``.
+    relative_regularization : bool
+        :math:`r_j = \rho\, s_{j,1}^2` (relative to each view's largest singular value).
     row_weighting : {None, "glove"}
         Eq. (12) row weights or none.
     random_state : int
@@ -70,10 +75,13 @@ class MVLSAConfig:
     transform: str = "pow"
     power: float = 0.25
     top_t: int | None = None
+    cds: float = 0.75
+    shift: float = 1.0
     view_rank: int = 300
     n_components: int = 300
     min_view_support: int = 0
     regularization: float = 1e-8
+    relative_regularization: bool = False
     row_weighting: str | None = None
     random_state: int = 0
     svd_solver: str = "randomized"
@@ -102,7 +110,7 @@ class MVLSAConfig:
             except ValueError:
                 raise ValueError(f"bad transform {transform!r}; expected e.g. 'pow:0.25'") from None
             transform = "pow"
-        return PreprocessSpec(transform, power, self.top_t)
+        return PreprocessSpec(transform, power, self.top_t, self.cds, self.shift)
 
     def label(self, param: str) -> str:
         """Column label of this configuration in a grid over ``param`` (paper names)."""
@@ -110,11 +118,14 @@ class MVLSAConfig:
         val = getattr(self, field_name)
         if field_name == "transform":
             spec = self.spec()
+            if spec.transform == "ppmi":
+                name = "PPMI" if spec.shift == 1 else f"SPPMI k={spec.shift:g}"
+                return name if spec.cds == 1 else f"{name} cds={spec.cds:g}"
             return {"identity": "Count", "log": "Log"}.get(spec.transform, f"Count^{spec.power:g}")
         if field_name == "top_t":
             return "all" if val is None else f"{val:,}"
         if field_name == "regularization":
-            return f"{val:g}"
+            return f"rho={val:g}" if self.relative_regularization else f"{val:g}"
         return str(val)
 
 

@@ -76,10 +76,12 @@ def fit_mvlsa(view_set: ViewSet, config: MVLSAConfig) -> FittedSystem:
         k,
         view_rank=config.view_rank,
         regularization=config.regularization,
+        relative_regularization=config.relative_regularization,
         min_view_support=config.min_view_support,
         row_weighting=config.row_weighting,
         random_state=config.random_state,
         svd_solver=config.svd_solver,
+        n_jobs=-1,
     ).fit(views)
     return FittedSystem(
         config, model, tuple(view_set.words), tuple(v.name for v in views), time.perf_counter() - t0

@@ -1,0 +1,118 @@
+"""Tests of the MVLSA-by-parts path (factors, combine) and the dev-tuned path."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from workbench import mvlsa_experiments as mx
+from workbench.gcca import MVLSA
+from workbench.mvlsa_experiments._factors import compute_factor
+from workbench.views import View, Vocabulary
+
+
+def planted_views(n=200, n_views=4, seed=0):
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(n)]
+    vocab = Vocabulary.from_words(words)
+    base = rng.standard_normal((n, 3))
+    views = []
+    for j in range(n_views):
+        x = np.abs(base @ rng.standard_normal((3, 30)) + 0.5 * rng.standard_normal((n, 30)))
+        x[rng.random((n, 30)) < 0.5] = 0
+        obs = rng.random(n) > 0.2 * j
+        x[~obs] = 0
+        ctx = [f"c{i}" for i in range(30)]
+        views.append(View(f"v{j}", sp.csr_array(x), ctx, obs, "positional", vocab))
+    return views
+
+
+@pytest.mark.parametrize("row_weighting", [None, "glove"])
+@pytest.mark.parametrize("relative,reg", [(False, 1e-3), (True, 0.1), (True, 10.0)])
+def test_combined_factors_equal_mvlsa(row_weighting, relative, reg):
+    views = planted_views()
+    est = MVLSA(5, view_rank=8, regularization=reg, relative_regularization=relative,
+                row_weighting=row_weighting, svd_solver="dense")
+    est.fit([v.matrix for v in views], [v.observed for v in views])
+    fac = [compute_factor(v, 8, row_weighting=row_weighting, svd_solver="dense") for v in views]
+    h = mx.combine_factors(fac, 200, 5, regularization=reg, relative_regularization=relative)
+    np.testing.assert_allclose(h, est.embedding_, atol=1e-10)
+
+
+def test_factor_store_slices_and_does_not_depend_on_the_other_views():
+    views = planted_views()
+    cfg = mx.MVLSAConfig(transform="ppmi", view_rank=10, n_components=4)
+    store = mx.FactorStore(svd_solver="dense", n_jobs=2)
+    big = store.get_many(views, cfg)
+    assert store.n_computed == 4
+    small = store.get(views[0], dataclasses.replace(cfg, view_rank=5))
+    assert store.n_computed == 4  # served by slicing the rank-10 factor
+    np.testing.assert_array_equal(small.U, big[0].U[:, :5])
+    alone = mx.FactorStore(n_jobs=1).get(views[2], cfg)
+    together = mx.FactorStore(n_jobs=2).get_many(views, cfg)[2]
+    np.testing.assert_allclose(alone.U, together.U)
+
+
+def test_positional_schemes_from_offset_views():
+    rng = np.random.default_rng(1)
+    vocab = Vocabulary.from_words([f"w{i}" for i in range(20)])
+    offs = []
+    for k in range(1, 11):
+        z = sp.random_array((20, 20), density=0.3, random_state=rng, format="csr")
+        offs.append(View(f"offset_{k}", z, vocab.words, np.diff(z.indptr) > 0, "positional",
+                         vocab, {"offset": k}))
+    vs = mx.ViewSet(vocab, tuple(offs))
+    assert [v.name for v in mx.positional_scheme(vs, "offsets 1-5")] == [f"offset_{k}" for k in range(1, 6)]
+    both = mx.positional_scheme(vs, "offsets ±1-5")
+    np.testing.assert_allclose(both[7].matrix.toarray(), offs[2].matrix.toarray().T)
+    win = mx.positional_scheme(vs, "windows 2,5,10")
+    total = sum(o.matrix.toarray() for o in offs[:5])
+    np.testing.assert_allclose(win[1].matrix.toarray(), total + total.T)
+    assert [v.name for v in win] == ["window_2", "window_5", "window_10"]
+    with pytest.raises(ValueError, match="scheme"):
+        mx.positional_scheme(vs, "window 7")
+    short = mx.ViewSet(vocab, tuple(offs[:3]))
+    with pytest.raises(ValueError, match="missing"):
+        mx.positional_scheme(short, "window 5")
+    with pytest.raises(ValueError, match="positional"):
+        mx.MVLSAChoice(mx.MVLSAConfig(), positional="diagonal")
+
+
+def test_tuning_path_drops_noise_views_and_uses_dev_only():
+    from test_mvlsa_experiments import _planted
+
+    vs, _, ratings = _planted()
+    start = mx.MVLSAChoice(mx.MVLSAConfig(transform="identity", view_rank=6, n_components=3))
+    steps = [
+        ("views", {"all": lambda c: dataclasses.replace(c, families=None),
+                   "signal": lambda c: dataclasses.replace(c, families=("signal",))}),
+        ("r", {"1e-8": lambda c: c,
+               "rho=1": lambda c: dataclasses.replace(c, config=dataclasses.replace(
+                   c.config, regularization=1.0, relative_regularization=True))}),
+    ]
+    res = mx.tuning_path(vs, start, steps, dev_names=[ratings], store=mx.FactorStore(n_jobs=1))
+    assert res.best.families == ("signal",)
+    summary = res.summary()
+    assert summary.loc["views", "chosen"] == "signal"
+    assert summary.loc["views", "gain"] > 0
+    assert summary.loc["views", "previous"] == "all"
+    assert res.steps[0].scores.shape == (1, 2)
+    # the dev part only: its pairs are those wordsim_split marks as dev
+    from workbench.datasets import wordsim_split
+
+    n_dev = int(wordsim_split(ratings).sum())
+    ev = mx.evaluate_system(mx.choice_vectors(vs, res.best, mx.FactorStore()),
+                            wordsim=mx.split_wordsim([ratings], "dev"), analogies=False)
+    assert ev.n_scored()["PLANTED"] == n_dev
+    t = res.steps[0].tests
+    assert set(t.columns) >= {"difference", "pvalue", "pvalue_holm", "significant"}
+    # the final comparison on the test part
+    systems = {"tuned": mx.choice_vectors(vs, res.best, mx.FactorStore()),
+               "start": mx.choice_vectors(vs, start, mx.FactorStore())}
+    cmp = mx.test_comparison(systems, reference="tuned", names=[ratings])
+    assert cmp.n_scored.loc["PLANTED", "tuned"] == len(ratings) - n_dev
+    assert cmp.scores.loc["mean", "tuned"] > cmp.scores.loc["mean", "start"]
+    assert list(cmp.tests["system"]) == ["start"]
+    with pytest.raises(ValueError, match="reference"):
+        mx.test_comparison(systems, reference="nope", names=[ratings])

@@ -1,0 +1,214 @@
+r"""MVLSA by parts: per-view factors computed once, combined for many configurations.
+
+A tuning path over the MVLSA configuration changes one factor at a time. Most steps (the
+regularization, which views take part, the embedding size) do not change any view's truncated
+SVD, only how the factors are combined. :class:`FactorStore` keeps every view's rank-``m`` SVD
+keyed by what determines it (view, preprocessing, ``m``, row weighting, seed), and
+:func:`combine_factors` forms the MAX-VAR shared space from a selection of them -- the same
+computation as :meth:`workbench.gcca.MVLSA.fit` with ``min_view_support=0`` (tested to agree).
+Each view has its own random stream, seeded from its name, so a view's factor does not depend
+on which other views are fitted with it.
+"""
+
+from __future__ import annotations
+
+import logging
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from workbench.gcca import MVLSA, truncated_svd
+from workbench.gcca._linalg import _fix_signs, _lowdin, _scipy_lapack_one_thread, _top_eigh
+from workbench.mvlsa_experiments._settings import MVLSAConfig
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["ViewFactor", "FactorStore", "combine_factors"]
+
+
+@dataclass(frozen=True, eq=False)
+class ViewFactor:
+    """Rank-``m`` SVD of one centred (weighted) view on its observed rows.
+
+    ``rows`` are the observed row indices, ``weights`` their eq. (12) weights (ones without row
+    weighting), ``U`` (len(rows) x m) and ``s`` the singular values.
+    """
+
+    name: str
+    rows: np.ndarray
+    weights: np.ndarray
+    U: np.ndarray
+    s: np.ndarray
+    complete: bool = False
+
+    def sliced(self, m: int) -> ViewFactor:
+        """The leading ``m`` singular triplets."""
+        return ViewFactor(
+            self.name, self.rows, self.weights, self.U[:, :m], self.s[:m], self.complete
+        )
+
+
+def _view_seed(name: str, seed: int) -> int:
+    return (zlib.crc32(name.encode("utf-8")) ^ (int(seed) * 0x9E3779B1)) & 0x7FFFFFFF
+
+
+def compute_factor(
+    view: object,
+    m: int,
+    *,
+    row_weighting: str | None = None,
+    seed: int = 0,
+    n_iter: int = 5,
+    svd_solver: str = "randomized",
+) -> ViewFactor:
+    """Truncated SVD of one (preprocessed) :class:`workbench.views.View`, as MVLSA takes it."""
+    est = MVLSA(1, view_rank=m, row_weighting=row_weighting)
+    prep = est._prepare([view.matrix], [view.observed])  # type: ignore[attr-defined]
+    x, rows, w = prep.view_rows(0)
+    res = truncated_svd(
+        x,
+        int(min(m, rows.size, x.shape[1])),
+        center=True,
+        row_weights=None if est._weighting() is None else w,
+        method=svd_solver,
+        n_iter=n_iter,
+        random_state=np.random.default_rng(_view_seed(view.name, seed)),  # type: ignore[attr-defined]
+    )
+    if res.s.size == 0:
+        raise ValueError(f"view {view.name} has rank 0 (after centring it is all zeros)")  # type: ignore[attr-defined]
+    complete = res.s.size < m  # the view's whole (numerical) rank: no larger m exists
+    return ViewFactor(view.name, rows, w, np.asarray(res.U), np.asarray(res.s), complete)  # type: ignore[attr-defined]
+
+
+@dataclass
+class FactorStore:
+    """In-memory store of view factors, keyed by ``(view name, preprocessing, m, weighting, seed)``.
+
+    A request for rank ``m`` is served from a stored factor of rank ``>= m`` of the same key
+    (sliced), so a grid over ``m`` costs one factorization at the largest ``m``.
+    """
+
+    n_iter: int = 5
+    svd_solver: str = "randomized"
+    n_jobs: int = 2
+    _items: dict[tuple[object, ...], ViewFactor | None] = field(default_factory=dict)
+
+    def get(self, view: object, config: MVLSAConfig, *, m: int | None = None) -> ViewFactor | None:
+        """Factor of the *raw* ``view`` preprocessed by ``config`` (None if preprocessing leaves
+        it without an observed row)."""
+        from workbench.views import preprocess
+
+        m = int(config.view_rank if m is None else m)
+        spec = config.spec()
+        key = (view.name, spec, config.row_weighting, config.random_state)  # type: ignore[attr-defined]
+        if key in self._items:
+            have = self._items[key]
+            if have is None or have.s.size >= m or have.complete:
+                return None if have is None else have.sliced(m)
+        pv = view if view.family == "embedding" else preprocess(view, spec=spec)  # type: ignore[attr-defined]
+        if not pv.observed.any() or pv.observed.sum() < 2:
+            logger.info("view %s has no observed row after preprocessing; left out", view.name)  # type: ignore[attr-defined]
+            self._items[key] = None
+            return None
+        fac = compute_factor(
+            pv,
+            m,
+            row_weighting=config.row_weighting,
+            seed=config.random_state,
+            n_iter=self.n_iter,
+            svd_solver=self.svd_solver,
+        )
+        self._items[key] = fac
+        return fac
+
+
+    @property
+    def n_computed(self) -> int:
+        """Factorizations stored (a factor served by slicing a larger one is not counted)."""
+        return sum(f is not None for f in self._items.values())
+
+    def get_many(self, views: Sequence[object], config: MVLSAConfig) -> list[ViewFactor]:
+        """Factors of several raw views (missing ones computed ``n_jobs`` at a time, each on one
+        BLAS thread; every view has its own random stream, so results do not depend on
+        ``n_jobs``). Views left without observed rows are skipped."""
+        if self.n_jobs > 1 and len(views) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            from threadpoolctl import threadpool_limits
+
+            with threadpool_limits(limits=1), ThreadPoolExecutor(self.n_jobs) as ex:
+                found = list(ex.map(lambda v: self.get(v, config), views))
+        else:
+            found = [self.get(v, config) for v in views]
+        return [f for f in found if f is not None]
+
+
+def combine_factors(
+    factors: Sequence[ViewFactor],
+    n_rows: int,
+    n_components: int,
+    *,
+    regularization: float = 1e-8,
+    relative_regularization: bool = False,
+) -> np.ndarray:
+    r"""The MVLSA shared space of views given by their factors.
+
+    Parameters
+    ----------
+    factors : sequence of ViewFactor
+    n_rows : int
+        Rows of the views.
+    n_components : int
+        ``k``.
+    regularization, relative_regularization :
+        ``r_j`` (or :math:`\rho` with :math:`r_j = \rho s_{j,1}^2`), as in
+        :class:`workbench.gcca.MVLSA`.
+
+    Returns
+    -------
+    ndarray, shape (n_rows, n_components)
+        ``H`` (orthonormal columns on the rows observed in some view, zero elsewhere), sign-fixed.
+
+    Notes
+    -----
+    :math:`\tilde M = C^{-1/2} [D_1 A_1 T_1, \dots, D_J A_J T_J]` with
+    :math:`T_j = S_j (S_j^2 + r_j I)^{-1/2}` and :math:`C = \sum_j D_j^2`; ``H`` holds the top
+    ``k`` left singular vectors of :math:`\tilde M` (eigh of its Gram matrix), as in
+    :meth:`workbench.gcca.MVLSA.fit`.
+    """
+    if not factors:
+        raise ValueError("no view factor to combine")
+    c = np.zeros(n_rows)
+    for f in factors:
+        c[f.rows] += f.weights**2
+    kept = np.flatnonzero(c > 0)
+    pos = np.full(n_rows, -1)
+    pos[kept] = np.arange(kept.size)
+    inv_sqrt_c = 1.0 / np.sqrt(c[kept])
+    widths = [f.s.size for f in factors]
+    if n_components > sum(widths):
+        raise ValueError(
+            f"n_components={n_components} exceeds the stacked rank {sum(widths)}; lower it"
+        )
+    stack = np.zeros((kept.size, sum(widths)), order="F")
+    off = 0
+    for f, mj in zip(factors, widths):
+        r_j = regularization * float(f.s[0]) ** 2 if relative_regularization else regularization
+        t = f.s / np.sqrt(f.s**2 + r_j)
+        scale = f.weights * inv_sqrt_c[pos[f.rows]]
+        stack[pos[f.rows], off : off + mj] = (f.U * scale[:, None]) * t
+        off += mj
+    gram = stack.T @ stack
+    gram += gram.T
+    gram *= 0.5
+    with _scipy_lapack_one_thread():
+        lam, vec, n_pos = _top_eigh(gram, n_components, np.finfo(np.float64).eps)
+    if n_pos < n_components:
+        raise ValueError(f"the views span only {n_pos} shared directions; lower n_components")
+    hk = _lowdin(stack @ (vec / np.sqrt(lam)))
+    _fix_signs(hk)
+    h = np.zeros((n_rows, n_components))
+    h[kept] = hk
+    return h

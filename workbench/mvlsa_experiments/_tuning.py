@@ -1,0 +1,453 @@
+r"""What it takes for MVLSA to learn at this scale: a one-factor-at-a-time path tuned on dev data.
+
+Starting from the paper's configuration, each step varies one factor -- the preprocessing
+:math:`n_j`, eq. (12) row weights, the regularization relative to each view's spectrum, which
+view families take part, how the corpus is cut into positional views, the per-view rank ``m``
+and the embedding size ``k`` -- with the others held at the best values so far. A candidate is
+chosen by its mean Spearman correlation over the *dev* parts of the rating sets
+(:func:`workbench.datasets.wordsim_split`: MEN's own split, a seeded half elsewhere) and tested
+against the previous step's choice on every dev set (two-sided Williams' t, Holm-corrected over
+the sets). The test parts are touched once, by :func:`test_comparison`, for the final choice and
+the baselines.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from tqdm.auto import tqdm
+
+from workbench.mvlsa_experiments._factors import FactorStore, combine_factors
+from workbench.mvlsa_experiments._settings import PAPER_WORDSIM, MVLSAConfig
+from workbench.mvlsa_experiments._systems import SystemEvaluation, evaluate_system
+from workbench.mvlsa_experiments._viewsets import ViewSet
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "POSITIONAL_SCHEMES",
+    "MVLSAChoice",
+    "TuningStep",
+    "TuningResult",
+    "split_wordsim",
+    "positional_scheme",
+    "choice_vectors",
+    "tuning_path",
+    "default_tuning_steps",
+    "test_comparison",
+    "TestComparison",
+]
+
+#: How the corpus enters as views: the paper's left offsets 1..15, fewer offsets, both sides,
+#: or symmetric windows (sums of offsets).
+POSITIONAL_SCHEMES = ("offsets", "offsets 1-5", "offsets ±1-5", "windows 2,5,10", "window 5")
+
+
+@dataclass(frozen=True)
+class MVLSAChoice:
+    """One MVLSA system of the tuning path: configuration, view families and positional scheme.
+
+    ``families`` None means every family of the view set; ``positional`` is one of
+    :data:`POSITIONAL_SCHEMES`.
+    """
+
+    config: MVLSAConfig
+    families: tuple[str, ...] | None = None
+    positional: str = "offsets"
+
+    def __post_init__(self) -> None:
+        if self.positional not in POSITIONAL_SCHEMES:
+            raise ValueError(
+                f"positional must be one of {POSITIONAL_SCHEMES}, got {self.positional!r}"
+            )
+
+    def describe(self) -> dict[str, Any]:
+        """Flat description (for tables and records)."""
+        c = self.config
+        return {
+            "n_j": c.label("n_j"),
+            "r": c.label("r"),
+            "m": c.view_rank,
+            "k": c.n_components,
+            "W_j": c.row_weighting or "none",
+            "views": "all" if self.families is None else "+".join(self.families),
+            "positional": self.positional,
+        }
+
+
+def split_wordsim(names: Sequence[str | pd.DataFrame], split: str) -> list[pd.DataFrame]:
+    """The ``split`` (``"dev"`` or ``"test"``) part of each rating set (a name of
+    :data:`workbench.datasets.WORDSIM_NAMES` or a loaded DataFrame with ``attrs["name"]``)."""
+    from workbench.datasets import load_wordsim, wordsim_split
+
+    if split not in ("dev", "test"):
+        raise ValueError(f"split must be 'dev' or 'test', got {split!r}")
+    out = []
+    for n in names:
+        if isinstance(n, pd.DataFrame):
+            mask = wordsim_split(n)
+            part = n[mask if split == "dev" else ~mask].reset_index(drop=True)
+            part.attrs.update(n.attrs)
+            part.attrs["split"] = split
+            out.append(part)
+        else:
+            out.append(load_wordsim(n, split=split))
+    return out
+
+
+# ------------------------------------------------------------------------------ views
+def _offset_views(view_set: ViewSet) -> dict[int, Any]:
+    out = {}
+    for v in view_set.views:
+        if v.family == "positional":
+            out[int(v.meta.get("offset", v.name.rsplit("_", 1)[-1]))] = v
+    return out
+
+
+def _derived(template: Any, name: str, matrix: sp.csr_array) -> Any:
+    m = sp.csr_array(matrix)
+    m.sort_indices()
+    return dataclasses.replace(
+        template.with_matrix(m, template.contexts, derived=name),
+        name=name,
+        observed=np.diff(m.indptr) > 0,
+    )
+
+
+def positional_scheme(view_set: ViewSet, scheme: str) -> list[Any]:
+    """The positional views of ``scheme`` (:data:`POSITIONAL_SCHEMES`) from the raw offset views.
+
+    ``"offsets ±1-5"`` adds the right-context views :math:`Z_k^\top`; windows are
+    :math:`\\sum_{k \\le w} (Z_k + Z_k^\top)`. Raises ValueError if the view set lacks the offsets.
+    """
+    if scheme not in POSITIONAL_SCHEMES:
+        raise ValueError(f"scheme must be one of {POSITIONAL_SCHEMES}, got {scheme!r}")
+    offs = _offset_views(view_set)
+    if scheme == "offsets":
+        return [offs[k] for k in sorted(offs)]
+    need = {"offsets 1-5": 5, "offsets ±1-5": 5, "windows 2,5,10": 10, "window 5": 5}[scheme]
+    missing = [k for k in range(1, need + 1) if k not in offs]
+    if missing:
+        raise ValueError(f"scheme {scheme!r} needs offsets 1..{need}; missing {missing}")
+    if scheme == "offsets 1-5":
+        return [offs[k] for k in range(1, 6)]
+    if scheme == "offsets ±1-5":
+        out = [offs[k] for k in range(1, 6)]
+        out += [_derived(offs[k], f"offset_-{k}", offs[k].matrix.T) for k in range(1, 6)]
+        return out
+    widths = (5,) if scheme == "window 5" else (2, 5, 10)
+    out = []
+    for w in widths:
+        total = sum(sp.csr_array(offs[k].matrix) for k in range(1, w + 1))
+        out.append(_derived(offs[1], f"window_{w}", total + total.T))
+    return out
+
+
+def _choice_views(view_set: ViewSet, choice: MVLSAChoice) -> list[Any]:
+    fams = view_set.families()
+    wanted = list(fams) if choice.families is None else list(choice.families)
+    unknown = [f for f in wanted if f not in fams]
+    if unknown:
+        raise ValueError(f"unknown view families {unknown}; known: {sorted(fams)}")
+    views: list[Any] = []
+    if "positional" in wanted:
+        views += positional_scheme(view_set, choice.positional)
+    views += [v for v in view_set.views if v.family in wanted and v.family != "positional"]
+    return views
+
+
+def choice_vectors(view_set: ViewSet, choice: MVLSAChoice, store: FactorStore) -> Any:
+    """``WordVectors`` of one choice, from the store's factors (computed on demand)."""
+    from workbench.embeddings import WordVectors
+
+    cfg = choice.config
+    factors = store.get_many(_choice_views(view_set, choice), cfg)
+    h = combine_factors(
+        factors,
+        len(view_set.vocab),
+        cfg.n_components,
+        regularization=cfg.regularization,
+        relative_regularization=cfg.relative_regularization,
+    )
+    keep = np.flatnonzero(np.any(h != 0, axis=1))
+    words = view_set.words
+    return WordVectors([words[i] for i in keep], np.ascontiguousarray(h[keep]))
+
+
+# ------------------------------------------------------------------------------ the path
+Candidates = Mapping[str, Callable[[MVLSAChoice], MVLSAChoice]]
+
+
+def _cfg(**kw: Any) -> Callable[[MVLSAChoice], MVLSAChoice]:
+    def apply(c: MVLSAChoice) -> MVLSAChoice:
+        return dataclasses.replace(c, config=dataclasses.replace(c.config, **kw))
+
+    return apply
+
+
+def _sel(**kw: Any) -> Callable[[MVLSAChoice], MVLSAChoice]:
+    def apply(c: MVLSAChoice) -> MVLSAChoice:
+        return dataclasses.replace(c, **kw)
+
+    return apply
+
+
+def default_tuning_steps(
+    view_set: ViewSet,
+    *,
+    view_ranks: Sequence[int] = (100, 200, 300),
+    rhos: Sequence[float] = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0),
+    ks: Sequence[int] = (50, 100, 200),
+) -> list[tuple[str, Candidates]]:
+    """The steps of the path, in order: ``(factor, {label: change of the current choice})``.
+
+    Each step's candidates include the current value (the label ``"current"`` is never
+    used: every candidate names its value, and the choice so far is among them).
+    """
+    fams = list(view_set.families())
+    others = [f for f in fams if f != "positional"]
+    fam_options: dict[str, Callable[[MVLSAChoice], MVLSAChoice]] = {"all": _sel(families=None)}
+    if "positional" in fams:
+        fam_options["corpus only"] = _sel(families=("positional",))
+        lex = [f for f in others if f in ("morphology", "synonyms", "ppdb", "framenet")]
+        if lex:
+            fam_options["corpus + lexicons"] = _sel(families=("positional", *lex))
+        if "dependency" in fams:
+            fam_options["all but dependency"] = _sel(
+                families=tuple(f for f in fams if f != "dependency")
+            )
+    offs = _offset_views(view_set)
+    schemes = [s for s in POSITIONAL_SCHEMES if _scheme_ok(offs, s)]
+    return [
+        ("n_j", {
+            "Count^0.25": _cfg(transform="pow", power=0.25),
+            "Log": _cfg(transform="log"),
+            "PPMI cds=0.75": _cfg(transform="ppmi", cds=0.75, shift=1.0),
+            "SPPMI k=5 cds=0.75": _cfg(transform="ppmi", cds=0.75, shift=5.0),
+        }),
+        ("W_j", {"none": _cfg(row_weighting=None), "eq. 12": _cfg(row_weighting="glove")}),
+        ("r", {
+            "1e-8": _cfg(regularization=1e-8, relative_regularization=False),
+            **{f"rho={r:g}": _cfg(regularization=float(r), relative_regularization=True)
+               for r in rhos},
+        }),
+        ("views", fam_options),
+        ("positional", {s: _sel(positional=s) for s in schemes}),
+        ("m", {str(m): _cfg(view_rank=int(m)) for m in view_ranks}),
+        ("k", {str(k): _cfg(n_components=int(k)) for k in ks}),
+    ]  # fmt: skip
+
+
+def _scheme_ok(offs: Mapping[int, Any], scheme: str) -> bool:
+    need = {"offsets": 1, "offsets 1-5": 5, "offsets ±1-5": 5, "windows 2,5,10": 10,
+            "window 5": 5}[scheme]  # fmt: skip
+    return all(k in offs for k in range(1, need + 1))
+
+
+@dataclass(frozen=True, eq=False)
+class TuningStep:
+    """One step: dev scores of every candidate, the choice and its test against the previous.
+
+    Attributes
+    ----------
+    factor : str
+    scores : DataFrame
+        Dev rating sets x candidates (Spearman).
+    mean : Series
+        Mean dev Spearman per candidate (the selection criterion).
+    previous, chosen : str
+        Label of the previous step's choice among the candidates, and of this step's choice.
+    tests : DataFrame
+        Per dev set: ``difference`` (chosen - previous), ``pvalue`` (two-sided Williams' t),
+        ``pvalue_holm`` (Holm over the sets) and ``significant`` (``pvalue_holm < alpha``).
+    seconds : float
+    """
+
+    factor: str
+    scores: pd.DataFrame
+    mean: pd.Series
+    previous: str
+    chosen: str
+    tests: pd.DataFrame
+    seconds: float
+
+
+@dataclass(frozen=True, eq=False)
+class TuningResult:
+    """The whole path: steps, the start and the final choice, and a summary table."""
+
+    steps: tuple[TuningStep, ...]
+    start: MVLSAChoice
+    best: MVLSAChoice
+    choices: tuple[MVLSAChoice, ...]
+    dev_names: tuple[str, ...]
+
+    def summary(self) -> pd.DataFrame:
+        """One row per step: chosen value, its dev mean, the gain over the previous choice and
+        how many dev sets improve / improve significantly (Holm) / get significantly worse."""
+        rows = []
+        for st in self.steps:
+            t = st.tests
+            rows.append({
+                "factor": st.factor,
+                "previous": st.previous,
+                "chosen": st.chosen,
+                "dev mean": float(st.mean[st.chosen]),
+                "gain": float(st.mean[st.chosen] - st.mean[st.previous]),
+                "sets up": int((t["difference"] > 0).sum()),
+                "significantly up": int((t["significant"] & (t["difference"] > 0)).sum()),
+                "significantly down": int((t["significant"] & (t["difference"] < 0)).sum()),
+                "n sets": int(len(t)),
+            })  # fmt: skip
+        return pd.DataFrame(rows).set_index("factor")
+
+
+def _compare_sets(a: SystemEvaluation, b: SystemEvaluation, alpha: float) -> pd.DataFrame:
+    """``b - a`` per rating set with Williams' t (two-sided) and Holm over the sets."""
+    from workbench.significance import compare_wordsim, holm
+
+    rows = []
+    for name in a.wordsim:
+        try:
+            c = compare_wordsim(a.wordsim[name], b.wordsim[name], alternative="two-sided")
+            diff, p = float(c.difference), float(c.pvalue)
+        except ValueError as exc:
+            logger.info("no comparison on %s: %s", name, exc)
+            diff, p = float(b.wordsim[name].spearman - a.wordsim[name].spearman), float("nan")
+        rows.append({"test_set": name, "difference": diff, "pvalue": p})
+    df = pd.DataFrame(rows).set_index("test_set")
+    ok = df["pvalue"].notna()
+    df["pvalue_holm"] = np.nan
+    if ok.any():
+        df.loc[ok, "pvalue_holm"] = np.asarray(holm(df.loc[ok, "pvalue"].to_numpy()))
+    df["significant"] = (df["pvalue_holm"] < alpha).fillna(False).astype(bool)
+    return df
+
+
+def tuning_path(
+    view_set: ViewSet,
+    start: MVLSAChoice,
+    steps: Sequence[tuple[str, Candidates]],
+    *,
+    dev_names: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
+    store: FactorStore | None = None,
+    alpha: float = 0.05,
+    progress: bool | None = None,
+) -> TuningResult:
+    """Walk ``steps`` from ``start``, choosing each factor by its mean dev Spearman.
+
+    A candidate must beat the current choice's dev mean to replace it (ties keep the current
+    choice). Only the dev parts of the rating sets are read.
+    """
+    store = store if store is not None else FactorStore()
+    dev = split_wordsim(dev_names, "dev")
+    cache: dict[MVLSAChoice, SystemEvaluation] = {}
+
+    def evaluate(choice: MVLSAChoice, label: str) -> SystemEvaluation:
+        if choice not in cache:
+            vec = choice_vectors(view_set, choice, store)
+            cache[choice] = evaluate_system(vec, name=label, wordsim=dev, analogies=False)
+        return cache[choice]
+
+    current = start
+    out: list[TuningStep] = []
+    choices = [start]
+    bar = tqdm(total=sum(len(c) for _, c in steps), desc="tuning path", disable=progress is False)
+    for factor, candidates in steps:
+        t0 = time.perf_counter()
+        options = {label: change(current) for label, change in candidates.items()}
+        prev_label = next((lab for lab, ch in options.items() if ch == current), None)
+        if prev_label is None:  # the current value is not among the candidates: add it
+            prev_label = "previous"
+            options = {"previous": current, **options}
+        evals = {}
+        for label, choice in options.items():
+            evals[label] = evaluate(choice, label)
+            bar.update()
+        scores = pd.DataFrame({lab: e.scores() for lab, e in evals.items()})
+        mean = scores.mean(axis=0)
+        best = prev_label
+        for lab in options:
+            if mean[lab] > mean[best] + 1e-12:
+                best = lab
+        tests = _compare_sets(evals[prev_label], evals[best], alpha)
+        out.append(TuningStep(factor, scores, mean, prev_label, best, tests,
+                              time.perf_counter() - t0))  # fmt: skip
+        current = options[best]
+        choices.append(current)
+        logger.info("step %s: %s (dev mean %.4f)", factor, best, mean[best])
+    bar.close()
+    labels = tuple(str(d.attrs.get("name", i)) for i, d in enumerate(dev))
+    return TuningResult(tuple(out), start, current, tuple(choices), labels)
+
+
+# ------------------------------------------------------------------------------ test
+@dataclass(frozen=True, eq=False)
+class TestComparison:
+    """Test-split scores of the systems and the tuned MVLSA against each other system.
+
+    Attributes
+    ----------
+    scores : DataFrame
+        Test rating sets x systems (Spearman), with a final ``mean`` row.
+    tests : DataFrame
+        One row per (system, set): ``difference`` (reference - system), ``pvalue`` (two-sided
+        Williams' t), ``pvalue_holm`` (Holm over every test of the table) and ``significant``.
+    reference : str
+        The system compared with every other one.
+    n_scored : DataFrame
+        Pairs scored per set and system.
+    """
+
+    scores: pd.DataFrame
+    tests: pd.DataFrame
+    reference: str
+    n_scored: pd.DataFrame
+    evaluations: dict[str, SystemEvaluation]
+
+
+def test_comparison(
+    systems: Mapping[str, Any],
+    *,
+    reference: str,
+    names: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
+    restrict_to: Sequence[str] | None = None,
+    alpha: float = 0.05,
+) -> TestComparison:
+    """Score every system on the *test* parts of the rating sets and test ``reference`` against
+    each other system (Williams' t, Holm over all the comparisons)."""
+    from workbench.significance import holm
+
+    if reference not in systems:
+        raise ValueError(f"reference {reference!r} is not among the systems {list(systems)}")
+    test = split_wordsim(names, "test")
+    evals = {
+        name: evaluate_system(vec, name=name, wordsim=test, analogies=False,
+                              restrict_to=restrict_to)
+        for name, vec in systems.items()
+    }  # fmt: skip
+    scores = pd.DataFrame({n: e.scores() for n, e in evals.items()})
+    scores.loc["mean"] = scores.mean(axis=0)
+    n_scored = pd.DataFrame({n: e.n_scored() for n, e in evals.items()})
+    parts = []
+    for name, ev in evals.items():
+        if name == reference:
+            continue
+        df = _compare_sets(ev, evals[reference], alpha).drop(columns=["pvalue_holm", "significant"])
+        df.insert(0, "system", name)
+        parts.append(df.reset_index())
+    tests = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    if len(tests):
+        ok = tests["pvalue"].notna()
+        tests["pvalue_holm"] = np.nan
+        tests.loc[ok, "pvalue_holm"] = np.asarray(holm(tests.loc[ok, "pvalue"].to_numpy()))
+        tests["significant"] = (tests["pvalue_holm"] < alpha).fillna(False).astype(bool)
+    return TestComparison(scores, tests, reference, n_scored, evals)
