@@ -1,12 +1,15 @@
-"""GloVe: weighted least squares on log co-occurrence counts, fitted by AdaGrad."""
+"""GloVe: weighted least squares on log co-occurrence counts, fitted by AdaGrad (as ``glove.c``)."""
 
 from __future__ import annotations
 
 import logging
+import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 from tqdm.auto import tqdm
@@ -26,9 +29,10 @@ class GloVeFit:
         Word and context vectors (``w_i``, ``w~_j``).
     b, b_context : ndarray, shape (V,)
         Biases.
-    loss_history : ndarray, shape (epochs,)
+    loss_history : ndarray of float64, shape (n_epochs_run,)
         Mean of :math:`\\tfrac12 f(X_{ij})(\\cdot)^2` over the non-zeros accumulated during each
-        epoch (what ``glove.c`` prints as ``cost``).
+        epoch (what ``glove.c`` prints as ``cost``). One value per epoch run: ``epochs``
+        values unless ``tol`` stopped the fit earlier.
     """
 
     W: np.ndarray
@@ -44,6 +48,7 @@ class GloVeFit:
 
 
 def _cooc_triplets(cooccurrence: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Row indices, column indices and values (float64) of the positive entries, row-major."""
     m = getattr(cooccurrence, "matrix", cooccurrence)
     if not (sp.issparse(m) or isinstance(m, np.ndarray)) or m.ndim != 2:
         raise ValueError("cooccurrence must be a 2-D sparse matrix, ndarray or View")
@@ -59,7 +64,32 @@ def _cooc_triplets(cooccurrence: Any) -> tuple[np.ndarray, np.ndarray, np.ndarra
     pos = x > 0
     if not pos.any():
         raise ValueError("cooccurrence has no positive entry")
-    return coo.row[pos].astype(np.int64), coo.col[pos].astype(np.int64), x[pos], m.shape[0]
+    return coo.row[pos].astype(np.int32), coo.col[pos].astype(np.int32), x[pos], m.shape[0]
+
+
+def _real(value: Any, name: str, *, low: float, strict: bool, allowed: str) -> float:
+    """A finite real ``> low`` (``strict``) or ``>= low``, else a ValueError naming ``name``."""
+    ok = isinstance(value, (numbers.Real, np.floating, np.integer)) and not isinstance(value, bool)
+    v = float(value) if ok else math.nan
+    if not ok or not math.isfinite(v) or (v <= low if strict else v < low):
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
+    return v
+
+
+def _float_dtype(dtype: Any) -> np.dtype:
+    """``numpy.float32`` or ``numpy.float64`` as a dtype, else a ValueError."""
+    try:
+        real = np.dtype(dtype) if dtype is not None else None
+    except TypeError:
+        real = None
+    if real is None or real.type not in (np.float32, np.float64):
+        raise ValueError(f"dtype must be numpy.float32 or numpy.float64, got {dtype!r}")
+    return real
+
+
+def _weights(x: np.ndarray, x_max: float, alpha: float) -> np.ndarray:
+    """:math:`f(x) = (x/x_{max})^\\alpha` below ``x_max``, 1 above (as ``glove.c``)."""
+    return np.where(x > x_max, 1.0, (x / x_max) ** alpha)
 
 
 def glove_objective(
@@ -67,12 +97,14 @@ def glove_objective(
 ) -> float:
     r"""Mean over non-zeros of :math:`\tfrac12 f(X_{ij})(w_i^\top \tilde w_j + b_i + \tilde b_j - \log X_{ij})^2`."""
     i, j, x, _ = _cooc_triplets(cooccurrence)
-    f = np.minimum(1.0, (x / x_max) ** alpha)
+    x_max = _real(x_max, "x_max", low=0.0, strict=True, allowed="a finite number > 0")
+    alpha = _real(alpha, "alpha", low=0.0, strict=False, allowed="a finite number >= 0")
+    f = _weights(x, x_max, alpha)
     total = 0.0
     for s in range(0, x.size, 1 << 16):
         sl = slice(s, s + (1 << 16))
         diff = (
-            np.einsum("ij,ij->i", fit.W[i[sl]], fit.W_context[j[sl]])
+            np.einsum("ij,ij->i", fit.W[i[sl]], fit.W_context[j[sl]], dtype=np.float64)
             + fit.b[i[sl]]
             + fit.b_context[j[sl]]
             - np.log(x[sl])
@@ -81,16 +113,109 @@ def glove_objective(
     return total / x.size
 
 
-def _scatter_add(idx: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sum rows of ``values`` sharing an index: (unique indices, summed rows).
+def _initial_parameters(
+    n_words: int, d: int, rng: np.random.Generator, dtype: Any
+) -> tuple[np.ndarray, ...]:
+    """``glove.c``'s start: parameters uniform in [-0.5, 0.5)/d, accumulators 1.
 
-    A sparse (unique x batch) indicator times ``values``: ~5x faster than ``np.add.at`` or
-    ``np.add.reduceat`` on sorted rows.
+    Returns ``(W, W_context, b, b_context)``, drawn in this order from ``rng``.
     """
-    uniq, inv = np.unique(idx, return_inverse=True)
-    b = idx.shape[0]
-    ind = sp.csr_array((np.ones(b), (inv, np.arange(b))), shape=(uniq.size, b))
-    return uniq, np.asarray(ind @ values)
+    w = ((rng.random((n_words, d)) - 0.5) / d).astype(dtype)
+    wc = ((rng.random((n_words, d)) - 0.5) / d).astype(dtype)
+    b = ((rng.random(n_words) - 0.5) / d).astype(dtype)
+    bc = ((rng.random(n_words) - 0.5) / d).astype(dtype)
+    return w, wc, b, bc
+
+
+def _pack(w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Rows ``[w_i, b_i, G_i (d ones), g_i (one)]``: one contiguous block per word."""
+    n, d = w.shape
+    out = np.ones((n, 2 * (d + 1)), w.dtype)
+    out[:, :d] = w
+    out[:, d] = b
+    return out
+
+
+@numba.njit(nogil=True, cache=True)
+def _gather(
+    order: np.ndarray,
+    rows: np.ndarray,
+    cols: np.ndarray,
+    logx: np.ndarray,
+    fx: np.ndarray,
+    out_rows: np.ndarray,
+    out_cols: np.ndarray,
+    out_logx: np.ndarray,
+    out_fx: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """The non-zeros in ``order`` (one pass, so the epoch then reads them sequentially)."""
+    for t in range(order.shape[0]):
+        k = order[t]
+        out_rows[t] = rows[k]
+        out_cols[t] = cols[k]
+        out_logx[t] = logx[k]
+        out_fx[t] = fx[k]
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def _glove_epoch(
+    rows: np.ndarray,
+    cols: np.ndarray,
+    logx: np.ndarray,
+    fx: np.ndarray,
+    p: np.ndarray,
+    q: np.ndarray,
+    eta: float,
+    grad_clip: float,
+) -> tuple[float, int]:  # pragma: no cover - compiled; checked against a Python reference
+    """One pass of ``glove.c``'s per-co-occurrence AdaGrad over the non-zeros, in order.
+
+    ``p`` and ``q`` hold the word and context rows packed by :func:`_pack` and are updated in
+    place. Returns (summed cost, number of skipped updates).
+    """
+    d = p.shape[1] // 2 - 1
+    up1 = np.empty(d, p.dtype)
+    up2 = np.empty(d, p.dtype)
+    cost = 0.0
+    skipped = 0
+    for t in range(rows.shape[0]):
+        wi = p[rows[t]]
+        wj = q[cols[t]]
+        diff = 0.0
+        for a in range(d):
+            diff += wi[a] * wj[a]
+        diff += wi[d] + wj[d] - logx[t]
+        fdiff = fx[t] * diff
+        if not (np.isfinite(diff) and np.isfinite(fdiff)):
+            skipped += 1
+            continue
+        cost += 0.5 * fdiff * diff
+        fdiff *= eta
+        finite = True
+        for a in range(d):
+            t1 = min(max(fdiff * wj[a], -grad_clip), grad_clip)
+            t2 = min(max(fdiff * wi[a], -grad_clip), grad_clip)
+            u1 = t1 / math.sqrt(wi[d + 1 + a])
+            u2 = t2 / math.sqrt(wj[d + 1 + a])
+            up1[a] = u1
+            up2[a] = u2
+            finite &= np.isfinite(u1) & np.isfinite(u2)
+            wi[d + 1 + a] += t1 * t1
+            wj[d + 1 + a] += t2 * t2
+        if finite:
+            for a in range(d):
+                wi[a] -= up1[a]
+                wj[a] -= up2[a]
+        else:
+            skipped += 1
+        ub1 = fdiff / math.sqrt(wi[2 * d + 1])
+        ub2 = fdiff / math.sqrt(wj[2 * d + 1])
+        wi[d] -= ub1 if np.isfinite(ub1) else 0.0
+        wj[d] -= ub2 if np.isfinite(ub2) else 0.0
+        fdiff *= fdiff
+        wi[2 * d + 1] += fdiff
+        wj[2 * d + 1] += fdiff
+    return cost, skipped
 
 
 def fit_glove(
@@ -101,29 +226,44 @@ def fit_glove(
     alpha: float = 0.75,
     learning_rate: float = 0.05,
     epochs: int = 25,
-    batch_size: int = 4096,
+    grad_clip: float = 100.0,
+    tol: float | None = None,
+    dtype: Any = np.float64,
     random_state: int | None = 0,
     progress: bool | None = None,
 ) -> GloVeFit:
-    r"""Fit GloVe by AdaGrad on the weighted least-squares objective (vectorised mini-batches).
+    r"""Fit GloVe by ``glove.c``'s AdaGrad: one update per co-occurrence, shuffled each epoch.
 
     Parameters
     ----------
     cooccurrence : sparse matrix, ndarray or View, shape (V, V)
-        :math:`X_{ij}` (e.g. 1/distance-weighted counts within 15 previous words, as the paper
-        gave GloVe: ``window_view(corpus, vocab, 15, symmetric=False, weighting="harmonic")``;
-        GloVe's own default is symmetric). Zeros are not fitted.
+        :math:`X_{ij}`, e.g. 1/distance-weighted counts in a symmetric window of 10 or 15
+        words (GloVe's ``cooccur -symmetric 1 -window-size 15``):
+        ``window_view(corpus, vocab, 15, symmetric=True, weighting="harmonic")``. The paper's
+        experiments used the 10 previous words only (``symmetric=False``). Zeros are not
+        fitted.
     n_components : int
         Vector size ``d``.
     x_max, alpha : float
-        Weighting :math:`f(x) = \min(1, (x/x_{max})^\alpha)` (GloVe: 100, 3/4).
+        Weighting :math:`f(x) = \min(1, (x/x_{max})^\alpha)` (``glove.c``: 100 and 3/4; its
+        ``demo.sh`` uses ``x_max = 10`` for a small corpus).
     learning_rate : float
-        AdaGrad :math:`\eta` (GloVe: 0.05).
+        Initial AdaGrad step :math:`\eta` (``glove.c``: 0.05).
     epochs : int
-        Passes over the shuffled non-zeros (paper: 25).
-    batch_size : int
-        Non-zeros per vectorised update.
+        Passes over the non-zeros (paper: 25 for d < 300; ``demo.sh``: 15).
+    grad_clip : float
+        Each gradient component :math:`\eta g` is clipped to ``[-grad_clip, grad_clip]``
+        (``glove.c -grad-clip``, default 100).
+    tol : float or None
+        Stop after an epoch whose cost fell by less than ``tol`` relative to the previous
+        epoch's; None runs all ``epochs``.
+    dtype : {numpy.float64, numpy.float32}
+        Precision of the parameters (``glove.c``: double). Costs accumulate in float64.
     random_state : int or None
+        Seeds the initial parameters and the per-epoch shuffles; the loop is single-threaded,
+        so a fixed seed gives identical results run to run.
+    progress : bool or None
+        tqdm bar over epochs (None: automatic).
 
     Returns
     -------
@@ -131,73 +271,76 @@ def fit_glove(
 
     Notes
     -----
-    Objective (Pennington et al. 2014, eq. 8):
+    Objective (Pennington et al. 2014, eq. 8), over the non-zeros of :math:`X`:
 
     .. math:: J = \sum_{X_{ij} > 0} f(X_{ij})
               \left(w_i^\top \tilde w_j + b_i + \tilde b_j - \log X_{ij}\right)^2 .
 
-    Initialisation and AdaGrad follow ``glove.c``: parameters uniform in
-    :math:`[-0.5, 0.5)/d`, squared-gradient accumulators start at 1, the accumulated quantity is
-    :math:`(\eta g)^2` and the step is :math:`\eta g / \sqrt{\mathrm{acc}}`. Differences:
-    ``glove.c`` updates after every co-occurrence (Hogwild threads); here gradients of a batch
-    of ``batch_size`` shuffled co-occurrences are summed per parameter and the accumulator is
-    updated *before* the step (standard AdaGrad), which keeps steps bounded when a frequent
-    word appears many times in one batch.
+    Each epoch visits the non-zeros in a fresh random order and, for each, does what
+    ``glove.c`` does: with :math:`\delta = w_i^\top \tilde w_j + b_i + \tilde b_j - \log
+    X_{ij}`, add :math:`\tfrac12 f \delta^2` to the cost, set :math:`g = \eta f \delta`, step
+    every parameter by its clipped gradient :math:`\eta \partial J / \partial \theta` divided
+    by :math:`\sqrt{G_\theta}` (the accumulator *before* this step) and then add the squared
+    clipped gradient to :math:`G_\theta`. Parameters start uniform in
+    :math:`[-0.5, 0.5)/d`, accumulators at 1. Updates whose cost or step is NaN or infinite
+    are skipped (as ``glove.c``; counted in a warning). ``glove.c`` shuffles the co-occurrence
+    file once and runs Hogwild threads; here the order is reshuffled every epoch and one
+    thread runs, which makes the fit reproducible.
 
     References
     ----------
     J. Pennington, R. Socher, C. D. Manning (2014). GloVe: Global vectors for word
-    representation. EMNLP. J. Duchi, E. Hazan, Y. Singer (2011). Adaptive subgradient methods.
-    JMLR 12.
+    representation. EMNLP. J. Duchi, E. Hazan, Y. Singer (2011). Adaptive subgradient methods
+    for online learning and stochastic optimization. JMLR 12.
     """
     d = _positive_int(n_components, "n_components")
     n_epochs = _positive_int(epochs, "epochs")
-    bs = _positive_int(batch_size, "batch_size")
-    if x_max <= 0 or alpha < 0 or learning_rate <= 0:
-        raise ValueError(
-            f"need x_max > 0, alpha >= 0, learning_rate > 0; got {x_max}, {alpha}, {learning_rate}"
-        )
-    i, j, x, n_words = _cooc_triplets(cooccurrence)
-    logx = np.log(x)
-    fx = np.minimum(1.0, (x / x_max) ** alpha)
+    x_max = _real(x_max, "x_max", low=0.0, strict=True, allowed="a finite number > 0")
+    alpha = _real(alpha, "alpha", low=0.0, strict=False, allowed="a finite number >= 0")
+    eta = _real(learning_rate, "learning_rate", low=0.0, strict=True, allowed="a finite number > 0")
+    clip = _real(grad_clip, "grad_clip", low=0.0, strict=True, allowed="a finite number > 0")
+    if tol is not None:
+        tol = _real(tol, "tol", low=0.0, strict=False, allowed="None or a finite number >= 0")
+    real = _float_dtype(dtype)
+    rows, cols, x, n_words = _cooc_triplets(cooccurrence)
+    logx = np.log(x).astype(real)
+    fx = _weights(x, x_max, alpha).astype(real)
+    del x
     rng = np.random.default_rng(random_state)
-    w = (rng.random((n_words, d)) - 0.5) / d
-    wc = (rng.random((n_words, d)) - 0.5) / d
-    b = (rng.random(n_words) - 0.5) / d
-    bc = (rng.random(n_words) - 0.5) / d
-    gw, gwc = np.ones((n_words, d)), np.ones((n_words, d))
-    gb, gbc = np.ones(n_words), np.ones(n_words)
-    eta = float(learning_rate)
-    history = np.zeros(n_epochs)
+    w, wc, b, bc = _initial_parameters(n_words, d, rng, real)
+    p, q = _pack(w, b), _pack(wc, bc)
+    del w, wc, b, bc
+    buffers = (np.empty_like(rows), np.empty_like(cols), np.empty_like(logx), np.empty_like(fx))
+    history: list[float] = []
+    skipped = 0
     disable = None if progress is None else not progress
-    for epoch in tqdm(range(n_epochs), desc="GloVe epochs", disable=disable, leave=False):
-        perm = rng.permutation(x.size)
-        cost = 0.0
-        for s in range(0, x.size, bs):
-            sel = perm[s : s + bs]
-            ii, jj = i[sel], j[sel]
-            wi, wj = w[ii], wc[jj]
-            diff = np.einsum("ij,ij->i", wi, wj) + b[ii] + bc[jj] - logx[sel]
-            fdiff = fx[sel] * diff
-            cost += 0.5 * float(np.dot(fdiff, diff))
-            g = eta * fdiff
-            ui, gi = _scatter_add(ii, np.column_stack([g[:, None] * wj, g]))
-            uj, gj = _scatter_add(jj, np.column_stack([g[:, None] * wi, g]))
-            gw[ui] += gi[:, :d] ** 2
-            gb[ui] += gi[:, d] ** 2
-            gwc[uj] += gj[:, :d] ** 2
-            gbc[uj] += gj[:, d] ** 2
-            w[ui] -= gi[:, :d] / np.sqrt(gw[ui])
-            b[ui] -= gi[:, d] / np.sqrt(gb[ui])
-            wc[uj] -= gj[:, :d] / np.sqrt(gwc[uj])
-            bc[uj] -= gj[:, d] / np.sqrt(gbc[uj])
-        history[epoch] = cost / x.size
-        if not np.isfinite(history[epoch]):
+    bar = tqdm(range(n_epochs), desc="GloVe epochs", disable=disable, leave=False)
+    for epoch in bar:
+        _gather(rng.permutation(logx.size), rows, cols, logx, fx, *buffers)
+        cost, n_skip = _glove_epoch(*buffers, p, q, real.type(eta), real.type(clip))
+        skipped += n_skip
+        history.append(cost / logx.size)
+        if not math.isfinite(history[-1]):
             raise FloatingPointError(
-                f"GloVe diverged in epoch {epoch + 1}; lower learning_rate or batch_size"
+                f"GloVe diverged in epoch {epoch + 1}; lower learning_rate or grad_clip"
             )
-        logger.debug("GloVe epoch %d cost %.6f", epoch + 1, history[epoch])
-    return GloVeFit(w, wc, b, bc, history)
+        logger.debug("GloVe epoch %d cost %.6f", epoch + 1, history[-1])
+        bar.set_postfix(cost=f"{history[-1]:.4f}", refresh=False)
+        if tol is not None and epoch > 0:
+            change = (history[-2] - history[-1]) / history[-2] if history[-2] > 0 else 0.0
+            if change < tol:
+                logger.info(
+                    "GloVe stopped after epoch %d: relative cost change %.2e < tol %.2e",
+                    epoch + 1, change, tol,
+                )  # fmt: skip
+                break
+    bar.close()
+    if skipped:
+        logger.warning("GloVe skipped %d updates with NaN or infinite values", skipped)
+    return GloVeFit(
+        p[:, :d].copy(), q[:, :d].copy(), p[:, d].copy(), q[:, d].copy(),
+        np.asarray(history, dtype=np.float64),
+    )  # fmt: skip
 
 
 def train_glove(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import math
+import numbers
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -43,6 +45,12 @@ class _Sentences:
             for s in range(0, len(toks), self.max_len):
                 yield toks[s : s + self.max_len]
 
+    def materialize(self) -> list[list[str]]:
+        """All pieces in memory, equal strings shared (a :class:`Corpus` is re-read and
+        re-tokenized on every pass otherwise: once for the vocabulary and once per epoch)."""
+        canon: dict[str, str] = {}
+        return [[canon.setdefault(t, t) for t in piece] for piece in self]
+
 
 def train_word2vec(
     corpus: Any,
@@ -57,26 +65,53 @@ def train_word2vec(
     seed: int = 0,
     workers: int = 1,
 ) -> Any:
-    """Skip-gram word2vec with negative sampling (gensim), as the paper's WSG baseline.
+    r"""Skip-gram word2vec with negative sampling (gensim), as the paper's WSG baseline.
 
     Parameters
     ----------
     corpus : Corpus or iterable of token lists
         E.g. ``workbench.datasets.load_corpus("5M")`` (documents longer than 10,000 tokens are
-        split, gensim's limit).
+        split, gensim's limit). It is read once and kept in memory as token lists.
     words : sequence of str, optional
         Restrict the vocabulary to these words (the paper gave word2vec the MVLSA vocabulary):
         other tokens are discarded before windowing, as word2vec does with rare words, and
         ``min_count`` is ignored. The result follows this order (words absent from the corpus
         are left out).
-    vector_size, window, min_count, negative, sample, epochs :
-        gensim ``Word2Vec`` parameters (paper: symmetric window 10).
-    seed, workers : int
-        ``workers=1`` with a fixed ``seed`` gives identical vectors run to run.
+    vector_size : int
+        Dimension (paper: 300; word2vec's default 100).
+    window : int
+        Maximal distance between a word and a context; each occurrence samples its window
+        uniformly from 1..``window`` (paper: 10; word2vec's default 5).
+    min_count : int
+        Words rarer than this are discarded (word2vec's default 5).
+    negative : int
+        Negative samples per context, drawn from the unigram distribution to the 3/4 (5).
+    sample : float
+        Down-sampling threshold of frequent words (word2vec's default 1e-3; 1e-4 or 1e-5 are
+        common too); 0 disables it.
+    epochs : int
+        Passes over the corpus; the learning rate decays linearly from 0.025 to 0.0001 over
+        them (word2vec's default 5).
+    seed : int
+        Seeds the initial vectors and the sampling.
+    workers : int
+        Training threads. ``workers=1`` with a fixed ``seed`` gives identical vectors run to
+        run; more threads are faster but not reproducible.
 
     Returns
     -------
     WordVectors
+
+    Notes
+    -----
+    Skip-gram with negative sampling maximises, over each word :math:`w` and each context
+    :math:`c` in its (sampled) window, with :math:`k` = ``negative`` noise words
+    :math:`c_n \sim P_n`,
+
+    .. math:: \log \sigma(v_w^\top \tilde v_c)
+              + \sum_{n=1}^{k} \log \sigma(-v_w^\top \tilde v_{c_n}) ,
+
+    by SGD; the word vectors :math:`v_w` are returned.
 
     References
     ----------
@@ -88,9 +123,19 @@ def train_word2vec(
 
     _positive_int(vector_size, "vector_size")
     _positive_int(window, "window")
+    _positive_int(min_count, "min_count")
+    _positive_int(negative, "negative")
     _positive_int(epochs, "epochs")
     _positive_int(workers, "workers")
-    sentences = _Sentences(corpus)
+    if (
+        isinstance(sample, bool)
+        or not isinstance(sample, (numbers.Real, np.floating, np.integer))
+        or not (math.isfinite(sample) and 0 <= sample < 1)
+    ):
+        raise ValueError(f"sample must be a number in [0, 1), got {sample!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, np.integer)):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    sentences = _Sentences(corpus).materialize()
     trim_rule = None
     keep: set[str] | None = None
     if words is not None:

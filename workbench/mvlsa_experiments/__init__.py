@@ -46,12 +46,15 @@ Generalized CCA. NAACL-HLT (Sections 4--5, Tables 2--9).
 
 from __future__ import annotations
 
+from workbench.mvlsa_experiments._baselines import BASELINE_NAMES, CorpusBaselines, corpus_baselines
+from workbench.mvlsa_experiments._discussion import discussion_03, discussion_04, discussion_05
 from workbench.mvlsa_experiments._factors import FactorStore, ViewFactor, combine_factors
 from workbench.mvlsa_experiments._fusion import FusionResult, fusion_study, train_corpus_baselines
 from workbench.mvlsa_experiments._settings import (
     ANALOGY_SETS,
     PAPER_WORDSIM,
     PARAM_ALIASES,
+    STUDY_SIZES,
     MVLSAConfig,
     StudySettings,
     study_settings,
@@ -77,11 +80,16 @@ from workbench.mvlsa_experiments._tuning import (
     TestComparison,
     TuningResult,
     TuningStep,
+    choice_ablation,
+    choice_fusion,
     choice_vectors,
     default_tuning_steps,
+    path_claims,
     positional_scheme,
     split_wordsim,
+    study_tuning,
     test_comparison,
+    tuned_choice,
     tuning_path,
 )
 from workbench.mvlsa_experiments._viewsets import ViewSet, build_view_set, usable_views
@@ -130,4 +138,16 @@ __all__ = [
     "split_wordsim",
     "test_comparison",
     "tuning_path",
+    "study_tuning",
+    "tuned_choice",
+    "path_claims",
+    "choice_ablation",
+    "choice_fusion",
+    "BASELINE_NAMES",
+    "CorpusBaselines",
+    "corpus_baselines",
+    "STUDY_SIZES",
+    "discussion_03",
+    "discussion_04",
+    "discussion_05",
 ]

@@ -16,6 +16,7 @@ import logging
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -95,7 +96,7 @@ class FactorStore:
     n_jobs: int = 2
     _items: dict[tuple[object, ...], ViewFactor | None] = field(default_factory=dict)
 
-    def get(self, view: object, config: MVLSAConfig, *, m: int | None = None) -> ViewFactor | None:
+    def get(self, view: Any, config: MVLSAConfig, *, m: int | None = None) -> ViewFactor | None:
         """Factor of the *raw* ``view`` preprocessed by ``config`` (None if preprocessing leaves
         it without an observed row)."""
         from workbench.views import preprocess
@@ -129,7 +130,7 @@ class FactorStore:
         """Factorizations stored (a factor served by slicing a larger one is not counted)."""
         return sum(f is not None for f in self._items.values())
 
-    def get_many(self, views: Sequence[object], config: MVLSAConfig) -> list[ViewFactor]:
+    def get_many(self, views: Sequence[Any], config: MVLSAConfig) -> list[ViewFactor]:
         """Factors of several raw views (missing ones computed ``n_jobs`` at a time, each on one
         BLAS thread; every view has its own random stream, so results do not depend on
         ``n_jobs``). Views left without observed rows are skipped."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,8 +44,9 @@ class FusionResult:
     gains : DataFrame
         ``MV Gain`` = MVLSA (all views) - MVLSA (corpus views); ``G-WSG Gain`` = MV-G-WSG -
         MVLSA (all views); ``Combined Gain`` = MVLSA Combined - MVLSA (all views); each over
-        the items both systems score; with ``*_pvalue`` and
-        ``*_significant`` (two-sided p < alpha) columns.
+        the items both systems score; with ``*_pvalue`` (two-sided, uncorrected),
+        ``*_pvalue_holm`` (Holm over every gain cell of the table) and ``*_significant``
+        (``*_pvalue_holm < alpha``) columns.
     r_s : DataFrame
         Spearman correlation of the pair similarities of MVLSA (all views), MV-G-WSG (and MVLSA
         Combined) with those of GloVe and skip-gram (rating sets only; pairs scored by both).
@@ -127,6 +128,8 @@ def fusion_study(
     wordsim: Sequence[Any] = PAPER_WORDSIM,
     analogies: bool = True,
     alpha: float = 0.05,
+    vectors_of: Callable[[ViewSet], Any] | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> FusionResult:
     """Table 9: MVLSA (corpus views), MVLSA (all views), GloVe, WSG, pretrained GloVe and MV-G-WSG.
 
@@ -137,8 +140,11 @@ def fusion_study(
     *plus* the GloVe and WSG embedding views (the column the paper's "G-WSG Gain" refers to;
     its gain is reported as ``Combined Gain``). All systems are evaluated on the view set's
     vocabulary (``restrict_to``), so pretrained GloVe is scored on the same pairs and answer
-    vocabulary as the others.
+    vocabulary as the others. ``vectors_of`` maps a view set to MVLSA word vectors (default:
+    :func:`fit_mvlsa` with ``config``; e.g. stored view factors combined by
+    :func:`choice_vectors`); ``extra`` adds reference systems (e.g. PPMI-SVD) to the table.
     """
+    fit = (lambda vs: fit_mvlsa(vs, config).vectors()) if vectors_of is None else vectors_of
     from workbench.gcca import MVLSA
     from workbench.views import embedding_view
 
@@ -159,10 +165,14 @@ def fusion_study(
         )
     corpus_vs = view_set.select(families=present)
     systems: dict[str, Any] = {}
-    systems["MVLSA (corpus views)"] = fit_mvlsa(corpus_vs, config).vectors()
-    systems["MVLSA (all views)"] = fit_mvlsa(view_set, config).vectors()
+    systems["MVLSA (corpus views)"] = fit(corpus_vs)
+    systems["MVLSA (all views)"] = fit(view_set)
     systems["GloVe"] = glove
     systems["WSG"] = wsg
+    for name, vec in (extra or {}).items():
+        if name in systems or name in ("MV-G-WSG", "MVLSA Combined", "GloVe 6B-50d"):
+            raise ValueError(f"extra system {name!r} clashes with a Table 9 system")
+        systems[name] = vec
     if pretrained is not None:
         systems["GloVe 6B-50d"] = pretrained.subset(words)
     emb_views = [embedding_view(systems[f], view_set.vocab, name=f) for f in fuse]
@@ -175,9 +185,9 @@ def fusion_study(
     ).fit(emb_views)
     systems["MV-G-WSG"] = fused.to_word_vectors(words)
     if combined:
-        extra = tuple(embedding_view(systems[f], view_set.vocab, name=f) for f in ("GloVe", "WSG"))
-        comb_vs = dataclasses.replace(view_set, views=view_set.views + extra)
-        systems["MVLSA Combined"] = fit_mvlsa(comb_vs, config).vectors()
+        emb = tuple(embedding_view(systems[f], view_set.vocab, name=f) for f in ("GloVe", "WSG"))
+        comb_vs = dataclasses.replace(view_set, views=view_set.views + emb)
+        systems["MVLSA Combined"] = fit(comb_vs)
     evals = {
         n: evaluate_system(v, name=n, wordsim=wordsim, analogies=analogies, restrict_to=words)
         for n, v in tqdm(systems.items(), desc="evaluate", disable=None, leave=False)
@@ -203,6 +213,18 @@ def fusion_study(
         gains["Combined Gain_pvalue"] = cb["pvalue"]
         gains["Combined Gain_significant"] = cb["significant"]
         gain_cols.append("Combined Gain")
+    # Holm over every gain cell of the table; the uncorrected p-values stay in *_pvalue
+    from workbench.significance import holm
+
+    flat = np.concatenate([gains[f"{g}_pvalue"].to_numpy(dtype=float) for g in gain_cols])
+    ok = np.isfinite(flat)
+    adj = np.full(flat.shape, np.nan)
+    if ok.any():
+        adj[ok] = np.asarray(holm(flat[ok]))
+    n = len(gains)
+    for i, g in enumerate(gain_cols):
+        gains[f"{g}_pvalue_holm"] = adj[i * n : (i + 1) * n]
+        gains[f"{g}_significant"] = np.nan_to_num(adj[i * n : (i + 1) * n], nan=1.0) < alpha
     rs_rows = {}
     for row in evals["MVLSA (all views)"].wordsim:
         rs_rows[row] = {

@@ -16,6 +16,7 @@ __all__ = [
     "MVLSAConfig",
     "StudySettings",
     "study_settings",
+    "STUDY_SIZES",
 ]
 
 #: Grid parameter names of the paper and the :class:`MVLSAConfig` field each one sets.
@@ -159,8 +160,12 @@ class StudySettings:
         Rating sets evaluated.
     analogies :
         Evaluate AN-SYN / AN-SEM.
-    word2vec, glove :
-        Parameters of the corpus baselines (:func:`train_corpus_baselines`).
+    word2vec, glove, ppmi :
+        Training settings of the corpus baselines (:func:`corpus_baselines`): skip-gram,
+        GloVe and PPMI-SVD.
+    tuning :
+        Values tried by the dev-tuned path (:func:`tuning_steps`): ``view_ranks``, ``rhos``,
+        ``ks``.
     glove_limit :
         Rows of pretrained GloVe 6B-50d loaded (None: all 400K).
     ablation_rank :
@@ -183,6 +188,8 @@ class StudySettings:
     analogies: bool = True
     word2vec: tuple[tuple[str, Any], ...] = ()
     glove: tuple[tuple[str, Any], ...] = ()
+    ppmi: tuple[tuple[str, Any], ...] = (("window", 5), ("cds", 0.75), ("shift", 1.0), ("eig", 0.5))
+    tuning: tuple[tuple[str, Any], ...] = ()
     glove_limit: int | None = None
     ablation_rank: int | None = None
 
@@ -218,6 +225,10 @@ class StudySettings:
         }
 
 
+#: The data sizes of the MVLSA study (``large`` needs the shared 25M-token corpus).
+STUDY_SIZES = ("small", "full", "large")
+
+
 def study_settings(size: str = "full", **overrides: Any) -> StudySettings:
     """Settings of the MVLSA notebooks for ``size`` (``"small"``: seconds, for tests).
 
@@ -225,6 +236,8 @@ def study_settings(size: str = "full", **overrides: Any) -> StudySettings:
     dependency views, 1,000 bitext verses, PPDB and FrameNet views, ``m = k = 40``.
     ``full``: the 5M corpus, 30,000 words (as notebook 02_views, sharing its cached offset
     views), offsets 1--15, UD train, the whole Bible bitext, all lexicon views, ``m = k = 100``.
+    ``large``: as ``full`` on the 25M-token corpus (read from the shared data folder,
+    ``WORKBENCH_SHARED_DATA``) with 100,000 words.
     Keyword arguments replace fields (``config=MVLSAConfig(...)`` etc.).
     """
     if size == "small":
@@ -234,7 +247,7 @@ def study_settings(size: str = "full", **overrides: Any) -> StudySettings:
             max_tokens=200_000,
             vocab_size=4_000,
             min_count=2,
-            offsets=(1, 2, 3, 4),
+            offsets=(1, 2, 3, 4, 5),
             conllu="dev",
             bitext_verses=1_000,
             lexicons=("ppdb", "framenet"),
@@ -250,15 +263,18 @@ def study_settings(size: str = "full", **overrides: Any) -> StudySettings:
             ),
             word2vec=(("window", 5), ("epochs", 3)),
             glove=(("window", 5), ("epochs", 4)),
+            ppmi=(("window", 5), ("cds", 0.75), ("shift", 1.0), ("eig", 0.5)),
+            tuning=(("view_ranks", (40, 80)), ("rhos", (1e-3, 1e-1, 10.0)), ("ks", (20, 40))),
             glove_limit=100_000,
             wordsim=PAPER_WORDSIM[:8],  # RG and MC have ~5 in-vocabulary pairs at 4K words
         )
-    elif size == "full":
+    elif size in ("full", "large"):
+        large = size == "large"
         base = StudySettings(
-            size="full",
-            corpus="5M",
+            size=size,
+            corpus="25M" if large else "5M",
             max_tokens=None,
-            vocab_size=30_000,
+            vocab_size=100_000 if large else 30_000,
             min_count=5,
             offsets=tuple(range(1, 16)),
             conllu="train",
@@ -266,7 +282,6 @@ def study_settings(size: str = "full", **overrides: Any) -> StudySettings:
             lexicons=("morphology", "synonyms", "ppdb", "framenet"),
             min_view_rows=100,
             config=MVLSAConfig(view_rank=100, n_components=100),
-            # ~75 s per fit of ~40 views at m = 100 on this machine: 7 distinct fits in 03
             grids=(
                 ("n_j", ("identity", "log", "pow")),
                 ("t", (5_000, None)),
@@ -276,11 +291,16 @@ def study_settings(size: str = "full", **overrides: Any) -> StudySettings:
                 ("r", (1e-8, 100.0)),
             ),
             ablation_rank=50,
-            # far fewer epochs than the paper (GloVe 25 iterations) to stay within ~10 minutes
-            word2vec=(("window", 5), ("epochs", 2)),
-            glove=(("window", 10), ("epochs", 5)),
+            word2vec=(("window", 5), ("epochs", 5)),
+            glove=(("window", 10), ("epochs", 25)),
+            ppmi=(("window", 5), ("cds", 0.75), ("shift", 1.0), ("eig", 0.5)),
+            tuning=(
+                ("view_ranks", (100, 200)),
+                ("rhos", (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0)),
+                ("ks", (50, 100, 200)),
+            ),
             glove_limit=None,
         )
     else:
-        raise ValueError(f"size must be 'small' or 'full', got {size!r}")
+        raise ValueError(f"size must be one of {STUDY_SIZES}, got {size!r}")
     return dataclasses.replace(base, **overrides) if overrides else base

@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
@@ -154,9 +155,11 @@ class AblationResult:
         covered vocabulary, so the raw ``scores`` columns may be over different pairs).
     pvalues : DataFrame
         Same layout: two-sided p-value of the difference (Williams' t on the rating set's pairs
-        scored by both; exact McNemar on the analogy questions both can answer).
+        scored by both; exact McNemar on the analogy questions both can answer), uncorrected.
+    pvalues_corrected : DataFrame
+        The p-values after ``correction`` over every cell of the table (Holm by default).
     significant : DataFrame
-        ``pvalues < alpha``.
+        ``pvalues_corrected < alpha``.
     table : ResultsTable
         Paper-style table, bold within MRDS of the best, ``†`` = significantly different from
         "All views".
@@ -167,6 +170,7 @@ class AblationResult:
     scores: pd.DataFrame
     drops: pd.DataFrame
     pvalues: pd.DataFrame
+    pvalues_corrected: pd.DataFrame
     significant: pd.DataFrame
     table: Any
     removals: dict[str, tuple[str, ...]]
@@ -210,13 +214,20 @@ def ablation_study(
     wordsim: Sequence[Any] = PAPER_WORDSIM,
     analogies: bool = True,
     alpha: float = 0.05,
+    correction: str = "holm",
+    vectors_of: Callable[[ViewSet], Any] | None = None,
 ) -> AblationResult:
     """Fit MVLSA on all views and with each removal; measure drops and their significance.
 
     ``removals`` maps a label to view names and/or family names to remove (default
     :func:`default_removals`). ``config.min_view_support`` is lowered to the number of views
-    left when needed (logged).
+    left when needed (logged). ``vectors_of`` maps a view set to word vectors (default: fit
+    ``config`` with :func:`fit_mvlsa`; e.g. ``lambda vs: choice_vectors(vs, choice, store)``
+    to combine stored view factors). ``correction`` (``"holm"``, ``"bonferroni"`` or
+    ``"none"``) applies over every (removal, test set) cell.
     """
+    if correction not in ("holm", "bonferroni", "none"):
+        raise ValueError(f"correction must be 'holm', 'bonferroni' or 'none', got {correction!r}")
     removals = dict(default_removals(view_set) if removals is None else removals)
     if not removals:
         raise ValueError("no removal to evaluate")
@@ -230,8 +241,8 @@ def ablation_study(
             logger.info("%s: min_view_support %d > %d views; lowered", label,
                         cfg.min_view_support, len(vs.views))  # fmt: skip
             cfg = dataclasses.replace(cfg, min_view_support=len(vs.views))
-        fs = fit_mvlsa(vs, cfg)
-        return evaluate_system(fs.vectors(), name=label, wordsim=wordsim, analogies=analogies)
+        vec = fit_mvlsa(vs, cfg).vectors() if vectors_of is None else vectors_of(vs)
+        return evaluate_system(vec, name=label, wordsim=wordsim, analogies=analogies)
 
     full = run("All views", view_set)
     evals = [full]
@@ -245,7 +256,17 @@ def ablation_study(
     drops_df = pd.DataFrame(drops).T
     pv_df = pd.DataFrame(pvals).T
     drops_df.index.name = pv_df.index.name = "removed"
-    sig = pv_df.lt(alpha) & pv_df.notna()
+    corrected = pv_df.copy()
+    flat = pv_df.to_numpy(dtype=float).ravel()
+    ok = np.isfinite(flat)
+    if correction != "none" and ok.any():
+        from workbench.significance import bonferroni, holm
+
+        adj = flat.copy()
+        adj[ok] = np.asarray((holm if correction == "holm" else bonferroni)(flat[ok]))
+        corrected = pd.DataFrame(adj.reshape(pv_df.shape), index=pv_df.index, columns=pv_df.columns)
+    sig = corrected.lt(alpha) & corrected.notna()
     dag = sig.T.reindex(columns=[e.name for e in evals], fill_value=False).astype(bool)
     table = marked_table(evals, significant=dag)
-    return AblationResult(scores_frame(evals), drops_df, pv_df, sig, table, rem, tuple(evals))
+    return AblationResult(scores_frame(evals), drops_df, pv_df, corrected, sig, table, rem,
+                          tuple(evals))  # fmt: skip

@@ -14,6 +14,7 @@ the baselines.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -44,6 +45,11 @@ __all__ = [
     "default_tuning_steps",
     "test_comparison",
     "TestComparison",
+    "study_tuning",
+    "tuned_choice",
+    "path_claims",
+    "choice_ablation",
+    "choice_fusion",
 ]
 
 #: How the corpus enters as views: the paper's left offsets 1..15, fewer offsets, both sides,
@@ -203,7 +209,7 @@ def _sel(**kw: Any) -> Callable[[MVLSAChoice], MVLSAChoice]:
 def default_tuning_steps(
     view_set: ViewSet,
     *,
-    view_ranks: Sequence[int] = (100, 200, 300),
+    view_ranks: Sequence[int] = (100, 200),
     rhos: Sequence[float] = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0),
     ks: Sequence[int] = (50, 100, 200),
 ) -> list[tuple[str, Candidates]]:
@@ -451,3 +457,164 @@ def test_comparison(
         tests.loc[ok, "pvalue_holm"] = np.asarray(holm(tests.loc[ok, "pvalue"].to_numpy()))
         tests["significant"] = (tests["pvalue_holm"] < alpha).fillna(False).astype(bool)
     return TestComparison(scores, tests, reference, n_scored, evals)
+
+
+# ------------------------------------------------------------------------------ study level
+def _choice_to_json(choice: MVLSAChoice) -> dict[str, Any]:
+    return {
+        "config": dataclasses.asdict(choice.config),
+        "families": None if choice.families is None else list(choice.families),
+        "positional": choice.positional,
+    }
+
+
+def _choice_from_json(obj: Mapping[str, Any]) -> MVLSAChoice:
+    fams = obj.get("families")
+    return MVLSAChoice(
+        MVLSAConfig(**obj["config"]),
+        None if fams is None else tuple(fams),
+        str(obj.get("positional", "offsets")),
+    )
+
+
+def _tuning_cache_path(view_set: ViewSet, settings: Any, seed: int) -> Any:
+    from workbench.mvlsa_experiments._viewsets import _CACHE_VERSION, _cache_root, _key
+
+    key = _key(_CACHE_VERSION, "tuning-v1", settings.view_key(), dataclasses.asdict(settings.config),
+               list(settings.tuning), list(map(str, settings.wordsim)), view_set.names, seed)  # fmt: skip
+    return _cache_root() / f"tuned-{settings.size}-{key}.json"
+
+
+def study_tuning(
+    view_set: ViewSet,
+    settings: Any,
+    *,
+    seed: int = 0,
+    store: FactorStore | None = None,
+    progress: bool | None = None,
+) -> TuningResult:
+    """The dev-tuned path of the MVLSA study for ``settings`` (start: the paper's configuration
+    ``settings.config``; steps: :func:`default_tuning_steps` with ``settings.tuning``). The
+    final choice is written to the cache so that the ablation and fusion notebooks build on the
+    same configuration (:func:`tuned_choice`)."""
+    from workbench.records import atomic_write_text
+
+    start = MVLSAChoice(dataclasses.replace(settings.config, random_state=seed))
+    steps = default_tuning_steps(view_set, **dict(settings.tuning))
+    result = tuning_path(view_set, start, steps, dev_names=settings.wordsim, store=store,
+                         progress=progress)  # fmt: skip
+    path = _tuning_cache_path(view_set, settings, seed)
+    atomic_write_text(path, json.dumps({"best": _choice_to_json(result.best)}, indent=1))
+    return result
+
+
+def tuned_choice(
+    view_set: ViewSet, settings: Any, *, seed: int = 0, store: FactorStore | None = None
+) -> MVLSAChoice:
+    """The configuration chosen on dev data by :func:`study_tuning` (read from the cache that
+    notebook 03 writes; the path is run when it is missing or unreadable)."""
+    path = _tuning_cache_path(view_set, settings, seed)
+    if path.exists():
+        try:
+            return _choice_from_json(json.loads(path.read_text(encoding="utf-8"))["best"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            logger.warning("tuning cache %s unreadable (%s); re-running the path", path, exc)
+    return study_tuning(view_set, settings, seed=seed, store=store).best
+
+
+def path_claims(result: TuningResult, *, tolerance: float | None = None) -> pd.DataFrame:
+    """The paper's hyper-parameter claims checked on the dev means of the path's steps.
+
+    * Table 3: Count^1/4 is at least as good as Log (the paper's two best :math:`n_j`);
+    * Table 5: the largest ``m`` beats the smallest;
+    * Table 6: the largest ``k`` beats the smallest;
+    * "r is invariant": the dev means over the ``r`` candidates span at most ``tolerance``
+      (default: one point of Spearman).
+
+    Returns a DataFrame with ``claim``, ``measured`` (the dev means compared, x 100) and ``holds``.
+    """
+    tol = 0.01 if tolerance is None else float(tolerance)
+    steps = {s.factor: s for s in result.steps}
+    rows = []
+
+    def pts(v: float) -> str:
+        return f"{100 * v:.1f}"
+
+    if "n_j" in steps and {"Count^0.25", "Log"} <= set(steps["n_j"].mean.index):
+        m = steps["n_j"].mean
+        rows.append({"claim": "n_j: Count^1/4 >= Log (Table 3)",
+                     "measured": f"{pts(m['Count^0.25'])} vs {pts(m['Log'])}",
+                     "holds": bool(m["Count^0.25"] >= m["Log"])})  # fmt: skip
+    for factor, table in (("m", "Table 5"), ("k", "Table 6")):
+        if factor in steps and len(steps[factor].mean) > 1:
+            m = steps[factor].mean
+            labels = sorted(m.index, key=float)
+            lo, hi = labels[0], labels[-1]
+            rows.append({"claim": f"{factor}: {factor} = {hi} beats {factor} = {lo} ({table})",
+                         "measured": f"{pts(m[hi])} vs {pts(m[lo])}",
+                         "holds": bool(m[hi] > m[lo])})  # fmt: skip
+    if "r" in steps and len(steps["r"].mean) > 1:
+        m = steps["r"].mean
+        rows.append({"claim": "r: invariant (spread of dev means within one point)",
+                     "measured": f"{pts(m.min())} to {pts(m.max())}",
+                     "holds": bool(m.max() - m.min() <= tol)})  # fmt: skip
+    return pd.DataFrame(rows, columns=["claim", "measured", "holds"])
+
+
+def choice_ablation(
+    view_set: ViewSet,
+    choice: MVLSAChoice,
+    *,
+    store: FactorStore,
+    removals: Mapping[str, Sequence[str]] | None = None,
+    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    analogies: bool = True,
+    alpha: float = 0.05,
+) -> Any:
+    """:func:`ablation_study` of ``choice`` over *all* the view set's families: each removal
+    combines the stored view factors of the views left (no refit of the others)."""
+    from workbench.mvlsa_experiments._studies import ablation_study
+
+    everything = dataclasses.replace(choice, families=None)
+    return ablation_study(
+        view_set,
+        choice.config,
+        removals,
+        wordsim=wordsim,
+        analogies=analogies,
+        alpha=alpha,
+        vectors_of=lambda vs: choice_vectors(vs, everything, store),
+    )
+
+
+def choice_fusion(
+    view_set: ViewSet,
+    choice: MVLSAChoice,
+    *,
+    store: FactorStore,
+    glove: Any,
+    wsg: Any,
+    pretrained: Any = None,
+    extra: Mapping[str, Any] | None = None,
+    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    analogies: bool = True,
+    alpha: float = 0.05,
+) -> Any:
+    """:func:`fusion_study` (Table 9) with MVLSA systems of ``choice``'s configuration and
+    positional scheme, from stored view factors (corpus views; all views; all views plus the
+    GloVe and skip-gram embedding views)."""
+    from workbench.mvlsa_experiments._fusion import fusion_study
+
+    everything = dataclasses.replace(choice, families=None)
+    return fusion_study(
+        view_set,
+        choice.config,
+        glove=glove,
+        wsg=wsg,
+        pretrained=pretrained,
+        wordsim=wordsim,
+        analogies=analogies,
+        alpha=alpha,
+        vectors_of=lambda vs: choice_vectors(vs, everything, store),
+        extra=extra,
+    )

@@ -1,0 +1,128 @@
+"""Figures of the MVLSA notebooks: the dev-tuned path and the test comparison."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["plot_tuning_path", "plot_test_comparison", "plot_ablation_drops", "plot_fusion_gains"]
+
+
+def plot_tuning_path(result: Any, *, mrds: float | None = None) -> Any:
+    """One panel per step of a :class:`workbench.mvlsa_experiments.TuningResult`: the mean dev
+    Spearman (points) of every candidate, the chosen one filled, the previous choice's level as
+    a dashed line and, when given, a band of +-``mrds`` around it (the MRDS of the largest dev
+    set, a yardstick for differences). Returns the figure."""
+    import matplotlib.pyplot as plt
+
+    steps = result.steps
+    n = len(steps)
+    ncols = min(4, n)
+    nrows = int(np.ceil(n / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 3.0 * nrows), squeeze=False,
+                             sharey=True)  # fmt: skip
+    for ax, st in zip(axes.ravel(), steps):
+        labels = list(st.mean.index)
+        vals = 100 * st.mean.to_numpy(dtype=float)
+        x = np.arange(len(labels))
+        prev = 100 * float(st.mean[st.previous])
+        if mrds is not None and np.isfinite(mrds):
+            ax.axhspan(prev - 100 * mrds, prev + 100 * mrds, color="0.9", zorder=0)
+        ax.axhline(prev, color="0.4", ls="--", lw=1, zorder=1)
+        chosen = np.array([lab == st.chosen for lab in labels])
+        ax.plot(x, vals, color="0.3", lw=1, zorder=2)
+        ax.scatter(x[~chosen], vals[~chosen], facecolors="white", edgecolors="C0", zorder=3)
+        ax.scatter(x[chosen], vals[chosen], color="C0", zorder=4)
+        ax.set_xticks(x, labels, rotation=40, ha="right", fontsize=8)
+        ax.set_title(st.factor)
+        ax.grid(axis="y", alpha=0.3)
+    for ax in axes.ravel()[n:]:
+        ax.set_visible(False)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(r"mean dev Spearman $\rho \times 100$")
+    fig.tight_layout()
+    return fig
+
+
+def plot_test_comparison(comparison: Any) -> Any:
+    """Test-split Spearman of every system on every rating set (grouped bars), from a
+    :class:`workbench.mvlsa_experiments.TestComparison`; a ``*`` above a bar marks a difference
+    from the reference system that is significant after Holm correction. Returns the figure."""
+    import matplotlib.pyplot as plt
+
+    scores = comparison.scores.drop(index="mean")
+    systems = list(scores.columns)
+    sets = list(scores.index)
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(sets) * len(systems) / 3), 3.8))
+    width = 0.8 / len(systems)
+    sig = {}
+    if len(comparison.tests):
+        for _, row in comparison.tests.iterrows():
+            sig[(row["system"], row["test_set"])] = bool(row["significant"])
+    hatches = ["", "//", "..", "xx", "\\\\", "--", "++"]
+    for i, name in enumerate(systems):
+        x = np.arange(len(sets)) + (i - (len(systems) - 1) / 2) * width
+        vals = 100 * scores[name].to_numpy(dtype=float)
+        ax.bar(x, vals, width, label=name, hatch=hatches[i % len(hatches)], edgecolor="0.2",
+               color=f"C{i}", alpha=0.85)  # fmt: skip
+        for xi, v, s in zip(x, vals, sets):
+            if sig.get((name, s)):
+                ax.text(xi, v + 1, "*", ha="center", va="bottom", fontsize=9)
+    ax.set_xticks(np.arange(len(sets)), sets, rotation=30, ha="right")
+    ax.set_ylabel(r"test Spearman $\rho \times 100$")
+    ax.axhline(0, color="0.3", lw=0.8)
+    ax.legend(fontsize=8, ncols=min(len(systems), 3), frameon=False)
+    ax.set_title(f"* = differs from {comparison.reference} (Williams' t, Holm, p < 0.05)",
+                 fontsize=9)  # fmt: skip
+    fig.tight_layout()
+    return fig
+
+
+def _signed_bars(ax: Any, frame: Any, significant: Any, ylabel: str) -> None:
+    """Grouped bars of ``frame`` (rows: groups, columns: test sets) in points; significant
+    cells filled, others hatched and hollow."""
+    rows = list(frame.index)
+    cols = list(frame.columns)
+    width = 0.8 / max(len(rows), 1)
+    for i, r in enumerate(rows):
+        x = np.arange(len(cols)) + (i - (len(rows) - 1) / 2) * width
+        vals = 100 * frame.loc[r].to_numpy(dtype=float)
+        sig = significant.loc[r].reindex(cols, fill_value=False).to_numpy(dtype=bool)
+        color = f"C{i % 10}"
+        ax.bar(x[sig], vals[sig], width, color=color, edgecolor="0.2", label=f"{r}")
+        ax.bar(x[~sig], vals[~sig], width, facecolor="white", edgecolor=color, hatch="///",
+               label=None if sig.any() else f"{r}")  # fmt: skip
+    ax.axhline(0, color="0.3", lw=0.8)
+    ax.set_xticks(np.arange(len(cols)), cols, rotation=30, ha="right")
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=7, ncols=2, frameon=False)
+
+
+def plot_ablation_drops(ablation: Any) -> Any:
+    """Drops (points) of every removal on every test set from an ``AblationResult``; filled
+    bars are significant after the table's correction, hatched ones are not. Returns the
+    figure."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(max(7.0, 0.5 * ablation.drops.size / 3), 4))
+    _signed_bars(ax, ablation.drops, ablation.significant,
+                 r"drop: All views $-$ ablated ($\rho$ or accuracy $\times 100$)")  # fmt: skip
+    ax.set_title("filled: significant (Williams / McNemar, Holm, p < 0.05)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def plot_fusion_gains(gains: Any, columns: Any) -> Any:
+    """Gains (points) of Table 9 (``FusionResult.gains``) for the gain ``columns``; filled bars
+    are significant (their ``<column>_significant``). Returns the figure."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    frame = pd.DataFrame({c: gains[c] for c in columns}).T
+    sig = pd.DataFrame({c: gains[f"{c}_significant"].astype(bool) for c in columns}).T
+    fig, ax = plt.subplots(figsize=(max(7.0, 0.45 * frame.size), 4))
+    _signed_bars(ax, frame, sig, r"gain ($\rho$ or accuracy $\times 100$)")
+    ax.set_title("filled: significant (Williams / McNemar, Holm, p < 0.05)", fontsize=9)
+    fig.tight_layout()
+    return fig
