@@ -1,4 +1,4 @@
-"""Notebook 03_mvlsa at DATA_SIZE="small": the hyper-parameter grids of Tables 3-7."""
+"""Notebook 03_mvlsa at DATA_SIZE="small": baselines, the dev-tuned path and the test comparison."""
 
 from __future__ import annotations
 
@@ -6,30 +6,43 @@ import math
 
 import pytest
 
+SYSTEMS = {"MVLSA (paper config)", "MVLSA (tuned)", "PPMI-SVD", "SGNS", "GloVe"}
+
 
 @pytest.mark.notebooks
 def test_notebook_03_mvlsa(run_notebook):
     rec = run_notebook("03_mvlsa", SEED=0)
     assert rec["n_tokens"] == 200_000 and rec["vocab_size"] == 4_000
-    assert rec["n_views"] >= 10 and rec["views_per_family"]["positional"] == 4
-    assert rec["grids"]["n_j"] == ["Count", "Log", "Count^0.25"]
-    assert set(rec["grids"]) == {"n_j", "t", "m", "k", "v", "r"}
-    men = rec["men_base"]
-    assert math.isfinite(men) and men > 0.05  # MVLSA learns something on 200K tokens
-    assert rec["men_n_scored"] > 300
-    assert 0 < rec["mrds_men"] < 0.2
-    for param, table in rec["scores"].items():
-        assert set(table) == set(rec["grids"][param])
-        for col in table.values():
-            assert set(col) >= {"MEN", "SCWS", "AN-SYN", "AN-SEM"}
-            assert all(v is None or -1 <= v <= 1 for v in col.values())
-            assert 0 <= col["AN-SYN"] <= 1
-    # Table 6: k slices one fit; 40 dimensions beat 10 on MEN; the fitted k equals the base run
-    k = rec["scores"]["k"]
-    assert k["40"]["MEN"] > k["10"]["MEN"]
-    assert k["40"]["MEN"] == pytest.approx(men)
-    assert rec["fit_seconds"]["k"] == [0.0, 0.0, 0.0]
-    # Table 3: raw counts are not better than the fourth root on MEN (the robust paper finding)
-    nj = rec["scores"]["n_j"]
-    assert nj["Count^0.25"]["MEN"] > nj["Count"]["MEN"]
-    assert len(rec["replicates"]) == 7
+    assert rec["views_per_family"]["positional"] == 5
+    # the baselines were trained with their standard settings and GloVe's loss went down
+    assert set(rec["baseline_settings"]) == {"PPMI-SVD", "SGNS", "GloVe"}
+    assert rec["baseline_settings"]["PPMI-SVD"]["cds"] == 0.75
+    loss = rec["glove_loss"]
+    assert len(loss) == rec["baseline_settings"]["GloVe"]["epochs"] and loss[-1] < loss[0]
+    # the path: one row per factor, each choice among its candidates, gains never negative
+    path = rec["tuning_path"]
+    assert list(path) == ["n_j", "W_j", "r", "views", "positional", "m", "k"]
+    for factor, row in path.items():
+        assert row["chosen"] in rec["tuning_means"][factor], factor
+        assert row["gain"] >= 0, factor
+        assert row["dev mean"] == pytest.approx(rec["tuning_means"][factor][row["chosen"]])
+        assert 0 <= row["significantly up"] <= row["sets up"] <= row["n sets"]
+    # the dev means of consecutive steps chain: each step starts where the previous ended
+    means = [row["dev mean"] for row in path.values()]
+    assert means == sorted(means)
+    # PPMI-type weighting beats the paper's fourth root on dev at this size too
+    assert rec["tuning_means"]["n_j"]["PPMI cds=0.75"] > rec["tuning_means"]["n_j"]["Count^0.25"]
+    # the test halves: every system scored, the mean row consistent, the tuned MVLSA compared
+    test = rec["test_scores"]
+    assert set(test) == SYSTEMS
+    for name, col in test.items():
+        vals = [v for k, v in col.items() if k != "mean"]
+        assert col["mean"] == pytest.approx(sum(vals) / len(vals)), name
+        assert all(v is None or -1 <= v <= 1 for v in vals)
+    assert rec["test_mean"]["MVLSA (tuned)"] > rec["test_mean"]["MVLSA (paper config)"]
+    assert {t["system"] for t in rec["test_tests"]} == SYSTEMS - {"MVLSA (tuned)"}
+    for t in rec["test_tests"]:
+        assert t["pvalue"] is None or t["pvalue"] <= t["pvalue_holm"] <= 1
+    assert all(isinstance(v, bool) for v in rec["claims"].values())
+    assert math.isfinite(rec["mrds_dev_men"]) and 0 < rec["mrds_dev_men"] < 0.3
+    assert rec["n_factorizations"] > 0

@@ -1,4 +1,4 @@
-"""Notebook 04_ablation at DATA_SIZE="small": Table 8 view ablations with significance."""
+"""Notebook 04_ablation at DATA_SIZE="small": Table 8 view ablations on the dev-tuned MVLSA."""
 
 from __future__ import annotations
 
@@ -11,24 +11,19 @@ import pytest
 def test_notebook_04_ablation(run_notebook):
     rec = run_notebook("04_ablation", SEED=0)
     removals = rec["removals"]
-    # one row per removal: every family of the small view set, plus one single offset view
-    assert set(removals) >= {
-        "!positional",
-        "!dependency",
-        "!bitext",
-        "!ppdb",
-        "!framenet",
-        "!offset_1",
-    }
+    assert {"!positional", "!dependency", "!bitext", "!ppdb", "!framenet"} <= set(removals)
     assert rec["n_removal_rows"] == len(removals) == len(rec["drops"])
     assert set(rec["test_sets"]) >= {"MEN", "SCWS", "SIMLEX", "AN-SYN", "AN-SEM"}
     assert set(rec["scores"]) == {"All views", *removals}
     assert math.isfinite(rec["men_all_views"]) and rec["men_all_views"] > 0.05
+    # the configuration is the one notebook 03's path chose on dev (or the path, re-run)
+    assert set(rec["tuned"]) == {"n_j", "r", "m", "k", "W_j", "views", "positional"}
     for label, row in rec["drops"].items():
-        assert row["MEN"] is not None and abs(row["MEN"]) < 0.5, label
+        assert row["MEN"] is not None and abs(row["MEN"]) < 0.6, label
         for test_set, p in rec["pvalues"][label].items():
-            assert p is None or 0.0 <= p <= 1.0, (label, test_set)
-    # dropping one of four offset views changes the embedding much less than dropping all of them
-    mean = rec["mean_wordsim_drop"]
-    assert all(math.isfinite(v) for v in mean.values())
-    assert 0 <= sum(rec["n_significant"].values()) <= len(removals) * len(rec["test_sets"])
+            holm = rec["pvalues_holm"][label][test_set]
+            assert p is None or 0.0 <= p <= holm <= 1.0, (label, test_set)
+    for label in removals:
+        n = rec["n_significant"][label]
+        assert n == rec["n_significantly_helped"][label] + rec["n_significantly_hurt"][label]
+    assert all(math.isfinite(v) for v in rec["mean_wordsim_drop"].values())

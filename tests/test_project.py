@@ -162,3 +162,26 @@ def test_every_notebook_has_a_test_that_runs_it(path):
     text = test.read_text()
     assert path.stem in text, f"{test.name} does not run {path.stem}"
     assert "mark.notebooks" in text, f"{test.name} must be marked @pytest.mark.notebooks"
+
+
+#: Notebooks whose prose is rendered from the run (issue: honest numbers); the check grows
+#: to every notebook as each is converted.
+PROSE_FROM_RECORDS = ("03_mvlsa", "04_ablation", "05_fusion")
+DECIMAL = re.compile(r"(?<![\w.])[-+\u2212]?\d+\.\d+")
+
+
+@pytest.mark.parametrize("name", PROSE_FROM_RECORDS)
+def test_no_decimal_number_typed_into_markdown(name):
+    """Results are stated only through code that reads the run's records (workbench.records.narrate)."""
+    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=nbformat.NO_CONVERT)
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        text = re.sub(r"`[^`]*`", "", cell.source)  # code spans name functions, not results
+        hits = DECIMAL.findall(text)
+        assert not hits, f"{name}.ipynb markdown cell {i} types numbers {hits}; render them from records"
+
+
+def test_decimal_check_catches_typed_numbers():
+    assert DECIMAL.findall("MEN rises from 25.1 to 32.8 (p = 0.006)") == ["25.1", "32.8", "0.006"]
+    assert not DECIMAL.findall("Table 3, offsets 1-15, $10^{-8}$, Count$^{1/4}$, v2.16")

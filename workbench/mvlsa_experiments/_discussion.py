@@ -178,7 +178,7 @@ def discussion_04(rec: Mapping[str, Any]) -> str:
     for k in order:
         if helped.get(k, 0) or hurt.get(k, 0):
             sig_lines.append(
-                f"{k}: its views helped significantly on {helped.get(k, 0)} and hurt on "
+                f"{k.lstrip('!')}: its views helped significantly on {helped.get(k, 0)} and hurt on "
                 f"{hurt.get(k, 0)} of {n_sets} test sets"
             )
     if sig_lines:
@@ -196,12 +196,14 @@ def discussion_04(rec: Mapping[str, Any]) -> str:
         )
     if harmful:
         lines.append(
-            f"* **Families that hurt on average**: {', '.join(harmful)} — with equal view weights in "
+            f"* **Views whose removal helps on average**: {', '.join(h.lstrip('!') for h in harmful)} — with equal view weights in "
             "MAX-VAR GCCA, views from small or noisy sources pull the shared space away from the "
             "corpus views; notebook 03's path measures the same effect on dev data."
         )
     if helpful:
-        lines.append(f"* **Families that help on average**: {', '.join(helpful)}.")
+        lines.append(
+            f"* **Views that help on average**: {', '.join(h.lstrip('!') for h in helpful)}."
+        )
     lines.append(
         "* **Reading the table.** The configuration was chosen on the dev halves; the drops are on "
         "the test halves and the analogies, which the tuning never saw. Small drops are below the "
