@@ -346,3 +346,18 @@ def test_repo_root_and_default_notebooks_dir(monkeypatch):
     assert (root / "workbench" / "__init__.py").is_file()
     assert runner.default_notebooks_dir() == root / "notebooks"
     assert [p.stem for p in runner.list_notebooks()][:2] == ["00_tour", "01_significance"]
+
+
+def test_large_size_only_for_the_mvlsa_notebooks_and_with_the_shared_corpus(tmp_path, monkeypatch):
+    from workbench.runner import RunnerUsageError, validate_parameters
+
+    nb = Path(__file__).resolve().parents[1] / "notebooks"
+    with pytest.raises(RunnerUsageError, match="00_tour has no 'large' size"):
+        validate_parameters(nb / "00_tour.ipynb", size="large")
+    monkeypatch.setenv("WORKBENCH_SHARED_DATA", str(tmp_path))
+    with pytest.raises(RunnerUsageError, match="WORKBENCH_SHARED_DATA"):
+        validate_parameters(nb / "03_mvlsa.ipynb", size="large")
+    corpus = tmp_path / "corpus" / "gutenberg_en_25M.txt.gz"
+    corpus.parent.mkdir()
+    corpus.write_bytes(b"")
+    assert validate_parameters(nb / "03_mvlsa.ipynb", size="large")["DATA_SIZE"] == "large"

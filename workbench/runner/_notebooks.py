@@ -14,7 +14,9 @@ from typing import Any
 logger = logging.getLogger(__name__)
 
 
-SIZES = ("small", "full")
+SIZES = ("small", "full", "large")
+#: Notebooks with a ``large`` size (the 25M-token corpus of the shared data folder).
+LARGE_NOTEBOOKS = ("03_mvlsa", "04_ablation", "05_fusion")
 #: Parameters every notebook must declare in its ``parameters`` cell.
 REQUIRED_PARAMETERS = ("DATA_SIZE", "INTERACTIVE", "SEED")
 NOTEBOOK_PATTERN = re.compile(r"^\d\d_[A-Za-z0-9_]+$")
@@ -222,6 +224,26 @@ def _coerce(name: str, value: Any, default: Any, notebook: str) -> Any:
     return value
 
 
+def check_large_available(notebook: str) -> None:
+    """Raise :class:`RunnerUsageError` unless ``notebook`` has a ``large`` size and the shared
+    25M-token corpus it reads is present."""
+    from workbench.datasets import CORPUS_NAMES
+    from workbench.datasets._common import shared_data_dir
+
+    if notebook not in LARGE_NOTEBOOKS:
+        raise RunnerUsageError(
+            f"{notebook} has no 'large' size; only {', '.join(LARGE_NOTEBOOKS)} do "
+            "(run the others with --size full or small)"
+        )
+    root = shared_data_dir()
+    if root is None or not (root / CORPUS_NAMES["25M"]).is_file():
+        raise RunnerUsageError(
+            "--size large reads the 25M-token corpus from the shared data folder, which was not "
+            "found; set WORKBENCH_SHARED_DATA to the folder holding "
+            f"{CORPUS_NAMES['25M']} (the bundled data covers --size full and small)"
+        )
+
+
 def validate_parameters(
     path: str | os.PathLike[str],
     parameters: Mapping[str, Any] | None = None,
@@ -239,6 +261,8 @@ def validate_parameters(
     path = Path(path)
     if size not in SIZES:
         raise RunnerUsageError(f"size must be one of {SIZES}, got {size!r}")
+    if size == "large":
+        check_large_available(path.stem)
     declared = notebook_parameters(path)
     missing = [p for p in REQUIRED_PARAMETERS if p not in declared]
     if missing:
