@@ -116,3 +116,16 @@ def test_tuning_path_drops_noise_views_and_uses_dev_only():
     assert list(cmp.tests["system"]) == ["start"]
     with pytest.raises(ValueError, match="reference"):
         mx.test_comparison(systems, reference="nope", names=[ratings])
+
+
+def test_store_combine_reuses_the_gram_and_equals_combine_factors():
+    views = planted_views()
+    cfg = mx.MVLSAConfig(transform="pow", view_rank=8, n_components=5)
+    store = mx.FactorStore(svd_solver="dense", n_jobs=1)
+    fac = store.get_many(views, cfg)
+    for reg, rel, k in [(1e-8, False, 5), (0.1, True, 5), (0.1, True, 3), (1e-8, False, 7)]:
+        got = store.combine(fac, 200, k, regularization=reg, relative_regularization=rel)
+        ref = mx.combine_factors(fac, 200, k, regularization=reg, relative_regularization=rel)
+        np.testing.assert_allclose(got, ref, atol=1e-10)
+    again = store.get_many(views, cfg)
+    assert all(a is b for a, b in zip(fac, again))  # same objects: the cached Gram is reused

@@ -45,7 +45,9 @@ class ViewFactor:
     complete: bool = False
 
     def sliced(self, m: int) -> ViewFactor:
-        """The leading ``m`` singular triplets."""
+        """The leading ``m`` singular triplets (``self`` when it has no more than ``m``)."""
+        if m >= self.s.size:
+            return self
         return ViewFactor(
             self.name, self.rows, self.weights, self.U[:, :m], self.s[:m], self.complete
         )
@@ -95,6 +97,7 @@ class FactorStore:
     svd_solver: str = "randomized"
     n_jobs: int = 2
     _items: dict[tuple[object, ...], ViewFactor | None] = field(default_factory=dict)
+    _last: Any = field(default=None, repr=False)
 
     def get(self, view: Any, config: MVLSAConfig, *, m: int | None = None) -> ViewFactor | None:
         """Factor of the *raw* ``view`` preprocessed by ``config`` (None if preprocessing leaves
@@ -124,6 +127,32 @@ class FactorStore:
         self._items[key] = fac
         return fac
 
+
+    def combine(
+        self,
+        factors: Sequence[ViewFactor],
+        n_rows: int,
+        n_components: int,
+        *,
+        regularization: float = 1e-8,
+        relative_regularization: bool = False,
+    ) -> np.ndarray:
+        """:func:`combine_factors`, reusing the Gram matrix of the last set of factors (it does
+        not depend on the regularization) and its eigenvectors for a smaller ``k`` (the
+        MVLSA dimensions are nested)."""
+        # the factors are held by the cache entry, so their ids cannot be reused meanwhile
+        key = (tuple(id(f.U) for f in factors), tuple(f.s.size for f in factors), n_rows)
+        if self._last is None or self._last[0] != key:
+            stacked = _Stacked.of(factors, n_rows)
+            self._last = (key, stacked, stacked.gram(), {}, tuple(factors))
+        _, stacked, gram, eigs, _ = self._last
+        t = stacked.shrinkage(regularization, relative_regularization)
+        rk = (float(regularization), bool(relative_regularization))
+        have = eigs.get(rk)
+        if have is None or have[0].size < n_components:
+            have = stacked.eig(t, n_components, gram)
+            eigs[rk] = have
+        return stacked.embedding(t, n_components, gram, have)
 
     @property
     def n_computed(self) -> int:
@@ -179,37 +208,79 @@ def combine_factors(
     ``k`` left singular vectors of :math:`\tilde M` (eigh of its Gram matrix), as in
     :meth:`workbench.gcca.MVLSA.fit`.
     """
-    if not factors:
-        raise ValueError("no view factor to combine")
-    c = np.zeros(n_rows)
-    for f in factors:
-        c[f.rows] += f.weights**2
-    kept = np.flatnonzero(c > 0)
-    pos = np.full(n_rows, -1)
-    pos[kept] = np.arange(kept.size)
-    inv_sqrt_c = 1.0 / np.sqrt(c[kept])
-    widths = [f.s.size for f in factors]
-    if n_components > sum(widths):
-        raise ValueError(
-            f"n_components={n_components} exceeds the stacked rank {sum(widths)}; lower it"
-        )
-    stack = np.zeros((kept.size, sum(widths)), order="F")
-    off = 0
-    for f, mj in zip(factors, widths):
-        r_j = regularization * float(f.s[0]) ** 2 if relative_regularization else regularization
-        t = f.s / np.sqrt(f.s**2 + r_j)
-        scale = f.weights * inv_sqrt_c[pos[f.rows]]
-        stack[pos[f.rows], off : off + mj] = (f.U * scale[:, None]) * t
-        off += mj
-    gram = stack.T @ stack
-    gram += gram.T
-    gram *= 0.5
-    with _scipy_lapack_one_thread():
-        lam, vec, n_pos = _top_eigh(gram, n_components, np.finfo(np.float64).eps)
-    if n_pos < n_components:
-        raise ValueError(f"the views span only {n_pos} shared directions; lower n_components")
-    hk = _lowdin(stack @ (vec / np.sqrt(lam)))
-    _fix_signs(hk)
-    h = np.zeros((n_rows, n_components))
-    h[kept] = hk
-    return h
+    stacked = _Stacked.of(factors, n_rows)
+    t = stacked.shrinkage(regularization, relative_regularization)
+    return stacked.embedding(t, n_components, stacked.gram())
+
+
+@dataclass(frozen=True, eq=False)
+class _Stacked:
+    """:math:`C^{-1/2} [D_1 A_1, \\dots, D_J A_J]` on the rows observed in some view (the
+    regularization enters as a column scaling :math:`T`, so one Gram matrix serves every
+    :math:`r`: :math:`\tilde M^\top \tilde M = T (S^\top S) T`)."""
+
+    stack: np.ndarray
+    kept: np.ndarray
+    n_rows: int
+    svals: tuple[np.ndarray, ...]
+
+    @classmethod
+    def of(cls, factors: Sequence[ViewFactor], n_rows: int) -> _Stacked:
+        if not factors:
+            raise ValueError("no view factor to combine")
+        c = np.zeros(n_rows)
+        for f in factors:
+            c[f.rows] += f.weights**2
+        kept = np.flatnonzero(c > 0)
+        pos = np.full(n_rows, -1)
+        pos[kept] = np.arange(kept.size)
+        inv_sqrt_c = 1.0 / np.sqrt(c[kept])
+        widths = [f.s.size for f in factors]
+        stack = np.zeros((kept.size, sum(widths)), order="F")
+        off = 0
+        for f, mj in zip(factors, widths):
+            scale = f.weights * inv_sqrt_c[pos[f.rows]]
+            stack[pos[f.rows], off : off + mj] = f.U * scale[:, None]
+            off += mj
+        return cls(stack, kept, n_rows, tuple(f.s for f in factors))
+
+    def shrinkage(self, regularization: float, relative: bool) -> np.ndarray:
+        """:math:`T = S (S^2 + r)^{-1/2}` of every stacked column."""
+        parts = []
+        for s in self.svals:
+            r_j = regularization * float(s[0]) ** 2 if relative else regularization
+            parts.append(s / np.sqrt(s**2 + r_j))
+        return np.concatenate(parts)
+
+    def gram(self) -> np.ndarray:
+        g = self.stack.T @ self.stack
+        g += g.T
+        g *= 0.5
+        return g
+
+    def eig(self, t: np.ndarray, n_components: int, gram: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if n_components > t.size:
+            raise ValueError(
+                f"n_components={n_components} exceeds the stacked rank {t.size}; lower it"
+            )
+        g = gram * t[:, None] * t[None, :]
+        with _scipy_lapack_one_thread():
+            lam, vec, n_pos = _top_eigh(g, n_components, np.finfo(np.float64).eps)
+        if n_pos < n_components:
+            raise ValueError(f"the views span only {n_pos} shared directions; lower n_components")
+        return lam, vec
+
+    def embedding(
+        self,
+        t: np.ndarray,
+        n_components: int,
+        gram: np.ndarray,
+        eig: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> np.ndarray:
+        lam, vec = self.eig(t, n_components, gram) if eig is None else eig
+        lam, vec = lam[:n_components], vec[:, :n_components]
+        hk = _lowdin(self.stack @ (t[:, None] * vec / np.sqrt(lam)))
+        _fix_signs(hk)
+        h = np.zeros((self.n_rows, n_components))
+        h[self.kept] = hk
+        return h

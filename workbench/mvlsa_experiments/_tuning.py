@@ -26,7 +26,7 @@ import pandas as pd
 import scipy.sparse as sp
 from tqdm.auto import tqdm
 
-from workbench.mvlsa_experiments._factors import FactorStore, combine_factors
+from workbench.mvlsa_experiments._factors import FactorStore
 from workbench.mvlsa_experiments._settings import PAPER_WORDSIM, MVLSAConfig
 from workbench.mvlsa_experiments._systems import SystemEvaluation, evaluate_system
 from workbench.mvlsa_experiments._viewsets import ViewSet
@@ -176,7 +176,7 @@ def choice_vectors(view_set: ViewSet, choice: MVLSAChoice, store: FactorStore) -
 
     cfg = choice.config
     factors = store.get_many(_choice_views(view_set, choice), cfg)
-    h = combine_factors(
+    h = store.combine(
         factors,
         len(view_set.vocab),
         cfg.n_components,
