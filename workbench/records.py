@@ -34,6 +34,7 @@ __all__ = [
     "to_jsonable",
     "record",
     "read_records",
+    "find_records",
     "output_dir",
     "save_table",
     "save_figure",
@@ -209,6 +210,35 @@ def read_records(path: str | os.PathLike[str]) -> dict[str, Any]:
                     out.update(data[RECORD_MIME])
         return out
     raise ValueError(f"{path}: expected a .json records file or an executed .ipynb")
+
+
+def find_records(
+    notebook: str, size: str, *, root: str | os.PathLike[str] | None = None
+) -> dict[str, Any] | None:
+    """The records of the newest complete run of ``notebook`` at ``size`` under ``root``.
+
+    Looks for ``<root>/**/<notebook>/manifest.json`` written by :mod:`workbench.runner` with
+    ``status == "complete"`` and ``parameters["DATA_SIZE"] == size`` (``root`` defaults to the
+    checkout's ``results/`` folder) and returns its ``records.json``; None when there is none.
+    """
+    base = Path(root) if root is not None else _project_root() / "results"
+    best: tuple[str, Path] | None = None
+    if not base.is_dir():
+        return None
+    for manifest in base.glob(f"**/{notebook}/manifest.json"):
+        try:
+            meta = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if meta.get("status") != "complete":
+            continue
+        if (meta.get("parameters") or {}).get("DATA_SIZE") != size:
+            continue
+        stamp = str(meta.get("finished", ""))
+        rec = manifest.parent / "records.json"
+        if rec.is_file() and (best is None or stamp > best[0]):
+            best = (stamp, rec)
+    return None if best is None else read_records(best[1])
 
 
 def _project_root() -> Path:

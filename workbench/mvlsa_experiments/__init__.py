@@ -47,7 +47,13 @@ Generalized CCA. NAACL-HLT (Sections 4--5, Tables 2--9).
 from __future__ import annotations
 
 from workbench.mvlsa_experiments._baselines import BASELINE_NAMES, CorpusBaselines, corpus_baselines
-from workbench.mvlsa_experiments._discussion import discussion_03, discussion_04, discussion_05
+from workbench.mvlsa_experiments._discussion import (
+    compare_sizes,
+    discussion_03,
+    discussion_04,
+    discussion_05,
+    findings,
+)
 from workbench.mvlsa_experiments._factors import FactorStore, ViewFactor, combine_factors
 from workbench.mvlsa_experiments._fusion import FusionResult, fusion_study, train_corpus_baselines
 from workbench.mvlsa_experiments._settings import (
@@ -150,4 +156,6 @@ __all__ = [
     "discussion_03",
     "discussion_04",
     "discussion_05",
+    "findings",
+    "compare_sizes",
 ]

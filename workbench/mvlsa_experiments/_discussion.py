@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["discussion_03", "discussion_04", "discussion_05"]
+__all__ = ["discussion_03", "discussion_04", "discussion_05", "findings", "compare_sizes"]
 
 
 def _pts(v: Any) -> str:
@@ -36,8 +36,41 @@ def _count(n: int, total: int) -> str:
     return f"{n} of {total}"
 
 
-def discussion_03(rec: Mapping[str, Any]) -> str:
-    """The Discussion of notebook 03 from its records (see the notebook's last cell)."""
+def _scale_line(
+    notebook: str, rec: Mapping[str, Any], other: Mapping[str, Any] | None, other_size: str | None
+) -> str | None:
+    if other_size is None:
+        return None
+    size = "this size"
+    if other is None:
+        return (
+            f"* **Another data size.** No complete `{other_size}` run of this notebook was found "
+            "under `results/`, so the findings cannot be compared across corpus sizes here; run "
+            f"`python -m workbench run {notebook} --size {other_size}` to add it."
+        )
+    table = compare_sizes(notebook, rec, other, here_size=size, other_size=other_size)
+    moved = [k for k, m in table["moved"].items() if m]
+    kept = [k for k, m in table["moved"].items() if not m]
+    text = f"* **Against the `{other_size}` run.** "
+    if moved:
+        text += "Findings that move: " + "; ".join(
+            f"{k} ({table.loc[k, size]} here, {table.loc[k, other_size]} there)" for k in moved
+        ) + ". "
+    else:
+        text += "No finding moves. "
+    if kept:
+        text += f"Unchanged: {len(kept)} of {len(table)} findings."
+    return text
+
+
+def discussion_03(
+    rec: Mapping[str, Any],
+    other: Mapping[str, Any] | None = None,
+    other_size: str | None = None,
+) -> str:
+    """The Discussion of notebook 03 from its records (see the notebook's last cell); with
+    ``other`` (the records of a run at ``other_size``) the findings that move between the two
+    corpus sizes are listed."""
     mean = rec["test_mean"]
     wins = rec["test_wins"]
     path = rec["tuning_path"]
@@ -137,7 +170,8 @@ def discussion_03(rec: Mapping[str, Any]) -> str:
         f"k = {tuned['k']}, W_j {tuned['W_j']}, views {tuned['views']}, positional "
         f"{tuned['positional']}) reaches a mean test Spearman of {_pts(mean[ref])}: {verdict} "
         f"PPMI-SVD ({_dpts(gap)} points). Per set, with Holm over every comparison: "
-        + "; ".join(comps) + "."
+        + "; ".join(comps)
+        + "."
     )
     # 5. paper claims
     claims = rec.get("claims", {})
@@ -149,30 +183,42 @@ def discussion_03(rec: Mapping[str, Any]) -> str:
             parts.append("holds: " + "; ".join(held))
         if failed:
             parts.append("does not hold: " + "; ".join(failed))
-        lines.append("* **The paper's hyper-parameter claims** on the dev halves — " + ". ".join(parts) + ".")
+        lines.append(
+            "* **The paper's hyper-parameter claims** on the dev halves — " + ". ".join(parts) + "."
+        )
     lines.append(
         "* **Caveats.** Selection and the step tests use the same dev halves, so the step p-values "
         "are optimistic (winner's curse); the test halves were read once. Our corpus is several "
         "hundred times smaller than the paper's, and the rating sets' dev and test halves are small "
         "(the MRDS band in the figure shows how large a difference must be on MEN's dev half)."
     )
+    scale = _scale_line("03", rec, other, other_size)
+    if scale:
+        lines.append(scale)
     return _escape("\n".join(lines))
 
 
-def discussion_04(rec: Mapping[str, Any]) -> str:
-    """The Discussion of notebook 04 from its records."""
+def discussion_04(
+    rec: Mapping[str, Any],
+    other: Mapping[str, Any] | None = None,
+    other_size: str | None = None,
+) -> str:
+    """The Discussion of notebook 04 from its records (and the run at ``other_size``)."""
     drops = rec["drops"]
     helped = rec["n_significantly_helped"]
     hurt = rec["n_significantly_hurt"]
     mean_drop = rec["mean_wordsim_drop"]
     n_sets = len(rec["test_sets"])
     lines = []
-    order = sorted(mean_drop, key=lambda k: -float(mean_drop[k] if mean_drop[k] is not None else -1e9))
+    order = sorted(
+        mean_drop, key=lambda k: -float(mean_drop[k] if mean_drop[k] is not None else -1e9)
+    )
     helpful = [k for k in order if (mean_drop[k] or 0) > 0]
     harmful = [k for k in order if (mean_drop[k] or 0) < 0]
     lines.append(
         "* **Mean drop over the rating sets** when a family is removed (positive: it helped): "
-        + ", ".join(f"{k} {_dpts(mean_drop[k])}" for k in order) + "."
+        + ", ".join(f"{k} {_dpts(mean_drop[k])}" for k in order)
+        + "."
     )
     sig_lines = []
     for k in order:
@@ -182,7 +228,9 @@ def discussion_04(rec: Mapping[str, Any]) -> str:
                 f"{hurt.get(k, 0)} of {n_sets} test sets"
             )
     if sig_lines:
-        lines.append("* **Significant after Holm** over the whole table: " + "; ".join(sig_lines) + ".")
+        lines.append(
+            "* **Significant after Holm** over the whole table: " + "; ".join(sig_lines) + "."
+        )
     else:
         lines.append("* **No drop is significant after Holm** over the whole table.")
     pos = drops.get("!positional", {})
@@ -191,8 +239,11 @@ def discussion_04(rec: Mapping[str, Any]) -> str:
         lines.append(
             f"* **The corpus views.** Removing the positional views changes MEN by {_dpts(-men if men is not None else None)} "
             "points; the paper's !Wikipedia drop was catastrophic."
-            + (" Here too the corpus views carry the model." if (men or 0) > 0 else
-               " Here the other families make up for them on MEN.")
+            + (
+                " Here too the corpus views carry the model."
+                if (men or 0) > 0
+                else " Here the other families make up for them on MEN."
+            )
         )
     if harmful:
         lines.append(
@@ -209,11 +260,18 @@ def discussion_04(rec: Mapping[str, Any]) -> str:
         "the test halves and the analogies, which the tuning never saw. Small drops are below the "
         "sets' MRDS and not significant after correction."
     )
+    scale = _scale_line("04", rec, other, other_size)
+    if scale:
+        lines.append(scale)
     return _escape("\n".join(lines))
 
 
-def discussion_05(rec: Mapping[str, Any]) -> str:
-    """The Discussion of notebook 05 from its records."""
+def discussion_05(
+    rec: Mapping[str, Any],
+    other: Mapping[str, Any] | None = None,
+    other_size: str | None = None,
+) -> str:
+    """The Discussion of notebook 05 from its records (and the run at ``other_size``)."""
     wmean = rec["wordsim_mean"]
     counts = rec["gain_counts"]
     rs = rec["r_s_mean"]
@@ -222,12 +280,14 @@ def discussion_05(rec: Mapping[str, Any]) -> str:
     ranked = sorted(wmean, key=lambda k: -float(wmean[k] if wmean[k] is not None else -1e9))
     lines.append(
         "* **Mean Spearman over the rating sets (test halves)**: "
-        + ", ".join(f"{k} {_pts(wmean[k])}" for k in ranked) + "."
+        + ", ".join(f"{k} {_pts(wmean[k])}" for k in ranked)
+        + "."
     )
     own = [k for k in ranked if k != "GloVe 6B-50d"]
     lines.append(
         f"* **Among the systems trained on our corpus** {own[0]} is the strongest"
-        + (f", ahead of {own[1]}" if len(own) > 1 else "") + "; pretrained GloVe 6B-50d, trained "
+        + (f", ahead of {own[1]}" if len(own) > 1 else "")
+        + "; pretrained GloVe 6B-50d, trained "
         "on a corpus over a thousand times larger, is an external reference."
     )
     for g in ("MV Gain", "G-WSG Gain", "Combined Gain"):
@@ -248,4 +308,66 @@ def discussion_05(rec: Mapping[str, Any]) -> str:
         )
     except (KeyError, TypeError):
         pass
+    scale = _scale_line("05", rec, other, other_size)
+    if scale:
+        lines.append(scale)
     return _escape("\n".join(lines))
+
+
+def findings(notebook: str, rec: Mapping[str, Any]) -> dict[str, str]:
+    """The qualitative findings of a run of notebook ``"03"``, ``"04"`` or ``"05"`` (from its
+    records), as short labels that can be compared across data sizes."""
+    out: dict[str, str] = {}
+    if notebook == "03":
+        for factor, row in rec.get("tuning_path", {}).items():
+            out[f"chosen {factor}"] = str(row["chosen"])
+        mean = rec.get("test_mean", {})
+        if "MVLSA (tuned)" in mean and "PPMI-SVD" in mean:
+            out["tuned MVLSA vs PPMI-SVD (test mean)"] = (
+                "at least as good" if mean["MVLSA (tuned)"] >= mean["PPMI-SVD"] else "below"
+            )
+        base = {k: v for k, v in mean.items() if k in ("PPMI-SVD", "SGNS", "GloVe")}
+        if base:
+            out["strongest baseline"] = max(base, key=lambda k: base[k])
+        for claim, ok in rec.get("claims", {}).items():
+            out[claim] = "holds" if ok else "does not hold"
+    elif notebook == "04":
+        for label, d in rec.get("mean_wordsim_drop", {}).items():
+            out[f"{label} (mean drop)"] = "helped" if (d or 0) > 0 else "hurt"
+            n = rec.get("n_significant", {}).get(label, 0)
+            out[f"{label} (significant cells)"] = "some" if n else "none"
+    elif notebook == "05":
+        counts = rec.get("gain_counts", {})
+        n = len(next(iter(rec.get("scores", {}).values()), {})) or 1
+        for g in ("MV Gain", "G-WSG Gain", "Combined Gain"):
+            if f"{g} > 0" in counts:
+                out[f"{g} positive on most sets"] = "yes" if counts[f"{g} > 0"] > n / 2 else "no"
+        wm = {k: v for k, v in rec.get("wordsim_mean", {}).items() if k != "GloVe 6B-50d"}
+        if wm:
+            out["strongest own system"] = max(wm, key=lambda k: wm[k] if wm[k] is not None else -1)
+    else:
+        raise ValueError(f"notebook must be '03', '04' or '05', got {notebook!r}")
+    return out
+
+
+def compare_sizes(
+    notebook: str,
+    here: Mapping[str, Any],
+    other: Mapping[str, Any] | None,
+    *,
+    here_size: str,
+    other_size: str,
+) -> Any:
+    """Findings of this run next to those of the run at ``other_size`` (``None``: no such run)
+    as a DataFrame with a ``moved`` column; empty when ``other`` is None."""
+    import pandas as pd
+
+    mine = findings(notebook, here)
+    if other is None:
+        return pd.DataFrame(columns=[here_size, other_size, "moved"])
+    theirs = findings(notebook, other)
+    keys = list(dict.fromkeys([*mine, *theirs]))
+    rows = {k: {here_size: mine.get(k, "–"), other_size: theirs.get(k, "–")} for k in keys}
+    df = pd.DataFrame(rows).T
+    df["moved"] = df[here_size] != df[other_size]
+    return df

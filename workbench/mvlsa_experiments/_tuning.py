@@ -550,8 +550,8 @@ def path_claims(result: TuningResult, *, tolerance: float | None = None) -> pd.D
             m = steps[factor].mean
             labels = sorted(m.index, key=float)
             lo, hi = labels[0], labels[-1]
-            rows.append({"claim": f"{factor}: {factor} = {hi} beats {factor} = {lo} ({table})",
-                         "measured": f"{pts(m[hi])} vs {pts(m[lo])}",
+            rows.append({"claim": f"{factor}: larger {factor} is better ({table})",
+                         "measured": f"{factor} = {hi}: {pts(m[hi])} vs {factor} = {lo}: {pts(m[lo])}",
                          "holds": bool(m[hi] > m[lo])})  # fmt: skip
     if "r" in steps and len(steps["r"].mean) > 1:
         m = steps["r"].mean
