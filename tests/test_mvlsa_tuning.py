@@ -32,8 +32,14 @@ def planted_views(n=200, n_views=4, seed=0):
 @pytest.mark.parametrize("relative,reg", [(False, 1e-3), (True, 0.1), (True, 10.0)])
 def test_combined_factors_equal_mvlsa(row_weighting, relative, reg):
     views = planted_views()
-    est = MVLSA(5, view_rank=8, regularization=reg, relative_regularization=relative,
-                row_weighting=row_weighting, svd_solver="dense")
+    est = MVLSA(
+        5,
+        view_rank=8,
+        regularization=reg,
+        relative_regularization=relative,
+        row_weighting=row_weighting,
+        svd_solver="dense",
+    )
     est.fit([v.matrix for v in views], [v.observed for v in views])
     fac = [compute_factor(v, 8, row_weighting=row_weighting, svd_solver="dense") for v in views]
     h = mx.combine_factors(fac, 200, 5, regularization=reg, relative_regularization=relative)
@@ -60,10 +66,21 @@ def test_positional_schemes_from_offset_views():
     offs = []
     for k in range(1, 11):
         z = sp.random_array((20, 20), density=0.3, random_state=rng, format="csr")
-        offs.append(View(f"offset_{k}", z, vocab.words, np.diff(z.indptr) > 0, "positional",
-                         vocab, {"offset": k}))
+        offs.append(
+            View(
+                f"offset_{k}",
+                z,
+                vocab.words,
+                np.diff(z.indptr) > 0,
+                "positional",
+                vocab,
+                {"offset": k},
+            )
+        )
     vs = mx.ViewSet(vocab, tuple(offs))
-    assert [v.name for v in mx.positional_scheme(vs, "offsets 1-5")] == [f"offset_{k}" for k in range(1, 6)]
+    assert [v.name for v in mx.positional_scheme(vs, "offsets 1-5")] == [
+        f"offset_{k}" for k in range(1, 6)
+    ]
     both = mx.positional_scheme(vs, "offsets ±1-5")
     np.testing.assert_allclose(both[7].matrix.toarray(), offs[2].matrix.toarray().T)
     win = mx.positional_scheme(vs, "windows 2,5,10")
@@ -85,11 +102,25 @@ def test_tuning_path_drops_noise_views_and_uses_dev_only():
     vs, _, ratings = _planted()
     start = mx.MVLSAChoice(mx.MVLSAConfig(transform="identity", view_rank=6, n_components=3))
     steps = [
-        ("views", {"all": lambda c: dataclasses.replace(c, families=None),
-                   "signal": lambda c: dataclasses.replace(c, families=("signal",))}),
-        ("r", {"1e-8": lambda c: c,
-               "rho=1": lambda c: dataclasses.replace(c, config=dataclasses.replace(
-                   c.config, regularization=1.0, relative_regularization=True))}),
+        (
+            "views",
+            {
+                "all": lambda c: dataclasses.replace(c, families=None),
+                "signal": lambda c: dataclasses.replace(c, families=("signal",)),
+            },
+        ),
+        (
+            "r",
+            {
+                "1e-8": lambda c: c,
+                "rho=1": lambda c: dataclasses.replace(
+                    c,
+                    config=dataclasses.replace(
+                        c.config, regularization=1.0, relative_regularization=True
+                    ),
+                ),
+            },
+        ),
     ]
     res = mx.tuning_path(vs, start, steps, dev_names=[ratings], store=mx.FactorStore(n_jobs=1))
     assert res.best.families == ("signal",)
@@ -102,14 +133,19 @@ def test_tuning_path_drops_noise_views_and_uses_dev_only():
     from workbench.datasets import wordsim_split
 
     n_dev = int(wordsim_split(ratings).sum())
-    ev = mx.evaluate_system(mx.choice_vectors(vs, res.best, mx.FactorStore()),
-                            wordsim=mx.split_wordsim([ratings], "dev"), analogies=False)
+    ev = mx.evaluate_system(
+        mx.choice_vectors(vs, res.best, mx.FactorStore()),
+        wordsim=mx.split_wordsim([ratings], "dev"),
+        analogies=False,
+    )
     assert ev.n_scored()["PLANTED"] == n_dev
     t = res.steps[0].tests
     assert set(t.columns) >= {"difference", "pvalue", "pvalue_holm", "significant"}
     # the final comparison on the test part
-    systems = {"tuned": mx.choice_vectors(vs, res.best, mx.FactorStore()),
-               "start": mx.choice_vectors(vs, start, mx.FactorStore())}
+    systems = {
+        "tuned": mx.choice_vectors(vs, res.best, mx.FactorStore()),
+        "start": mx.choice_vectors(vs, start, mx.FactorStore()),
+    }
     cmp = mx.test_comparison(systems, reference="tuned", names=[ratings])
     assert cmp.n_scored.loc["PLANTED", "tuned"] == len(ratings) - n_dev
     assert cmp.scores.loc["mean", "tuned"] > cmp.scores.loc["mean", "start"]
@@ -129,3 +165,40 @@ def test_store_combine_reuses_the_gram_and_equals_combine_factors():
         np.testing.assert_allclose(got, ref, atol=1e-10)
     again = store.get_many(views, cfg)
     assert all(a is b for a, b in zip(fac, again))  # same objects: the cached Gram is reused
+
+
+def test_find_records_and_compare_sizes(tmp_path):
+    import json
+
+    from workbench.records import find_records
+
+    def write(folder, size, status, records, finished):
+        d = tmp_path / folder / "03_mvlsa"
+        d.mkdir(parents=True)
+        (d / "manifest.json").write_text(
+            json.dumps({"status": status, "parameters": {"DATA_SIZE": size}, "finished": finished})
+        )
+        (d / "records.json").write_text(json.dumps(records))
+
+    path = {"n_j": {"chosen": "PPMI cds=0.75"}, "r": {"chosen": "rho=0.1"}}
+    write("a", "large", "complete", {"tuning_path": path, "test_mean": {}}, "2026-01-02")
+    write("b", "large", "failed", {"tuning_path": {}}, "2026-01-03")
+    write("c", "full", "complete", {"tuning_path": {}}, "2026-01-04")
+    assert find_records("03_mvlsa", "large", root=tmp_path)["tuning_path"] == path
+    assert find_records("03_mvlsa", "small", root=tmp_path) is None
+    here = {"tuning_path": {"n_j": {"chosen": "Log"}, "r": {"chosen": "rho=0.1"}}}
+    table = mx.compare_sizes(
+        "03",
+        here,
+        find_records("03_mvlsa", "large", root=tmp_path),
+        here_size="full",
+        other_size="large",
+    )
+    assert table.loc["chosen n_j", "moved"] and not table.loc["chosen r", "moved"]
+    from workbench.mvlsa_experiments._discussion import _scale_line
+
+    line = _scale_line("03", here, find_records("03_mvlsa", "large", root=tmp_path), "large")
+    assert "chosen n_j (Log here, PPMI cds=0.75 there)" in line
+    assert "No complete `large` run" in _scale_line("03", here, None, "large")
+    with pytest.raises(ValueError, match="notebook"):
+        mx.findings("07", here)
