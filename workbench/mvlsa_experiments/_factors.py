@@ -12,6 +12,7 @@ on which other views are fitted with it.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import zlib
 from collections.abc import Sequence
@@ -90,12 +91,15 @@ class FactorStore:
     """In-memory store of view factors, keyed by ``(view name, preprocessing, m, weighting, seed)``.
 
     A request for rank ``m`` is served from a stored factor of rank ``>= m`` of the same key
-    (sliced), so a grid over ``m`` costs one factorization at the largest ``m``.
+    (sliced), so a grid over ``m`` costs one factorization at the largest ``m``. Singular
+    vectors are kept in ``dtype`` (float32 by default, halving memory; None keeps float64);
+    the combination runs in float64.
     """
 
     n_iter: int = 5
     svd_solver: str = "randomized"
     n_jobs: int = 2
+    dtype: Any = np.float32
     _items: dict[tuple[object, ...], ViewFactor | None] = field(default_factory=dict)
     _last: Any = field(default=None, repr=False)
 
@@ -124,8 +128,17 @@ class FactorStore:
             n_iter=self.n_iter,
             svd_solver=self.svd_solver,
         )
+        if self.dtype is not None and fac.U.dtype != self.dtype:
+            fac = dataclasses.replace(fac, U=fac.U.astype(self.dtype))
         self._items[key] = fac
         return fac
+
+    def prune(self, keep: MVLSAConfig) -> None:
+        """Forget the factors of other preprocessings / row weightings / seeds than ``keep``'s
+        (a tuning path calls it after each step to bound memory)."""
+        want = (keep.spec(), keep.row_weighting, keep.random_state)
+        self._items = {k: v for k, v in self._items.items() if k[1:] == want}
+        self._last = None
 
 
     def combine(

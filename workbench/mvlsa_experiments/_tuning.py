@@ -389,6 +389,8 @@ def tuning_path(
                               time.perf_counter() - t0))  # fmt: skip
         current = options[best]
         choices.append(current)
+        store.prune(current.config)
+        cache = {c: e for c, e in cache.items() if c == current}
         logger.info("step %s: %s (dev mean %.4f)", factor, best, mean[best])
     bar.close()
     labels = tuple(str(d.attrs.get("name", i)) for i, d in enumerate(dev))
