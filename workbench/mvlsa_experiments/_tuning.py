@@ -346,13 +346,18 @@ def tuning_path(
     dev_names: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     store: FactorStore | None = None,
     alpha: float = 0.05,
+    min_gain: float = 0.005,
     progress: bool | None = None,
 ) -> TuningResult:
     """Walk ``steps`` from ``start``, choosing each factor by its mean dev Spearman.
 
-    A candidate must beat the current choice's dev mean to replace it (ties keep the current
-    choice). Only the dev parts of the rating sets are read.
+    A candidate replaces the current choice only if its dev mean is higher by more than
+    ``min_gain`` (half a point of Spearman by default), and the best such candidate is chosen;
+    so differences within the noise of the randomized SVDs do not steer the later steps. Only
+    the dev parts of the rating sets are read.
     """
+    if not (isinstance(min_gain, (int, float)) and min_gain >= 0):
+        raise ValueError(f"min_gain must be a number >= 0, got {min_gain!r}")
     store = store if store is not None else FactorStore()
     dev = split_wordsim(dev_names, "dev")
     cache: dict[MVLSAChoice, SystemEvaluation] = {}
@@ -382,7 +387,7 @@ def tuning_path(
         mean = scores.mean(axis=0)
         best = prev_label
         for lab in options:
-            if mean[lab] > mean[best] + 1e-12:
+            if mean[lab] > mean[prev_label] + min_gain and mean[lab] > mean[best]:
                 best = lab
         tests = _compare_sets(evals[prev_label], evals[best], alpha)
         out.append(TuningStep(factor, scores, mean, prev_label, best, tests,
