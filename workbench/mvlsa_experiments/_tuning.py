@@ -212,6 +212,7 @@ def default_tuning_steps(
     view_ranks: Sequence[int] = (100, 200),
     rhos: Sequence[float] = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0),
     ks: Sequence[int] = (50, 100, 200),
+    nj: Sequence[str] | None = None,
 ) -> list[tuple[str, Candidates]]:
     """The steps of the path, in order: ``(factor, {label: change of the current choice})``.
 
@@ -232,13 +233,19 @@ def default_tuning_steps(
             )
     offs = _offset_views(view_set)
     schemes = [s for s in POSITIONAL_SCHEMES if _scheme_ok(offs, s)]
+    nj_options = {
+        "Count^0.25": _cfg(transform="pow", power=0.25),
+        "Log": _cfg(transform="log"),
+        "PPMI cds=0.75": _cfg(transform="ppmi", cds=0.75, shift=1.0),
+        "SPPMI k=5 cds=0.75": _cfg(transform="ppmi", cds=0.75, shift=5.0),
+    }
+    if nj is not None:
+        unknown = [n for n in nj if n not in nj_options]
+        if unknown:
+            raise ValueError(f"unknown n_j options {unknown}; known: {list(nj_options)}")
+        nj_options = {n: nj_options[n] for n in nj}
     return [
-        ("n_j", {
-            "Count^0.25": _cfg(transform="pow", power=0.25),
-            "Log": _cfg(transform="log"),
-            "PPMI cds=0.75": _cfg(transform="ppmi", cds=0.75, shift=1.0),
-            "SPPMI k=5 cds=0.75": _cfg(transform="ppmi", cds=0.75, shift=5.0),
-        }),
+        ("n_j", nj_options),
         ("W_j", {"none": _cfg(row_weighting=None), "eq. 12": _cfg(row_weighting="glove")}),
         ("r", {
             "1e-8": _cfg(regularization=1e-8, relative_regularization=False),
