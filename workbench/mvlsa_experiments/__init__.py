@@ -55,7 +55,7 @@ from workbench.mvlsa_experiments._discussion import (
     findings,
 )
 from workbench.mvlsa_experiments._factors import FactorStore, ViewFactor, combine_factors
-from workbench.mvlsa_experiments._fusion import FusionResult, fusion_study, train_corpus_baselines
+from workbench.mvlsa_experiments._fusion import FusionResult, fusion_study
 from workbench.mvlsa_experiments._settings import (
     ANALOGY_SETS,
     PAPER_WORDSIM,
@@ -129,7 +129,6 @@ __all__ = [
     "ablation_study",
     "FusionResult",
     "fusion_study",
-    "train_corpus_baselines",
     "FactorStore",
     "ViewFactor",
     "combine_factors",

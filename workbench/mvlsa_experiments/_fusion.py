@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,21 +12,16 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from workbench.mvlsa_experiments._settings import PAPER_WORDSIM, MVLSAConfig, StudySettings
+from workbench.mvlsa_experiments._settings import PAPER_WORDSIM, MVLSAConfig
 from workbench.mvlsa_experiments._systems import SystemEvaluation, evaluate_system, fit_mvlsa
 from workbench.mvlsa_experiments._tables import _pairwise, marked_table, scores_frame
 from workbench.mvlsa_experiments._viewsets import (
-    _CACHE_VERSION,
     ViewSet,
-    _cache_root,
-    _key,
-    _load_pickle,
-    _save_pickle,
 )
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["FusionResult", "fusion_study", "train_corpus_baselines"]
+__all__ = ["FusionResult", "fusion_study"]
 
 
 # ============================================================================================
@@ -62,46 +56,6 @@ class FusionResult:
     marked: Any
     evaluations: dict[str, SystemEvaluation]
     systems: dict[str, Any]
-
-
-def train_corpus_baselines(
-    view_set: ViewSet,
-    settings: StudySettings,
-    *,
-    n_components: int,
-    cache: bool = True,
-    seed: int = 0,
-) -> tuple[Any, Any]:
-    """GloVe and skip-gram word2vec trained on the settings' corpus over the view set's
-    vocabulary (:mod:`workbench.baselines`), cached on disk. Returns ``(glove, wsg)``."""
-    from workbench import baselines
-    from workbench.datasets import load_corpus
-
-    w2v = dict(settings.word2vec)
-    gl = dict(settings.glove)
-    corpus = load_corpus(settings.corpus, max_tokens=settings.max_tokens)
-    key = _key(_CACHE_VERSION, corpus.sha256, settings.view_key(), w2v, gl, n_components, seed)
-    path = _cache_root() / f"baselines-{settings.size}-{key}.pkl"
-    if cache and path.exists():
-        obj = _load_pickle(path)
-        if isinstance(obj, tuple) and len(obj) == 2:
-            return obj
-    if view_set.cooccurrence is None:
-        raise ValueError("the view set has no co-occurrence counts for GloVe")
-    t0 = time.perf_counter()
-    glove = baselines.train_glove(
-        view_set.cooccurrence, view_set.words, n_components,
-        epochs=int(gl.get("epochs", 25)), random_state=seed, progress=False,
-    )  # fmt: skip
-    t1 = time.perf_counter()
-    wsg = baselines.train_word2vec(
-        corpus, words=view_set.words, vector_size=n_components,
-        window=int(w2v.get("window", 10)), epochs=int(w2v.get("epochs", 5)), seed=seed,
-    )  # fmt: skip
-    logger.info("GloVe %.1fs, word2vec %.1fs", t1 - t0, time.perf_counter() - t1)
-    if cache:
-        _save_pickle(path, (glove, wsg))
-    return glove, wsg
 
 
 def _rs(a: SystemEvaluation, b: SystemEvaluation, row: str) -> float:
