@@ -1,28 +1,32 @@
-r"""The Multiview LSA study: hyper-parameter grids, view ablations and embedding fusion.
+r"""The Multiview LSA study: baselines, a dev-tuned path, view ablations and embedding fusion.
 
-The logic behind notebooks ``03_mvlsa`` (Tables 3--7 of Rastogi, Van Durme & Arora 2015),
-``04_ablation`` (Table 8) and ``05_fusion`` (Table 9), as pure functions returning frozen
-results and DataFrames:
+The logic behind notebooks ``03_mvlsa`` (the baselines and the dev-tuned path over the
+hyper-parameters of Rastogi, Van Durme & Arora 2015, Tables 3--7), ``04_ablation`` (Table 8)
+and ``05_fusion`` (Table 9), as pure functions returning frozen results and DataFrames:
 
-* :func:`study_settings` -- the ``"small"`` / ``"full"`` data sizes (corpus, vocabulary, views,
-  default MVLSA configuration, grids);
+* :func:`study_settings` -- the ``"small"`` / ``"full"`` / ``"large"`` data sizes (corpus,
+  vocabulary, views, the paper's MVLSA configuration, the values the path tries, baselines);
 * :func:`build_view_set` -- corpus, vocabulary and every view family for those settings, cached
   on disk in ``workbench.datasets.cache_dir() / "mvlsa_experiments"`` (so the three notebooks
   share one build);
+* :func:`corpus_baselines` -- PPMI-SVD, skip-gram and GloVe trained on the same corpus with the
+  settings their users train them with (cached);
+* :class:`FactorStore`, :func:`combine_factors` -- MVLSA by parts: each view's truncated SVD
+  computed once, combined for many configurations (equal to :class:`workbench.gcca.MVLSA`);
+* :func:`tuning_path`, :func:`study_tuning`, :func:`tuned_choice` -- one factor at a time
+  (``n_j``, ``W_j``, relative ``r``, view families, positional scheme, ``m``, ``k``), chosen on
+  the dev halves of the rating sets with Holm-corrected tests against the previous step;
+  :func:`test_comparison` reads the test halves once; :func:`path_claims` checks the paper's
+  claims on the path;
 * :class:`MVLSAConfig`, :func:`fit_mvlsa`, :func:`evaluate_system` -- one MVLSA system and its
   scores (word-similarity Spearman per rating set; AN-SYN / AN-SEM analogy accuracy);
-* :func:`run_grid`, :func:`run_study` -- a grid over one of ``n_j, t, m, k, v, r`` (``k`` by
-  slicing ``embedding_`` without refitting), tables with MRDS bold marks;
-* :func:`ablation_study` -- remove views / view families, drops and their significance (each
-  ablated system against "all views" with Williams' test per rating set, McNemar for analogies);
-* :func:`fusion_study` -- MVLSA (corpus views), MVLSA (all views), GloVe and skip-gram trained
-  on the same corpus, pretrained GloVe 6B-50d and their GCCA fusion (MV-G-WSG), with the gain
-  columns (``†`` significant) and the ``r_s`` columns.
-
-The package is split by responsibility: :mod:`._settings` (sizes, configurations),
-:mod:`._viewsets` (view sets and their disk cache), :mod:`._systems` (fit / evaluate one
-system), :mod:`._tables` (score tables, MRDS marks, pairwise tests), :mod:`._studies` (grids,
-ablations) and :mod:`._fusion` (Table 9).
+* :func:`run_grid`, :func:`run_study` -- a grid over one of ``n_j, t, m, k, v, r``;
+* :func:`ablation_study`, :func:`choice_ablation` -- remove views / view families, drops and
+  their significance (Williams' test per rating set, McNemar for analogies, Holm over the table);
+* :func:`fusion_study`, :func:`choice_fusion` -- Table 9 with the gain columns (``†``
+  significant after Holm) and the ``r_s`` columns;
+* :func:`discussion_03`, :func:`discussion_04`, :func:`discussion_05` -- the notebooks'
+  Discussion rendered from a run's records, with the findings that move between data sizes.
 
 Notes
 -----
