@@ -231,6 +231,11 @@ def discussion_03(
     return _escape("\n".join(lines))
 
 
+def _family(label: str) -> str:
+    """``"!morphology !framenet"`` -> ``"morphology + framenet"``."""
+    return " + ".join(part.lstrip("!") for part in label.split())
+
+
 def discussion_04(
     rec: Mapping[str, Any],
     other: Mapping[str, Any] | None = None,
@@ -257,7 +262,7 @@ def discussion_04(
     for k in order:
         if helped.get(k, 0) or hurt.get(k, 0):
             sig_lines.append(
-                f"{k.lstrip('!')}: its views helped significantly on {helped.get(k, 0)} and hurt on "
+                f"{_family(k)}: its views helped significantly on {helped.get(k, 0)} and hurt on "
                 f"{hurt.get(k, 0)} of {n_sets} test sets"
             )
     if sig_lines:
@@ -280,13 +285,13 @@ def discussion_04(
         )
     if harmful:
         lines.append(
-            f"* **Views whose removal helps on average**: {', '.join(h.lstrip('!') for h in harmful)} — with equal view weights in "
+            f"* **Views whose removal helps on average**: {', '.join(_family(h) for h in harmful)} — with equal view weights in "
             "MAX-VAR GCCA, views from small or noisy sources pull the shared space away from the "
             "corpus views; notebook 03's path measures the same effect on dev data."
         )
     if helpful:
         lines.append(
-            f"* **Views that help on average**: {', '.join(h.lstrip('!') for h in helpful)}."
+            f"* **Views that help on average**: {', '.join(_family(h) for h in helpful)}."
         )
     lines.append(
         "* **Reading the table.** The configuration was chosen on the dev halves; the drops are on "
