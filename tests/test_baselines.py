@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -30,17 +32,102 @@ def cluster_corpus(seed=0, n_docs=300, doc_len=30):
 
 
 # --------------------------------------------------------------------------------- GloVe
+def glove_c_reference(x, d, epochs, *, x_max, alpha, eta, seed, grad_clip=100.0):
+    """glove.c's training loop in plain Python (one update per co-occurrence).
+
+    Same draws as fit_glove: W, W_context, b, b_context uniform in [-0.5, 0.5)/d, then one
+    permutation of the row-major non-zeros per epoch.
+    """
+    coo = sp.coo_array(x)
+    coo.sum_duplicates()
+    coo = sp.coo_array(sp.csr_array(coo))  # row-major order
+    rows, cols, vals = coo.row, coo.col, coo.data
+    n = x.shape[0]
+    rng = np.random.default_rng(seed)
+    w = ((rng.random((n, d)) - 0.5) / d).tolist()
+    wc = ((rng.random((n, d)) - 0.5) / d).tolist()
+    b = ((rng.random(n) - 0.5) / d).tolist()
+    bc = ((rng.random(n) - 0.5) / d).tolist()
+    gw, gwc = [[1.0] * d for _ in range(n)], [[1.0] * d for _ in range(n)]
+    gb, gbc = [1.0] * n, [1.0] * n
+    history = []
+    for _ in range(epochs):
+        cost = 0.0
+        for k in rng.permutation(vals.size):
+            l1, l2, val = int(rows[k]), int(cols[k]), float(vals[k])
+            diff = 0.0
+            for a in range(d):
+                diff += w[l1][a] * wc[l2][a]
+            diff += b[l1] + bc[l2] - math.log(val)
+            fdiff = diff if val > x_max else (val / x_max) ** alpha * diff
+            if not (math.isfinite(diff) and math.isfinite(fdiff)):
+                continue
+            cost += 0.5 * fdiff * diff
+            fdiff *= eta
+            up1, up2 = [0.0] * d, [0.0] * d
+            for a in range(d):
+                temp1 = min(max(fdiff * wc[l2][a], -grad_clip), grad_clip)
+                temp2 = min(max(fdiff * w[l1][a], -grad_clip), grad_clip)
+                up1[a] = temp1 / math.sqrt(gw[l1][a])
+                up2[a] = temp2 / math.sqrt(gwc[l2][a])
+                gw[l1][a] += temp1 * temp1
+                gwc[l2][a] += temp2 * temp2
+            if math.isfinite(sum(up1)) and math.isfinite(sum(up2)):
+                for a in range(d):
+                    w[l1][a] -= up1[a]
+                    wc[l2][a] -= up2[a]
+            b[l1] -= fdiff / math.sqrt(gb[l1])
+            bc[l2] -= fdiff / math.sqrt(gbc[l2])
+            fdiff *= fdiff
+            gb[l1] += fdiff
+            gbc[l2] += fdiff
+        history.append(cost / vals.size)
+    return np.array(w), np.array(wc), np.array(b), np.array(bc), np.array(history)
+
+
+@pytest.mark.parametrize("grad_clip", [100.0, 0.002])
+def test_glove_matches_python_reference_of_glove_c(grad_clip):
+    x, _ = planted_glove_counts(seed=3, n=9)
+    kw = dict(x_max=20.0, alpha=0.75, seed=5, grad_clip=grad_clip)
+    ref = glove_c_reference(x, 4, 2, eta=0.05, **kw)
+    fit = fit_glove(
+        x, 4, epochs=2, x_max=20.0, alpha=0.75, learning_rate=0.05, random_state=5,
+        grad_clip=grad_clip, dtype=np.float64,
+    )  # fmt: skip
+    got = (fit.W, fit.W_context, fit.b, fit.b_context, fit.loss_history)
+    for g, r in zip(got, ref):
+        np.testing.assert_allclose(g, r, rtol=1e-12, atol=1e-15)
+    assert fit.W.dtype == np.float64 and fit.loss_history.shape == (2,)
+
+
 def test_glove_decreases_loss_and_fits_planted_log_counts():
     x, logx = planted_glove_counts()
-    fit = fit_glove(x, 3, epochs=60, batch_size=64, learning_rate=0.1, x_max=50, random_state=0)
+    fit = fit_glove(x, 3, epochs=60, x_max=50, random_state=0, dtype=np.float64)
     h = fit.loss_history
-    assert h[-1] < 0.05 * h[0]
+    assert h.shape == (60,)
+    assert h[-1] < 1e-3 * h[0]
     assert np.all(np.diff(h[5:]) <= 1e-3 * h[0])  # (essentially) monotone after warm-up
     coo = x.tocoo()
     pred = (fit.W @ fit.W_context.T + fit.b[:, None] + fit.b_context[None, :])[coo.row, coo.col]
     assert np.corrcoef(pred, logx[coo.row, coo.col])[0, 1] > 0.99
     # the exact objective agrees with the last epoch's running cost (to within one epoch's drift)
     assert glove_objective(fit, x, x_max=50) <= h[-1] * 1.5
+    # float32 parameters (the default) follow the same path
+    f32 = fit_glove(x, 3, epochs=60, x_max=50, random_state=0)
+    assert f32.W.dtype == np.float32 and f32.loss_history.dtype == np.float64
+    np.testing.assert_allclose(f32.loss_history[:10], h[:10], rtol=1e-3)
+
+
+def test_glove_tol_stops_early_and_keeps_the_curve():
+    x, _ = planted_glove_counts()
+    full = fit_glove(x, 3, epochs=40, x_max=50, random_state=0)
+    early = fit_glove(x, 3, epochs=40, x_max=50, random_state=0, tol=0.5)
+    n = early.loss_history.size
+    assert 2 <= n < 40
+    np.testing.assert_array_equal(early.loss_history, full.loss_history[:n])
+    h = early.loss_history
+    assert (h[-2] - h[-1]) / h[-2] < 0.5
+    assert np.all((h[:-2] - h[1:-1]) / h[:-2] >= 0.5)
 
 
 def test_glove_recovers_planted_clusters():
@@ -66,21 +153,41 @@ def test_glove_recovers_planted_clusters():
 
 def test_glove_is_reproducible_and_validates_input():
     x, _ = planted_glove_counts(n=15)
-    a = fit_glove(x, 2, epochs=3, random_state=1).W
-    b = fit_glove(x, 2, epochs=3, random_state=1).W
-    np.testing.assert_array_equal(a, b)
+    a = fit_glove(x, 2, epochs=3, random_state=1)
+    b = fit_glove(x, 2, epochs=3, random_state=1)
+    for field in ("W", "W_context", "b", "b_context", "loss_history"):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+    assert not np.array_equal(a.W, fit_glove(x, 2, epochs=3, random_state=2).W)
     with pytest.raises(ValueError, match="square"):
         fit_glove(sp.csr_array(np.ones((3, 4))), 2)
     with pytest.raises(ValueError, match="non-negative"):
         fit_glove(sp.csr_array(-np.eye(3)), 2)
     with pytest.raises(ValueError, match="NaN"):
         fit_glove(np.full((3, 3), np.nan), 2)
+    with pytest.raises(ValueError, match="infinite"):
+        fit_glove(np.full((3, 3), np.inf), 2)
     with pytest.raises(ValueError, match="no positive"):
         fit_glove(sp.csr_array((3, 3)), 2)
-    with pytest.raises(ValueError, match="n_components"):
-        fit_glove(x, 0)
-    with pytest.raises(ValueError, match="learning_rate"):
-        fit_glove(x, 2, learning_rate=0)
+    with pytest.raises(ValueError, match="2-D"):
+        fit_glove(np.ones(3), 2)
+    bad = [
+        ({"n_components": 0}, "n_components must be a positive integer, got 0"),
+        ({"n_components": 2.5}, "n_components must be a positive integer, got 2.5"),
+        ({"epochs": 0}, "epochs must be a positive integer, got 0"),
+        ({"x_max": 0.0}, r"x_max must be a finite number > 0, got 0.0"),
+        ({"x_max": np.inf}, r"x_max must be a finite number > 0, got inf"),
+        ({"alpha": -0.5}, r"alpha must be a finite number >= 0, got -0.5"),
+        ({"learning_rate": 0}, r"learning_rate must be a finite number > 0, got 0"),
+        ({"learning_rate": float("nan")}, r"learning_rate must be a finite number > 0, got nan"),
+        ({"grad_clip": -1.0}, r"grad_clip must be a finite number > 0, got -1.0"),
+        ({"tol": -1e-3}, r"tol must be None or a finite number >= 0, got -0.001"),
+        ({"dtype": np.int64}, "dtype must be numpy.float32 or numpy.float64"),
+        ({"dtype": "nonsense"}, "dtype must be numpy.float32 or numpy.float64"),
+    ]
+    for kwargs, message in bad:
+        args = {"n_components": 2, **kwargs}
+        with pytest.raises(ValueError, match=message):
+            fit_glove(x, **args)
     with pytest.raises(ValueError, match="words"):
         train_glove(x, ["a", "b"], 2)
 
