@@ -107,7 +107,7 @@ def corpus_baselines(
     window = int(g.pop("window", 10))
     cooc = window_view(enc, vocab, window, symmetric=True, weighting="harmonic", cache=cache)
     fit = baselines.fit_glove(cooc, n_components, random_state=seed, progress=False, **g)
-    seen = (np.diff(cooc.matrix.indptr) > 0)
+    seen = np.diff(cooc.matrix.indptr) > 0
     from workbench.embeddings import WordVectors
 
     keep = np.flatnonzero(seen)

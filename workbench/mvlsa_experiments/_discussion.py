@@ -53,9 +53,13 @@ def _scale_line(
     kept = [k for k, m in table["moved"].items() if not m]
     text = f"* **Against the `{other_size}` run.** "
     if moved:
-        text += "Findings that move: " + "; ".join(
-            f"{k} ({table.loc[k, size]} here, {table.loc[k, other_size]} there)" for k in moved
-        ) + ". "
+        text += (
+            "Findings that move: "
+            + "; ".join(
+                f"{k} ({table.loc[k, size]} here, {table.loc[k, other_size]} there)" for k in moved
+            )
+            + ". "
+        )
     else:
         text += "No finding moves. "
     if kept:
@@ -194,9 +198,13 @@ def discussion_03(
             f"{_pts(mean[corpus_only])}, {'at least as good as' if g2 >= 0 else 'below'} "
             f"PPMI-SVD ({_dpts(g2)} points); the full tuned system differs from this corpus-only "
             "one by its lexicon and other views."
-            + (f" The full tuned MVLSA is significantly better than the corpus-only one on "
-               f"{w2.get('tuned better (Holm)', 0)} of {w2.get('sets', 0)} test sets and worse on "
-               f"{w2.get('tuned worse (Holm)', 0)}." if w2 else "")
+            + (
+                f" The full tuned MVLSA is significantly better than the corpus-only one on "
+                f"{w2.get('tuned better (Holm)', 0)} of {w2.get('sets', 0)} test sets and worse on "
+                f"{w2.get('tuned worse (Holm)', 0)}."
+                if w2
+                else ""
+            )
         )
     lines.append(
         f"* **The best documented MVLSA** ({tuned['n_j']}, r = {tuned['r']}, m = {tuned['m']}, "
@@ -290,9 +298,7 @@ def discussion_04(
             "corpus views; notebook 03's path measures the same effect on dev data."
         )
     if helpful:
-        lines.append(
-            f"* **Views that help on average**: {', '.join(_family(h) for h in helpful)}."
-        )
+        lines.append(f"* **Views that help on average**: {', '.join(_family(h) for h in helpful)}.")
     lines.append(
         "* **Reading the table.** The configuration was chosen on the dev halves; the drops are on "
         "the test halves and the analogies, which the tuning never saw. Small drops are below the "

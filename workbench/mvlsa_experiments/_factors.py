@@ -140,7 +140,6 @@ class FactorStore:
         self._items = {k: v for k, v in self._items.items() if k[1:] == want}
         self._last = None
 
-
     def combine(
         self,
         factors: Sequence[ViewFactor],
@@ -271,7 +270,9 @@ class _Stacked:
         g *= 0.5
         return g
 
-    def eig(self, t: np.ndarray, n_components: int, gram: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def eig(
+        self, t: np.ndarray, n_components: int, gram: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         if n_components > t.size:
             raise ValueError(
                 f"n_components={n_components} exceeds the stacked rank {t.size}; lower it"
