@@ -202,3 +202,25 @@ def test_find_records_and_compare_sizes(tmp_path):
     assert "No complete `large` run" in _scale_line("03", here, None, "large")
     with pytest.raises(ValueError, match="notebook"):
         mx.findings("07", here)
+
+
+def test_bad_tuning_arguments_name_the_parameter():
+    from test_mvlsa_experiments import _planted
+
+    from workbench.datasets import load_wordsim
+
+    vs, _, ratings = _planted()
+    start = mx.MVLSAChoice(mx.MVLSAConfig(transform="identity", view_rank=6, n_components=3))
+    with pytest.raises(ValueError, match="min_gain"):
+        mx.tuning_path(vs, start, [], dev_names=[ratings], min_gain=-1)
+    with pytest.raises(ValueError, match="unknown n_j options"):
+        mx.default_tuning_steps(vs, nj=("Count^0.25", "Sqrt"))
+    with pytest.raises(ValueError, match="split"):
+        mx.split_wordsim([ratings], "train")
+    with pytest.raises(ValueError, match="split"):
+        load_wordsim("MEN", split="validation")
+    with pytest.raises(ValueError, match="unknown view families"):
+        mx.choice_vectors(vs, dataclasses.replace(start, families=("nope",)), mx.FactorStore())
+    with pytest.raises(ValueError, match="stacked rank"):
+        mx.combine_factors(mx.FactorStore(n_jobs=1).get_many(list(vs.views), start.config),
+                           len(vs.vocab), 10_000)
