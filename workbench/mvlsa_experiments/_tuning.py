@@ -55,6 +55,9 @@ __all__ = [
 #: How the corpus enters as views: the paper's left offsets 1..15, fewer offsets, both sides,
 #: or symmetric windows (sums of offsets).
 POSITIONAL_SCHEMES = ("offsets", "offsets 1-5", "offsets ±1-5", "windows 2,5,10", "window 5")
+#: The offsets 1..n each scheme needs.
+_SCHEME_OFFSETS = {"offsets": 1, "offsets 1-5": 5, "offsets ±1-5": 5, "windows 2,5,10": 10,
+                   "window 5": 5}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,7 @@ def positional_scheme(view_set: ViewSet, scheme: str) -> list[Any]:
     offs = _offset_views(view_set)
     if scheme == "offsets":
         return [offs[k] for k in sorted(offs)]
-    need = {"offsets 1-5": 5, "offsets ±1-5": 5, "windows 2,5,10": 10, "window 5": 5}[scheme]
+    need = _SCHEME_OFFSETS[scheme]
     missing = [k for k in range(1, need + 1) if k not in offs]
     if missing:
         raise ValueError(f"scheme {scheme!r} needs offsets 1..{need}; missing {missing}")
@@ -260,8 +263,7 @@ def default_tuning_steps(
 
 
 def _scheme_ok(offs: Mapping[int, Any], scheme: str) -> bool:
-    need = {"offsets": 1, "offsets 1-5": 5, "offsets ±1-5": 5, "windows 2,5,10": 10,
-            "window 5": 5}[scheme]  # fmt: skip
+    need = _SCHEME_OFFSETS[scheme]
     return all(k in offs for k in range(1, need + 1))
 
 
