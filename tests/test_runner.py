@@ -361,3 +361,18 @@ def test_large_size_only_for_the_mvlsa_notebooks_and_with_the_shared_corpus(tmp_
     corpus.parent.mkdir()
     corpus.write_bytes(b"")
     assert validate_parameters(nb / "03_mvlsa.ipynb", size="large")["DATA_SIZE"] == "large"
+
+
+def test_batch_values_per_size(tmp_path):
+    """A batch run passes INTERACTIVE=False and the size's number of seeds; -p values win; a
+    notebook that does not declare SEEDS is not given it."""
+    path = make_notebook(
+        tmp_path, "00_seeded", params='DATA_SIZE = "small"\nINTERACTIVE = True\nSEED = 0\nSEEDS = 1\n'
+    )
+    full = runner.validate_parameters(path, size="full")
+    assert (full["INTERACTIVE"], full["SEEDS"]) == (False, 3)
+    assert runner.validate_parameters(path, size="small")["SEEDS"] == 1
+    assert runner.validate_parameters(path, {"SEEDS": 5}, size="full")["SEEDS"] == 5
+    assert runner.validate_parameters(path, {"INTERACTIVE": True}, size="full")["INTERACTIVE"]
+    plain = make_notebook(tmp_path, "01_plain", params='DATA_SIZE = "full"\nINTERACTIVE = True\nSEED = 0\n')
+    assert "SEEDS" not in runner.validate_parameters(plain, size="full")

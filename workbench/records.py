@@ -139,14 +139,26 @@ def recorded() -> dict[str, Any]:
 
 
 class _NarrationFormatter(string.Formatter):
-    """``str.format`` with three extra format specs for numbers of a run:
+    """``str.format`` with extra format specs for numbers of a run:
 
     * ``pts`` -- a fraction as points with one decimal (``0.4213`` -> ``42.1``);
     * ``dpts`` -- a signed difference in points (``-0.012`` -> ``-1.2``, ``0.03`` -> ``+3.0``);
-    * ``p`` -- a p-value (``< 0.001`` below one in a thousand, else three decimals).
+    * ``p`` -- a p-value (``< 0.001`` below one in a thousand, else three decimals);
+    * ``mpts`` / ``mdpts`` -- per-seed values (a list, or a dict keyed by seed) as
+      ``mean ± sd`` in points (``[0.42, 0.44]`` -> ``43.0 ± 1.4``; one seed: the value alone).
     """
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec in ("mpts", "mdpts"):
+            from workbench.significance.seeds import _values
+
+            vals = _values(value)
+            vals = vals[np.isfinite(vals)]
+            if vals.size == 0:
+                return "n/a"
+            sign = "+" if format_spec == "mdpts" else ""
+            text = f"{100 * vals.mean():{sign}.1f}"
+            return text + (f" ± {100 * vals.std(ddof=1):.1f}" if vals.size > 1 else "")
         if format_spec in ("pts", "dpts", "p"):
             if value is None or (isinstance(value, float) and not math.isfinite(value)):
                 return "n/a"

@@ -19,6 +19,14 @@ SIZES = ("small", "full", "large")
 LARGE_NOTEBOOKS = ("03_mvlsa", "04_ablation", "05_fusion")
 #: Parameters every notebook must declare in its ``parameters`` cell.
 REQUIRED_PARAMETERS = ("DATA_SIZE", "INTERACTIVE", "SEED")
+#: What a batch run passes for each size, to every notebook that declares the parameter
+#: (explicit ``-p`` values win): no widgets, and the number of random seeds (``SEEDS``: 1 at
+#: ``small``, 3 at ``full``; ``large`` runs one seed, its cost being an hour per notebook).
+BATCH_VALUES: dict[str, dict[str, Any]] = {
+    "small": {"INTERACTIVE": False, "SEEDS": 1},
+    "full": {"INTERACTIVE": False, "SEEDS": 3},
+    "large": {"INTERACTIVE": False, "SEEDS": 1},
+}
 NOTEBOOK_PATTERN = re.compile(r"^\d\d_[A-Za-z0-9_]+$")
 
 
@@ -250,7 +258,9 @@ def validate_parameters(
     *,
     size: str = "full",
 ) -> dict[str, Any]:
-    """Effective parameters of one notebook run: defaults, then ``parameters``, then size.
+    """Effective parameters of one notebook run: defaults, then the size's batch values
+    (:data:`BATCH_VALUES`, for the parameters the notebook declares), then ``parameters``,
+    then ``DATA_SIZE``.
 
     Raises
     ------
@@ -275,6 +285,9 @@ def validate_parameters(
             f"DATA_SIZE={given['DATA_SIZE']!r} contradicts size={size!r}; use --size instead"
         )
     effective = dict(declared)
+    for name, value in BATCH_VALUES[size].items():
+        if name in declared and name not in given:
+            effective[name] = _coerce(name, value, declared[name], path.stem)
     for name, value in given.items():
         if name not in declared:
             raise RunnerUsageError(

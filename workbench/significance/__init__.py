@@ -10,6 +10,8 @@
 * :func:`compare_wordsim`, :func:`compare_accuracy` -- two systems on one data set.
 * :func:`bootstrap_ci`, :func:`bonferroni`, :func:`holm`, :func:`smallest_superior_set` -- many
   systems, many data sets (Platt, Toutanova & Yih 2010).
+* :func:`seed_summary`, :func:`seed_agreement` -- mean ± sd over random seeds and how many
+  seeds a finding holds for.
 * :func:`results_table` -- systems x data sets tables rendered like the papers' (bold best, †
   significant gain, MRDS column) to Markdown, LaTeX and CSV.
 """
@@ -42,9 +44,15 @@ from .mrds import (
     mvlsa_table2_comparison,
     posterior_prob_better,
 )
+from .seeds import SeedSummary, format_mean_sd, seed_agreement, seed_list, seed_summary
 from .tables import ResultsTable, results_table
 
 __all__ = [
+    "SeedSummary",
+    "seed_list",
+    "seed_summary",
+    "seed_agreement",
+    "format_mean_sd",
     "DEPENDENT_CORR_METHODS",
     "MVLSA_TABLE2",
     "MVLSA_FOOTNOTE4_TOEFL",
