@@ -18,7 +18,8 @@ SYSTEMS = {
 
 @pytest.mark.notebooks
 def test_notebook_03_mvlsa(run_notebook):
-    rec = run_notebook("03_mvlsa", SEED=0)
+    rec = run_notebook("03_mvlsa", SEED=0, SEEDS=2)
+    assert rec["seeds"] == [0, 1]
     assert rec["n_tokens"] == 200_000 and rec["vocab_size"] == 4_000
     assert rec["views_per_family"]["positional"] == 5
     # the baselines were trained with their standard settings and GloVe's loss went down
@@ -51,6 +52,17 @@ def test_notebook_03_mvlsa(run_notebook):
     assert {t["system"] for t in rec["test_tests"]} == SYSTEMS - {"MVLSA (tuned)"}
     for t in rec["test_tests"]:
         assert t["pvalue"] is None or t["pvalue"] <= t["pvalue_holm"] <= 1
+    assert {t["seed"] for t in rec["test_tests"]} == {0, 1}
+    # the mean over the seeds is the mean of the per-seed means; the seeds differ
+    per_seed = rec["test_mean_per_seed"]
+    for name in SYSTEMS:
+        vals = [per_seed[s][name] for s in ("0", "1")]
+        assert rec["test_mean"][name] == pytest.approx(sum(vals) / 2), name
+    assert per_seed["0"]["SGNS"] != per_seed["1"]["SGNS"]
+    assert per_seed["0"]["PPMI-SVD"] == per_seed["1"]["PPMI-SVD"]  # exact SVD: no random stream
+    for name, w in rec["test_wins"].items():
+        assert w["better, every seed"] <= w["better, some seed"] <= w["sets"], name
+        assert w["worse, every seed"] <= w["worse, some seed"] <= w["sets"], name
     assert all(isinstance(v, bool) for v in rec["claims"].values())
     assert math.isfinite(rec["mrds_dev_men"]) and 0 < rec["mrds_dev_men"] < 0.3
     assert rec["n_factorizations"] > 0

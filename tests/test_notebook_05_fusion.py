@@ -12,7 +12,8 @@ SYSTEMS = ["MVLSA (corpus views)", "MVLSA (all views)", "GloVe", "WSG", "PPMI-SV
 
 @pytest.mark.notebooks
 def test_notebook_05_fusion(run_notebook):
-    rec = run_notebook("05_fusion", SEED=0)
+    rec = run_notebook("05_fusion", SEED=0, SEEDS=2)
+    assert rec["seeds"] == [0, 1]
     assert rec["systems"] == SYSTEMS and rec["n_systems"] == len(SYSTEMS)
     men = rec["men"]
     assert all(men[s] is not None and math.isfinite(men[s]) for s in rec["systems"])
@@ -21,11 +22,21 @@ def test_notebook_05_fusion(run_notebook):
     assert men["GloVe 6B-50d"] > 0.4
     assert men["GloVe 6B-50d"] > men["MVLSA (all views)"]
     gains = rec["gains"]
+    first = rec["gains_seed0"]
     for g in ("MV Gain", "G-WSG Gain", "Combined Gain"):
-        for test_set, p in gains[f"{g}_pvalue"].items():
-            holm = gains[f"{g}_pvalue_holm"][test_set]
+        for test_set, p in first[f"{g}_pvalue"].items():
+            holm = first[f"{g}_pvalue_holm"][test_set]
             assert p is None or p <= holm <= 1
-            assert gains[f"{g}_significant"][test_set] == (holm is not None and holm < 0.05)
+            assert first[f"{g}_significant"][test_set] == (holm is not None and holm < 0.05)
+            # significant in k of the 2 seeds; mean and sd over the seeds
+            assert 0 <= rec["gain_up_seeds"][g][test_set] + rec["gain_down_seeds"][g][test_set] <= 2
+            assert rec["gains_sd"][g][test_set] is None or rec["gains_sd"][g][test_set] >= 0
+    per_seed = rec["wordsim_mean_per_seed"]
+    assert rec["wordsim_mean"]["MVLSA (all views)"] == pytest.approx(
+        sum(m["MVLSA (all views)"] for m in per_seed.values()) / 2, abs=1e-9
+    )
+    # the seeds train their own skip-gram: the two differ
+    assert per_seed["0"]["WSG"] != per_seed["1"]["WSG"]
     assert gains["MV Gain"]["MEN"] == pytest.approx(
         men["MVLSA (all views)"] - men["MVLSA (corpus views)"], abs=1e-9
     )

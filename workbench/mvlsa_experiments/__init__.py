@@ -50,7 +50,12 @@ Generalized CCA. NAACL-HLT (Sections 4--5, Tables 2--9).
 
 from __future__ import annotations
 
-from workbench.mvlsa_experiments._baselines import BASELINE_NAMES, CorpusBaselines, corpus_baselines
+from workbench.mvlsa_experiments._baselines import (
+    BASELINE_NAMES,
+    CorpusBaselines,
+    corpus_baselines,
+    corpus_baselines_seeds,
+)
 from workbench.mvlsa_experiments._discussion import (
     compare_sizes,
     discussion_03,
@@ -59,7 +64,13 @@ from workbench.mvlsa_experiments._discussion import (
     findings,
 )
 from workbench.mvlsa_experiments._factors import FactorStore, ViewFactor, combine_factors
-from workbench.mvlsa_experiments._fusion import FusionResult, fusion_study
+from workbench.mvlsa_experiments._fusion import (
+    GAIN_COLUMNS,
+    FusionResult,
+    FusionSeeds,
+    fusion_seeds,
+    fusion_study,
+)
 from workbench.mvlsa_experiments._settings import (
     ANALOGY_SETS,
     PAPER_WORDSIM,
@@ -71,7 +82,9 @@ from workbench.mvlsa_experiments._settings import (
 )
 from workbench.mvlsa_experiments._studies import (
     AblationResult,
+    AblationSeeds,
     GridResult,
+    ablation_seeds,
     ablation_study,
     default_removals,
     run_grid,
@@ -87,6 +100,7 @@ from workbench.mvlsa_experiments._tables import marked_table, mrds_column, score
 from workbench.mvlsa_experiments._tuning import (
     POSITIONAL_SCHEMES,
     MVLSAChoice,
+    SeedComparison,
     TestComparison,
     TuningResult,
     TuningStep,
@@ -96,6 +110,7 @@ from workbench.mvlsa_experiments._tuning import (
     default_tuning_steps,
     path_claims,
     positional_scheme,
+    seed_comparison,
     split_wordsim,
     study_tuning,
     test_comparison,
@@ -146,6 +161,13 @@ __all__ = [
     "positional_scheme",
     "split_wordsim",
     "test_comparison",
+    "GAIN_COLUMNS",
+    "FusionSeeds",
+    "fusion_seeds",
+    "AblationSeeds",
+    "ablation_seeds",
+    "seed_comparison",
+    "SeedComparison",
     "tuning_path",
     "study_tuning",
     "tuned_choice",
@@ -155,6 +177,7 @@ __all__ = [
     "BASELINE_NAMES",
     "CorpusBaselines",
     "corpus_baselines",
+    "corpus_baselines_seeds",
     "STUDY_SIZES",
     "discussion_03",
     "discussion_04",

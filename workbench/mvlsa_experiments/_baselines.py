@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ from workbench.mvlsa_experiments._viewsets import (
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CorpusBaselines", "corpus_baselines", "BASELINE_NAMES"]
+__all__ = ["CorpusBaselines", "corpus_baselines", "corpus_baselines_seeds", "BASELINE_NAMES"]
 
 #: The corpus-trained baselines, in table order.
 BASELINE_NAMES = ("PPMI-SVD", "SGNS", "GloVe")
@@ -49,6 +50,70 @@ class CorpusBaselines:
     glove_loss: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
+def _train_baseline(
+    kind: str,
+    settings: StudySettings,
+    vocab: Any,
+    n_components: int,
+    seed: int,
+    cache: bool,
+) -> tuple[Any, float, np.ndarray]:
+    """Train one baseline for one seed (or load it from the disk cache): ``(vectors, seconds,
+    loss history)``. A top-level function so that seeds can train in worker processes."""
+    from workbench import baselines
+    from workbench.datasets import load_corpus
+    from workbench.embeddings import WordVectors
+    from workbench.views import encode_corpus, window_view
+
+    cfg = _configs(settings)[kind]
+    corpus = load_corpus(settings.corpus, max_tokens=settings.max_tokens)
+    key = _key(_CACHE_VERSION, "baseline-v3", kind, corpus.sha256, list(vocab.words), cfg,
+               n_components, seed)  # fmt: skip
+    path = _cache_root() / f"baseline-{kind}-{settings.size}-{key}.pkl"
+    if cache and path.exists():
+        obj = _load_pickle(path)
+        if isinstance(obj, tuple) and len(obj) == 3:
+            return obj[0], 0.0, obj[2]
+    t0 = time.perf_counter()
+    loss = np.zeros(0)
+    words = list(vocab.words)
+    if kind == "PPMI-SVD":
+        enc = encode_corpus(corpus, vocab)
+        vec = baselines.ppmi_svd(
+            enc, vocab=vocab, window=int(cfg.get("window", 5)), cds=float(cfg.get("cds", 0.75)),
+            shift=float(cfg.get("shift", 1.0)), eig=float(cfg.get("eig", 0.5)),
+            n_components=n_components, svd_solver=str(cfg.get("svd_solver", "arpack")),
+            random_state=seed,
+        )  # fmt: skip
+    elif kind == "SGNS":
+        vec = baselines.train_word2vec(
+            corpus, words=words, vector_size=n_components, seed=seed, **cfg
+        )
+    elif kind == "GloVe":
+        g = dict(cfg)
+        window = int(g.pop("window", 10))
+        enc = encode_corpus(corpus, vocab)
+        cooc = window_view(enc, vocab, window, symmetric=True, weighting="harmonic", cache=cache)
+        fit = baselines.fit_glove(cooc, n_components, random_state=seed, progress=False, **g)
+        keep = np.flatnonzero(np.diff(cooc.matrix.indptr) > 0)
+        vec = WordVectors([words[i] for i in keep], fit.vectors[keep])
+        loss = np.asarray(fit.loss_history)
+    else:
+        raise ValueError(f"unknown baseline {kind!r}; known: {BASELINE_NAMES}")
+    secs = time.perf_counter() - t0
+    if cache:
+        _save_pickle(path, (vec, secs, loss))
+    return vec, secs, loss
+
+
+def _configs(settings: StudySettings) -> dict[str, dict[str, Any]]:
+    return {
+        "PPMI-SVD": dict(settings.ppmi),
+        "SGNS": dict(settings.word2vec),
+        "GloVe": dict(settings.glove),
+    }
+
+
 def corpus_baselines(
     view_set: ViewSet,
     settings: StudySettings,
@@ -57,64 +122,71 @@ def corpus_baselines(
     seed: int = 0,
     cache: bool = True,
 ) -> CorpusBaselines:
+    """The baselines of one seed: :func:`corpus_baselines_seeds` with ``seeds=[seed]``."""
+    return corpus_baselines_seeds(view_set, settings, n_components=n_components, seeds=[seed],
+                                  cache=cache, n_jobs=1)[seed]  # fmt: skip
+
+
+def corpus_baselines_seeds(
+    view_set: ViewSet,
+    settings: StudySettings,
+    *,
+    n_components: int,
+    seeds: Sequence[int],
+    cache: bool = True,
+    n_jobs: int = 2,
+) -> dict[int, CorpusBaselines]:
     """Train PPMI-SVD, skip-gram (SGNS) and GloVe on the settings' corpus over the view set's
-    vocabulary, each with the settings its users train it with (``settings.ppmi``,
-    ``settings.word2vec``, ``settings.glove``), cached on disk.
+    vocabulary for each seed, each with the settings its users train it with
+    (``settings.ppmi``, ``settings.word2vec``, ``settings.glove``).
 
-    PPMI-SVD: :func:`workbench.baselines.ppmi_svd` (Levy et al. 2015's recipe); SGNS:
-    :func:`workbench.baselines.train_word2vec` restricted to the vocabulary (gensim); GloVe:
-    :func:`workbench.baselines.fit_glove` on symmetric harmonic window counts of the corpus.
+    PPMI-SVD: :func:`workbench.baselines.ppmi_svd` (Levy et al. 2015's recipe) with an exact
+    (ARPACK) SVD, which does not depend on the seed: it is fitted once and shared by every
+    seed. SGNS: :func:`workbench.baselines.train_word2vec` restricted to the vocabulary (gensim,
+    one worker thread, so each seed is reproducible); GloVe: :func:`workbench.baselines.fit_glove`
+    on symmetric harmonic window counts. The seeds' SGNS and GloVe runs are single-threaded and
+    run in ``n_jobs`` worker processes; each (baseline, seed) is cached on disk, so notebooks
+    03 and 05 train it once.
+
+    Returns
+    -------
+    dict
+        ``{seed: CorpusBaselines}`` (``seconds`` is 0 for what came from the cache).
     """
-    from workbench import baselines
-    from workbench.datasets import load_corpus
-    from workbench.views import encode_corpus, window_view
+    from joblib import Parallel, delayed
 
-    cfg = {
-        "PPMI-SVD": dict(settings.ppmi),
-        "SGNS": dict(settings.word2vec),
-        "GloVe": dict(settings.glove),
-    }
-    corpus = load_corpus(settings.corpus, max_tokens=settings.max_tokens)
-    key = _key(_CACHE_VERSION, "baselines-v2", corpus.sha256, settings.view_key(), cfg,
-               n_components, seed)  # fmt: skip
-    path = _cache_root() / f"baselines-{settings.size}-{key}.pkl"
-    if cache and path.exists():
-        obj = _load_pickle(path)
-        if isinstance(obj, CorpusBaselines):
-            return CorpusBaselines(obj.vectors, obj.settings, dict.fromkeys(obj.vectors, 0.0),
-                                   obj.glove_loss)  # fmt: skip
+    seeds = [int(s) for s in seeds]
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct and non-empty, got {seeds!r}")
+    cfg = _configs(settings)
     vocab = view_set.vocab
-    secs: dict[str, float] = {}
-    vecs: dict[str, Any] = {}
-    t0 = time.perf_counter()
-    enc = encode_corpus(corpus, vocab)
-    p = cfg["PPMI-SVD"]
-    vecs["PPMI-SVD"] = baselines.ppmi_svd(
-        enc, vocab=vocab, window=int(p.get("window", 5)), cds=float(p.get("cds", 0.75)),
-        shift=float(p.get("shift", 1.0)), eig=float(p.get("eig", 0.5)),
-        n_components=n_components, random_state=seed,
-    )  # fmt: skip
-    secs["PPMI-SVD"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    w = cfg["SGNS"]
-    vecs["SGNS"] = baselines.train_word2vec(
-        corpus, words=view_set.words, vector_size=n_components, seed=seed,
-        **{k: v for k, v in w.items()},
-    )  # fmt: skip
-    secs["SGNS"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    g = dict(cfg["GloVe"])
-    window = int(g.pop("window", 10))
-    cooc = window_view(enc, vocab, window, symmetric=True, weighting="harmonic", cache=cache)
-    fit = baselines.fit_glove(cooc, n_components, random_state=seed, progress=False, **g)
-    seen = np.diff(cooc.matrix.indptr) > 0
-    from workbench.embeddings import WordVectors
+    if cfg["PPMI-SVD"].get("svd_solver", "arpack") != "arpack":
+        raise ValueError("corpus_baselines_seeds shares one PPMI-SVD fit across seeds: its solver "
+                         "must be the exact 'arpack'")  # fmt: skip
+    if cache:  # build the GloVe co-occurrence counts once, before the workers read the cache
+        from workbench.datasets import load_corpus
+        from workbench.views import encode_corpus, window_view
 
-    keep = np.flatnonzero(seen)
-    vecs["GloVe"] = WordVectors([view_set.words[i] for i in keep], fit.vectors[keep])
-    secs["GloVe"] = time.perf_counter() - t0
-    out = CorpusBaselines(vecs, cfg, secs, np.asarray(fit.loss_history))
-    logger.info("baselines trained in %s", {k: round(v, 1) for k, v in secs.items()})
-    if cache:
-        _save_pickle(path, out)
+        corpus = load_corpus(settings.corpus, max_tokens=settings.max_tokens)
+        window_view(encode_corpus(corpus, vocab), vocab, int(cfg["GloVe"].get("window", 10)),
+                    symmetric=True, weighting="harmonic", cache=True)  # fmt: skip
+    tasks = [("PPMI-SVD", seeds[0])] + [(k, s) for k in ("SGNS", "GloVe") for s in seeds]
+    n_jobs = max(1, min(int(n_jobs), len(tasks)))
+    run = delayed(_train_baseline)
+    done = Parallel(n_jobs=n_jobs, backend="loky" if n_jobs > 1 else "sequential")(
+        run(kind, settings, vocab, n_components, s, cache) for kind, s in tasks
+    )
+    got = dict(zip(tasks, done))
+    out: dict[int, CorpusBaselines] = {}
+    for s in seeds:
+        parts = {"PPMI-SVD": got[("PPMI-SVD", seeds[0])], "SGNS": got[("SGNS", s)],
+                 "GloVe": got[("GloVe", s)]}  # fmt: skip
+        out[s] = CorpusBaselines(
+            {k: v[0] for k, v in parts.items()},
+            cfg,
+            {k: float(v[1]) for k, v in parts.items()},
+            np.asarray(parts["GloVe"][2]),
+        )
+    logger.info("baselines for seeds %s: %s", seeds,
+                {f"{k} {s}": round(float(v[1]), 1) for (k, s), v in got.items()})  # fmt: skip
     return out

@@ -27,6 +27,33 @@ def _dpts(v: Any) -> str:
     return f"{100 * float(v):+.1f}"
 
 
+def _mpts(values: Any) -> str:
+    """Per-seed values as ``mean ± sd`` points (the value alone for one seed)."""
+    vals = [float(v) for v in (values.values() if isinstance(values, Mapping) else values)
+            if v is not None and math.isfinite(float(v))]  # fmt: skip
+    if not vals:
+        return "n/a"
+    m = sum(vals) / len(vals)
+    if len(vals) == 1:
+        return f"{100 * m:.1f}"
+    sd = math.sqrt(sum((v - m) ** 2 for v in vals) / (len(vals) - 1))
+    return f"{100 * m:.1f} ± {100 * sd:.1f}"
+
+
+def _per_seed(rec: Mapping[str, Any], system: str) -> list[float]:
+    """The per-seed test means of ``system`` (one value when the run has no per-seed record)."""
+    per = rec.get("test_mean_per_seed")
+    if per:
+        return [float(m[system]) for m in per.values() if m.get(system) is not None]
+    return [float(rec["test_mean"][system])]
+
+
+def _seeds_text(k: int, n: int) -> str:
+    if n == 1:
+        return ""
+    return " in every seed" if k == n else f" in {k} of {n} seeds"
+
+
 def _escape(text: str) -> str:
     """Braces doubled: the text is passed through :func:`workbench.records.narrate`."""
     return text.replace("{", "{{").replace("}", "}}")
@@ -89,11 +116,14 @@ def discussion_03(
         conv = (f" GloVe's loss per pair fell from {loss[0]:.4g} to {loss[-1]:.4g} over "
                 f"{len(loss)} epochs; the last epoch lowered it by {100 * last_change:.2f} %.")  # fmt: skip
     best_base = max(base_names, key=lambda n: mean[n])
+    n_seeds = len(rec.get("test_mean_per_seed") or {0: None})
+    seeds_note = (f" (mean ± sd over {n_seeds} seeds)" if n_seeds > 1 else " (one seed)")
     lines.append(
-        "* **Baselines on our corpus.** On the test halves the mean Spearman over the rating sets is "
-        + ", ".join(f"{_pts(mean[n])} for {n}" for n in base_names)
-        + f"; {best_base} is the strongest. The paper's MVLSA configuration reaches "
-        f"{_pts(mean['MVLSA (paper config)'])}." + conv
+        "* **Baselines on our corpus.** On the test halves the mean Spearman over the rating sets"
+        f"{seeds_note} is "
+        + ", ".join(f"{_mpts(_per_seed(rec, n))} for {n}" for n in base_names)
+        + f"; {best_base} is the strongest on average. The paper's MVLSA configuration reaches "
+        f"{_mpts(_per_seed(rec, 'MVLSA (paper config)'))}." + conv
     )
     # 2. the path
     steps = []
@@ -180,28 +210,39 @@ def discussion_03(
     # 4. the tuned MVLSA against the baselines
     ref = "MVLSA (tuned)"
     gap = mean[ref] - mean["PPMI-SVD"] if "PPMI-SVD" in mean else float("nan")
+    ref_seeds = _per_seed(rec, ref)
+    ppmi_seeds = _per_seed(rec, "PPMI-SVD") if "PPMI-SVD" in mean else []
+    n_ge = sum(a >= b for a, b in zip(ref_seeds, ppmi_seeds))
     verdict = "at least as good as" if gap >= 0 else "below"
     comps = []
     for n in ["MVLSA (paper config)", "MVLSA (tuned, corpus views)", *base_names]:
         w = wins.get(n)
         if w:
             comps.append(
-                f"against {n} it is significantly better on {_count(w['tuned better (Holm)'], w['sets'])} "
-                f"sets and significantly worse on {w['tuned worse (Holm)']}"
+                f"against {n} it is significantly better on "
+                f"{_count(w['better, every seed'], w['sets'])} sets"
+                + (f" ({w['better, some seed']} in at least one seed)" if n_seeds > 1 else "")
+                + f" and significantly worse on {w['worse, every seed']}"
+                + (f" ({w['worse, some seed']} in at least one)" if n_seeds > 1 else "")
             )
     corpus_only = "MVLSA (tuned, corpus views)"
     if corpus_only in mean and "PPMI-SVD" in mean:
         g2 = mean[corpus_only] - mean["PPMI-SVD"]
+        co_seeds = _per_seed(rec, corpus_only)
+        k2 = sum(a >= b for a, b in zip(co_seeds, ppmi_seeds))
         w2 = wins.get(corpus_only, {})
         lines.append(
             f"* **On the corpus alone** (the baselines' data), the tuned configuration reaches "
-            f"{_pts(mean[corpus_only])}, {'at least as good as' if g2 >= 0 else 'below'} "
-            f"PPMI-SVD ({_dpts(g2)} points); the full tuned system differs from this corpus-only "
-            "one by its lexicon and other views."
+            f"{_mpts(co_seeds)}, {'at least as good as' if g2 >= 0 else 'below'} "
+            f"PPMI-SVD on average ({_dpts(g2)} points"
+            + (f"; at least as good{_seeds_text(k2, n_seeds)}" if n_seeds > 1 else "")
+            + "); the full tuned system differs from this "
+            "corpus-only one by its lexicon and other views."
             + (
                 f" The full tuned MVLSA is significantly better than the corpus-only one on "
-                f"{w2.get('tuned better (Holm)', 0)} of {w2.get('sets', 0)} test sets and worse on "
-                f"{w2.get('tuned worse (Holm)', 0)}."
+                f"{w2.get('better, every seed', 0)} of {w2.get('sets', 0)} test sets"
+                f"{' in every seed' if n_seeds > 1 else ''} and worse on "
+                f"{w2.get('worse, every seed', 0)}."
                 if w2
                 else ""
             )
@@ -209,8 +250,10 @@ def discussion_03(
     lines.append(
         f"* **The best documented MVLSA** ({tuned['n_j']}, r = {tuned['r']}, m = {tuned['m']}, "
         f"k = {tuned['k']}, W_j {tuned['W_j']}, views {tuned['views']}, positional "
-        f"{tuned['positional']}) reaches a mean test Spearman of {_pts(mean[ref])}: {verdict} "
-        f"PPMI-SVD ({_dpts(gap)} points). Per set, with Holm over every comparison: "
+        f"{tuned['positional']}) reaches a mean test Spearman of {_mpts(ref_seeds)}: {verdict} "
+        f"PPMI-SVD on average ({_dpts(gap)} points)"
+        + (f", and at least as good{_seeds_text(n_ge, n_seeds)}" if n_seeds > 1 else "")
+        + ". Per set, with Holm over every comparison of a seed's table: "
         + "; ".join(comps)
         + "."
     )
@@ -261,9 +304,23 @@ def discussion_04(
     )
     helpful = [k for k in order if (mean_drop[k] or 0) > 0]
     harmful = [k for k in order if (mean_drop[k] or 0) < 0]
+    per_seed = rec.get("mean_wordsim_drop_per_seed") or {}
+    n_seeds = max(len(per_seed), 1)
+    every = " in every seed" if n_seeds > 1 else ""
+
+    def drop_text(k: str) -> str:
+        vals = [d.get(k) for d in per_seed.values()] if per_seed else [mean_drop[k]]
+        vals = [v for v in vals if v is not None]
+        if len(vals) > 1:
+            m = _mpts(vals)
+            return "+" + m if not m.startswith("-") else m
+        return _dpts(mean_drop[k])
+
     lines.append(
-        "* **Mean drop over the rating sets** when a family is removed (positive: it helped): "
-        + ", ".join(f"{k} {_dpts(mean_drop[k])}" for k in order)
+        "* **Mean drop over the rating sets** when a family is removed (positive: it helped"
+        + (f"; mean ± sd over {n_seeds} seeds" if n_seeds > 1 else "")
+        + "): "
+        + ", ".join(f"{k} {drop_text(k)}" for k in order)
         + "."
     )
     sig_lines = []
@@ -275,10 +332,10 @@ def discussion_04(
             )
     if sig_lines:
         lines.append(
-            "* **Significant after Holm** over the whole table: " + "; ".join(sig_lines) + "."
+            f"* **Significant after Holm** over the whole table{every}: " + "; ".join(sig_lines) + "."
         )
     else:
-        lines.append("* **No drop is significant after Holm** over the whole table.")
+        lines.append(f"* **No drop is significant after Holm**{every} over the whole table.")
     pos = drops.get("!positional", {})
     if pos:
         men = pos.get("MEN")
@@ -322,9 +379,19 @@ def discussion_05(
     n_sets = len(rec["men"]) and len(next(iter(rec["scores"].values())))
     lines = []
     ranked = sorted(wmean, key=lambda k: -float(wmean[k] if wmean[k] is not None else -1e9))
+    per_seed = rec.get("wordsim_mean_per_seed") or {}
+    n_seeds = max(len(per_seed), 1)
+    every = " in every seed" if n_seeds > 1 else ""
+
+    def mean_text(k: str) -> str:
+        vals = [d.get(k) for d in per_seed.values()] if per_seed else [wmean[k]]
+        return _mpts([v for v in vals if v is not None])
+
     lines.append(
-        "* **Mean Spearman over the rating sets (test halves)**: "
-        + ", ".join(f"{k} {_pts(wmean[k])}" for k in ranked)
+        "* **Mean Spearman over the rating sets (test halves"
+        + (f"; mean ± sd over {n_seeds} seeds" if n_seeds > 1 else "")
+        + ")**: "
+        + ", ".join(f"{k} {mean_text(k)}" for k in ranked)
         + "."
     )
     own = [k for k in ranked if k != "GloVe 6B-50d"]
@@ -339,7 +406,11 @@ def discussion_05(
             lines.append(
                 f"* **{g}**: positive on {_count(counts[f'{g} > 0'], n_sets)} test sets; "
                 f"significantly up on {counts[f'{g} significant up']} and significantly down on "
-                f"{counts[f'{g} significant down']} after Holm."
+                f"{counts[f'{g} significant down']} after Holm{every}"
+                + (f" ({counts.get(f'{g} significant up, some seed', 0)} up and "
+                   f"{counts.get(f'{g} significant down, some seed', 0)} down in at least one seed)"
+                   if n_seeds > 1 else "")
+                + "."
             )
     try:
         before, after = rs["WSG"]["MVLSA (all views)"], rs["WSG"]["MVLSA Combined"]

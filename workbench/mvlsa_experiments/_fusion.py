@@ -204,3 +204,64 @@ def fusion_study(
     for c in r_s.columns:
         table[c] = ["–" if not np.isfinite(v) else f"{100 * v:.1f}" for v in r_s[c]]
     return FusionResult(scores, gains, r_s, table, marked, evals, systems)
+
+
+#: The gain columns of Table 9.
+GAIN_COLUMNS = ("MV Gain", "G-WSG Gain", "Combined Gain")
+
+
+@dataclass(frozen=True, eq=False)
+class FusionSeeds:
+    """:class:`FusionResult` of several seeds, summarized.
+
+    Attributes
+    ----------
+    scores, gains, r_s : SeedSummary
+        Mean and sd over the seeds of the systems' scores, of the gain columns and of r_s.
+    up, down : DataFrame
+        Test sets x gain columns: in how many seeds the gain is significantly positive /
+        negative (Holm over each seed's table).
+    n_seeds : int
+    per_seed : dict
+    """
+
+    scores: Any
+    gains: Any
+    r_s: Any
+    up: pd.DataFrame
+    down: pd.DataFrame
+    n_seeds: int
+    per_seed: dict[int, FusionResult]
+
+    def gain_table(self) -> pd.DataFrame:
+        """Gains (points) as ``mean ± sd``, ``†k`` when significantly positive in ``k`` seeds and
+        ``‡k`` when significantly negative in ``k``."""
+        text = self.gains.formatted()
+        up = self.up.reindex_like(text).fillna(0).astype(int)
+        down = self.down.reindex_like(text).fillna(0).astype(int)
+        text = text.where(up == 0, text + "†" + up.astype(str))
+        return text.where(down == 0, text + "‡" + down.astype(str))
+
+
+def fusion_seeds(results: Mapping[int, FusionResult]) -> FusionSeeds:
+    """Summarize per-seed Table 9 results (:func:`fusion_study` or ``choice_fusion``)."""
+    from workbench.significance import seed_agreement, seed_summary
+
+    if not isinstance(results, Mapping) or not results:
+        raise ValueError("results must be a non-empty mapping {seed: FusionResult}")
+    first = next(iter(results.values()))
+    cols = [g for g in GAIN_COLUMNS if g in first.gains]
+    gains = seed_summary({s: r.gains[cols].astype(float) for s, r in results.items()})
+    up = seed_agreement({s: pd.DataFrame({g: r.gains[f"{g}_significant"] & (r.gains[g] > 0)
+                                          for g in cols}) for s, r in results.items()})  # fmt: skip
+    down = seed_agreement({s: pd.DataFrame({g: r.gains[f"{g}_significant"] & (r.gains[g] < 0)
+                                            for g in cols}) for s, r in results.items()})  # fmt: skip
+    return FusionSeeds(
+        seed_summary({s: r.scores for s, r in results.items()}),
+        gains,
+        seed_summary({s: r.r_s for s, r in results.items()}),
+        up,
+        down,
+        len(results),
+        dict(results),
+    )

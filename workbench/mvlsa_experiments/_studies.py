@@ -270,3 +270,45 @@ def ablation_study(
     table = marked_table(evals, significant=dag)
     return AblationResult(scores_frame(evals), drops_df, pv_df, corrected, sig, table, rem,
                           tuple(evals))  # fmt: skip
+
+
+@dataclass(frozen=True, eq=False)
+class AblationSeeds:
+    """:class:`AblationResult` of several seeds, summarized.
+
+    Attributes
+    ----------
+    drops : SeedSummary
+        Removals x test sets: mean and sd of the drop over the seeds.
+    helped, hurt : DataFrame
+        Removals x test sets: in how many seeds the removed views helped / hurt significantly
+        (Holm over each seed's table).
+    n_seeds : int
+    per_seed : dict
+        ``{seed: AblationResult}``.
+    """
+
+    drops: Any
+    helped: pd.DataFrame
+    hurt: pd.DataFrame
+    n_seeds: int
+    per_seed: dict[int, AblationResult]
+
+    def table(self) -> pd.DataFrame:
+        """Drops (points) as ``mean ± sd``, marked ``†k`` when significant in ``k`` seeds
+        (helped or hurt)."""
+        text = self.drops.formatted()
+        marks = (self.helped + self.hurt).reindex_like(text).fillna(0).astype(int)
+        return text.where(marks == 0, text + "†" + marks.astype(str))
+
+
+def ablation_seeds(results: Mapping[int, AblationResult]) -> AblationSeeds:
+    """Summarize per-seed ablations (:func:`ablation_study` or ``choice_ablation``)."""
+    from workbench.significance import seed_agreement, seed_summary
+
+    if not isinstance(results, Mapping) or not results:
+        raise ValueError("results must be a non-empty mapping {seed: AblationResult}")
+    drops = seed_summary({s: r.drops for s, r in results.items()})
+    helped = seed_agreement({s: r.significant & (r.drops > 0) for s, r in results.items()})
+    hurt = seed_agreement({s: r.significant & (r.drops < 0) for s, r in results.items()})
+    return AblationSeeds(drops, helped, hurt, len(results), dict(results))

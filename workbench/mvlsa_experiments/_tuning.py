@@ -45,6 +45,8 @@ __all__ = [
     "default_tuning_steps",
     "test_comparison",
     "TestComparison",
+    "SeedComparison",
+    "seed_comparison",
     "study_tuning",
     "tuned_choice",
     "path_claims",
@@ -77,6 +79,10 @@ class MVLSAChoice:
             raise ValueError(
                 f"positional must be one of {POSITIONAL_SCHEMES}, got {self.positional!r}"
             )
+
+    def with_seed(self, seed: int) -> MVLSAChoice:
+        """The same system with the randomized SVDs seeded by ``seed``."""
+        return dataclasses.replace(self, config=dataclasses.replace(self.config, random_state=int(seed)))
 
     def describe(self) -> dict[str, Any]:
         """Flat description (for tables and records)."""
@@ -473,6 +479,82 @@ def test_comparison(
         tests.loc[ok, "pvalue_holm"] = np.asarray(holm(tests.loc[ok, "pvalue"].to_numpy()))
         tests["significant"] = (tests["pvalue_holm"] < alpha).fillna(False).astype(bool)
     return TestComparison(scores, tests, reference, n_scored, evals)
+
+
+@dataclass(frozen=True, eq=False)
+class SeedComparison:
+    """:func:`test_comparison` once per seed, and its summary over the seeds.
+
+    Attributes
+    ----------
+    per_seed : dict
+        ``{seed: TestComparison}``.
+    scores : SeedSummary
+        Test scores (sets and ``mean`` x systems): mean and sd over the seeds.
+    tests : DataFrame
+        The per-seed tests stacked, with a ``seed`` column (Holm within each seed's table).
+    agreement : DataFrame
+        Per (system, set): ``better`` / ``worse`` -- in how many seeds the reference is
+        significantly better / worse (Holm) -- and ``n_seeds``.
+    reference : str
+    """
+
+    per_seed: dict[int, TestComparison]
+    scores: Any
+    tests: pd.DataFrame
+    agreement: pd.DataFrame
+    reference: str
+
+    def wins(self) -> pd.DataFrame:
+        """Per system: sets on which the reference is significantly better / worse in *every*
+        seed (replicated) and in at least one seed, and the number of sets."""
+        g = self.agreement.groupby("system", sort=False)
+        n = self.agreement["n_seeds"].max()
+        return pd.DataFrame({
+            "better, every seed": g.apply(lambda t: int((t["better"] == n).sum()), include_groups=False),
+            "better, some seed": g.apply(lambda t: int((t["better"] > 0).sum()), include_groups=False),
+            "worse, every seed": g.apply(lambda t: int((t["worse"] == n).sum()), include_groups=False),
+            "worse, some seed": g.apply(lambda t: int((t["worse"] > 0).sum()), include_groups=False),
+            "sets": g.size(),
+        })  # fmt: skip
+
+
+def seed_comparison(
+    systems: Mapping[int, Mapping[str, Any]],
+    *,
+    reference: str,
+    names: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
+    restrict_to: Sequence[str] | None = None,
+    alpha: float = 0.05,
+) -> SeedComparison:
+    """:func:`test_comparison` for each seed's systems (``{seed: {name: vectors}}``): scores as
+    mean and sd over the seeds and, per system and set, in how many seeds the reference is
+    significantly better or worse (Holm over each seed's table)."""
+    from workbench.significance import seed_summary
+
+    if not isinstance(systems, Mapping) or not systems:
+        raise ValueError("systems must be a non-empty mapping {seed: {name: vectors}}")
+    per_seed = {
+        int(seed): test_comparison(sysm, reference=reference, names=names,
+                                   restrict_to=restrict_to, alpha=alpha)
+        for seed, sysm in systems.items()
+    }  # fmt: skip
+    summary = seed_summary({s: c.scores for s, c in per_seed.items()})
+    tests = pd.concat(
+        [c.tests.assign(seed=s) for s, c in per_seed.items() if len(c.tests)], ignore_index=True
+    )
+    if len(tests):
+        tests["better"] = tests["significant"] & (tests["difference"] > 0)
+        tests["worse"] = tests["significant"] & (tests["difference"] < 0)
+        agreement = (
+            tests.groupby(["system", "test_set"], sort=False)
+            .agg(better=("better", "sum"), worse=("worse", "sum"), n_seeds=("seed", "nunique"))
+            .astype(int)
+            .reset_index()
+        )
+    else:
+        agreement = pd.DataFrame(columns=["system", "test_set", "better", "worse", "n_seeds"])
+    return SeedComparison(per_seed, summary, tests, agreement, reference)
 
 
 # ------------------------------------------------------------------------------ study level

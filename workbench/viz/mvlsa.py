@@ -47,33 +47,45 @@ def plot_tuning_path(result: Any, *, mrds: float | None = None) -> Any:
 
 def plot_test_comparison(comparison: Any) -> Any:
     """Test-split Spearman of every system on every rating set (grouped bars), from a
-    :class:`workbench.mvlsa_experiments.TestComparison`; a ``*`` above a bar marks a difference
-    from the reference system that is significant after Holm correction. Returns the figure."""
+    :class:`workbench.mvlsa_experiments.TestComparison` or, over several seeds, a
+    :class:`workbench.mvlsa_experiments.SeedComparison` (bars: mean; error bars: sd over the
+    seeds). A ``*`` above a bar marks a difference from the reference system that is
+    significant after Holm correction (in every seed). Returns the figure."""
     import matplotlib.pyplot as plt
 
-    scores = comparison.scores.drop(index="mean")
+    seeds = hasattr(comparison, "agreement")
+    if seeds:
+        scores = comparison.scores.mean.drop(index="mean")
+        sd = comparison.scores.sd.drop(index="mean") if comparison.scores.n_seeds > 1 else None
+        n = comparison.scores.n_seeds
+        sig = {(r["system"], r["test_set"]): int(r["better"]) + int(r["worse"]) == n
+               for _, r in comparison.agreement.iterrows()}  # fmt: skip
+    else:
+        scores = comparison.scores.drop(index="mean")
+        sd = None
+        sig = {(r["system"], r["test_set"]): bool(r["significant"])
+               for _, r in comparison.tests.iterrows()} if len(comparison.tests) else {}  # fmt: skip
     systems = list(scores.columns)
     sets = list(scores.index)
     fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(sets) * len(systems) / 3), 3.8))
     width = 0.8 / len(systems)
-    sig = {}
-    if len(comparison.tests):
-        for _, row in comparison.tests.iterrows():
-            sig[(row["system"], row["test_set"])] = bool(row["significant"])
     hatches = ["", "//", "..", "xx", "\\\\", "--", "++"]
     for i, name in enumerate(systems):
         x = np.arange(len(sets)) + (i - (len(systems) - 1) / 2) * width
         vals = 100 * scores[name].to_numpy(dtype=float)
-        ax.bar(x, vals, width, label=name, hatch=hatches[i % len(hatches)], edgecolor="0.2",
-               color=f"C{i}", alpha=0.85)  # fmt: skip
-        for xi, v, s in zip(x, vals, sets):
+        err = None if sd is None else 100 * sd[name].to_numpy(dtype=float)
+        ax.bar(x, vals, width, yerr=err, label=name, hatch=hatches[i % len(hatches)],
+               edgecolor="0.2", color=f"C{i}", alpha=0.85, error_kw={"lw": 0.8})  # fmt: skip
+        top = vals if err is None else vals + np.nan_to_num(err)
+        for xi, v, s in zip(x, top, sets):
             if sig.get((name, s)):
                 ax.text(xi, v + 1, "*", ha="center", va="bottom", fontsize=9)
     ax.set_xticks(np.arange(len(sets)), sets, rotation=30, ha="right")
     ax.set_ylabel(r"test Spearman $\rho \times 100$")
     ax.axhline(0, color="0.3", lw=0.8)
     ax.legend(fontsize=8, ncols=min(len(systems), 3), frameon=False)
-    ax.set_title(f"* = differs from {comparison.reference} (Williams' t, Holm, p < 0.05)",
+    every = " in every seed" if seeds and comparison.scores.n_seeds > 1 else ""
+    ax.set_title(f"* = differs from {comparison.reference} (Williams' t, Holm, p < 0.05{every})",
                  fontsize=9)  # fmt: skip
     fig.tight_layout()
     return fig
@@ -100,29 +112,42 @@ def _signed_bars(ax: Any, frame: Any, significant: Any, ylabel: str) -> None:
 
 
 def plot_ablation_drops(ablation: Any) -> Any:
-    """Drops (points) of every removal on every test set from an ``AblationResult``; filled
-    bars are significant after the table's correction, hatched ones are not. Returns the
-    figure."""
+    """Drops (points) of every removal on every test set from an ``AblationResult`` or, over
+    seeds, an ``AblationSeeds`` (mean; filled when significant in every seed); filled bars are
+    significant after the table's correction, hatched ones are not. Returns the figure."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(max(7.0, 0.5 * ablation.drops.size / 3), 4))
-    _signed_bars(ax, ablation.drops, ablation.significant,
+    if hasattr(ablation, "helped"):
+        drops = ablation.drops.mean
+        significant = (ablation.helped + ablation.hurt).reindex_like(drops).fillna(0) == ablation.n_seeds
+        every = " in every seed" if ablation.n_seeds > 1 else ""
+    else:
+        drops, significant, every = ablation.drops, ablation.significant, ""
+    fig, ax = plt.subplots(figsize=(max(7.0, 0.5 * drops.size / 3), 4))
+    _signed_bars(ax, drops, significant,
                  r"drop: All views $-$ ablated ($\rho$ or accuracy $\times 100$)")  # fmt: skip
-    ax.set_title("filled: significant (Williams / McNemar, Holm, p < 0.05)", fontsize=9)
+    ax.set_title(f"filled: significant (Williams / McNemar, Holm, p < 0.05{every})", fontsize=9)
     fig.tight_layout()
     return fig
 
 
 def plot_fusion_gains(gains: Any, columns: Any) -> Any:
-    """Gains (points) of Table 9 (``FusionResult.gains``) for the gain ``columns``; filled bars
-    are significant (their ``<column>_significant``). Returns the figure."""
+    """Gains (points) of Table 9 for the gain ``columns``: ``FusionResult.gains`` (filled bars
+    are significant, their ``<column>_significant``) or, over seeds, a ``FusionSeeds`` (mean;
+    filled when significant in every seed). Returns the figure."""
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    frame = pd.DataFrame({c: gains[c] for c in columns}).T
-    sig = pd.DataFrame({c: gains[f"{c}_significant"].astype(bool) for c in columns}).T
+    every = ""
+    if hasattr(gains, "up"):
+        frame = gains.gains.mean[list(columns)].T
+        sig = ((gains.up + gains.down)[list(columns)] == gains.n_seeds).T
+        every = " in every seed" if gains.n_seeds > 1 else ""
+    else:
+        frame = pd.DataFrame({c: gains[c] for c in columns}).T
+        sig = pd.DataFrame({c: gains[f"{c}_significant"].astype(bool) for c in columns}).T
     fig, ax = plt.subplots(figsize=(max(7.0, 0.45 * frame.size), 4))
     _signed_bars(ax, frame, sig, r"gain ($\rho$ or accuracy $\times 100$)")
-    ax.set_title("filled: significant (Williams / McNemar, Holm, p < 0.05)", fontsize=9)
+    ax.set_title(f"filled: significant (Williams / McNemar, Holm, p < 0.05{every})", fontsize=9)
     fig.tight_layout()
     return fig
