@@ -9,6 +9,7 @@ EXTRAS ?= dev,scale,pretrained,bench
 STAMP  := $(VENV)/.workbench-installed
 SIZE   ?= full
 OUT    ?= results/
+JOBS   ?= 2
 PYTEST_ARGS ?=
 BENCH_ARGS  ?=
 
@@ -17,7 +18,7 @@ export MPLBACKEND ?= Agg
 .PHONY: run test lint lab bench venv clean distclean help
 
 help:
-	@echo "make run    - create .venv if needed, run every notebook (--size $(SIZE)) into $(OUT)"
+	@echo "make run    - create .venv if needed, run every notebook (--size $(SIZE), $(JOBS) at a time) into $(OUT)"
 	@echo "make test   - ruff, mypy and pytest (notebooks on small data; slow tests excluded)"
 	@echo "make lab    - JupyterLab on notebooks/"
 	@echo "make bench  - run the benchmark scripts in bench/ (BENCH_ARGS=--quick for a reduced size)"
@@ -33,7 +34,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 venv: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m workbench run --size $(SIZE) --out $(OUT)
+	$(BIN)/python -m workbench run --size $(SIZE) --out $(OUT) --jobs $(JOBS)
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -222,5 +222,77 @@ def test_bad_tuning_arguments_name_the_parameter():
     with pytest.raises(ValueError, match="unknown view families"):
         mx.choice_vectors(vs, dataclasses.replace(start, families=("nope",)), mx.FactorStore())
     with pytest.raises(ValueError, match="stacked rank"):
-        mx.combine_factors(mx.FactorStore(n_jobs=1).get_many(list(vs.views), start.config),
-                           len(vs.vocab), 10_000)
+        mx.combine_factors(
+            mx.FactorStore(n_jobs=1).get_many(list(vs.views), start.config), len(vs.vocab), 10_000
+        )
+
+
+def _planted_ratings(n_words=300, n_sets=3, seed=0):
+    """Rating sets whose gold scores are cosines of planted vectors."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(n_words)]
+    planted = rng.standard_normal((n_words, 10))
+    unit = planted / np.linalg.norm(planted, axis=1, keepdims=True)
+    sets = []
+    for s in range(n_sets):
+        i, j = rng.integers(0, n_words, (2, 400))
+        keep = i != j
+        df = pd.DataFrame({"word1": [words[a] for a in i[keep]], "word2": [words[b] for b in j[keep]],
+                           "score": np.sum(unit[i[keep]] * unit[j[keep]], axis=1)})  # fmt: skip
+        df.attrs["name"] = f"SET{s}"
+        sets.append(df)
+    return words, planted, sets
+
+
+def test_seed_comparison_counts_replicated_wins():
+    """The planted system beats random vectors on every set in every seed; a slightly noisier
+    copy of it is not significantly different everywhere; scores average over the seeds."""
+    from workbench.embeddings import WordVectors
+
+    words, planted, sets = _planted_ratings()
+    systems = {}
+    for seed in (0, 1, 2):
+        rng = np.random.default_rng(100 + seed)
+        systems[seed] = {
+            "planted": WordVectors(words, planted + 0.3 * rng.standard_normal(planted.shape)),
+            "noisier": WordVectors(words, planted + 0.35 * rng.standard_normal(planted.shape)),
+            "random": WordVectors(words, rng.standard_normal(planted.shape)),
+        }
+    cmp = mx.seed_comparison(systems, reference="planted", names=sets)
+    wins = cmp.wins()
+    assert wins.loc["random", "better, every seed"] == len(sets) == wins.loc["random", "sets"]
+    assert wins.loc["random", "worse, some seed"] == 0
+    assert wins.loc["noisier", "better, every seed"] < len(sets)
+    per = np.array([c.scores.loc["mean", "planted"] for c in cmp.per_seed.values()])
+    assert cmp.scores.mean.loc["mean", "planted"] == pytest.approx(per.mean())
+    assert cmp.scores.sd.loc["mean", "planted"] == pytest.approx(per.std(ddof=1))
+    assert set(cmp.tests["seed"]) == {0, 1, 2}
+    with pytest.raises(ValueError, match="non-empty"):
+        mx.seed_comparison({}, reference="planted", names=sets)
+
+
+def test_ablation_and_fusion_seed_summaries():
+    """Seed summaries of ablation and fusion results: means, sds and significance counts."""
+    import pandas as pd
+
+    def ablation(drop, sig):
+        d = pd.DataFrame({"MEN": [drop, -drop]}, index=["!a", "!b"])
+        s = pd.DataFrame({"MEN": [sig, sig]}, index=["!a", "!b"])
+        return mx.AblationResult(d, d, d, d, s, None, {}, ())
+
+    out = mx.ablation_seeds({0: ablation(0.1, True), 1: ablation(0.2, False)})
+    assert out.drops.mean.loc["!a", "MEN"] == pytest.approx(0.15)
+    assert out.helped.loc["!a", "MEN"] == 1 and out.hurt.loc["!b", "MEN"] == 1
+    assert out.table().loc["!a", "MEN"] == "15.0 ± 7.1†1"
+
+    def fusion(gain, sig):
+        g = pd.DataFrame({"MV Gain": [gain], "MV Gain_significant": [sig]}, index=["MEN"])
+        sc = pd.DataFrame({"x": [0.5]}, index=["MEN"])
+        return mx.FusionResult(sc, g, sc, sc, None, {}, {})
+
+    fs = mx.fusion_seeds({0: fusion(0.05, True), 1: fusion(0.03, True), 2: fusion(-0.01, False)})
+    assert fs.gains.mean.loc["MEN", "MV Gain"] == pytest.approx(0.07 / 3)
+    assert fs.up.loc["MEN", "MV Gain"] == 2 and fs.down.loc["MEN", "MV Gain"] == 0
+    assert fs.gain_table().loc["MEN", "MV Gain"].endswith("†2")

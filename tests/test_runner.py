@@ -367,12 +367,62 @@ def test_batch_values_per_size(tmp_path):
     """A batch run passes INTERACTIVE=False and the size's number of seeds; -p values win; a
     notebook that does not declare SEEDS is not given it."""
     path = make_notebook(
-        tmp_path, "00_seeded", params='DATA_SIZE = "small"\nINTERACTIVE = True\nSEED = 0\nSEEDS = 1\n'
+        tmp_path,
+        "00_seeded",
+        params='DATA_SIZE = "small"\nINTERACTIVE = True\nSEED = 0\nSEEDS = 1\n',
     )
     full = runner.validate_parameters(path, size="full")
     assert (full["INTERACTIVE"], full["SEEDS"]) == (False, 3)
     assert runner.validate_parameters(path, size="small")["SEEDS"] == 1
     assert runner.validate_parameters(path, {"SEEDS": 5}, size="full")["SEEDS"] == 5
     assert runner.validate_parameters(path, {"INTERACTIVE": True}, size="full")["INTERACTIVE"]
-    plain = make_notebook(tmp_path, "01_plain", params='DATA_SIZE = "full"\nINTERACTIVE = True\nSEED = 0\n')
+    plain = make_notebook(
+        tmp_path, "01_plain", params='DATA_SIZE = "full"\nINTERACTIVE = True\nSEED = 0\n'
+    )
     assert "SEEDS" not in runner.validate_parameters(plain, size="full")
+
+
+def test_parallel_jobs_respect_dependencies(tmp_path):
+    """With two jobs, 03_mvlsa starts only after 02_views finished and 04_ablation after 03;
+    an independent notebook runs next to them; every result is complete and in plan order."""
+    import time as _time
+
+    body = (
+        "import time\nfrom workbench.records import record\n"
+        "record('start', time.time())\ntime.sleep(1.5)\nrecord('end', time.time())\n"
+    )
+    names = ["02_views", "03_mvlsa", "04_ablation", "06_other"]
+    for name in names:
+        nb = nbformat.v4.new_notebook()
+        nb.metadata["kernelspec"] = {
+            "name": "python3",
+            "display_name": "Python 3",
+            "language": "python",
+        }
+        cell = nbformat.v4.new_code_cell('DATA_SIZE = "full"\nINTERACTIVE = False\nSEED = 0\n')
+        cell.metadata["tags"] = ["parameters"]
+        nb.cells = [cell, nbformat.v4.new_code_cell(body)]
+        nbformat.write(nb, tmp_path / f"{name}.ipynb")
+    t0 = _time.time()
+    report = runner.run_notebooks(None, size="full", out=tmp_path / "out", notebooks_dir=tmp_path,
+                                  progress=False, jobs=2)  # fmt: skip
+    assert [r.name for r in report.results] == names
+    assert report.ok, [r.failure for r in report.results]
+    rec = {n: read_records(tmp_path / "out" / n / "records.json") for n in names}
+    assert rec["03_mvlsa"]["start"] >= rec["02_views"]["end"]
+    assert rec["04_ablation"]["start"] >= rec["03_mvlsa"]["end"]
+    # the independent notebook overlapped with the chain
+    spans = [(rec[n]["start"], rec[n]["end"]) for n in names if n != "06_other"]
+    other = rec["06_other"]
+    assert any(s < other["end"] and other["start"] < e for s, e in spans)
+    assert all(r["start"] >= t0 for r in rec.values())
+
+
+def test_jobs_must_be_positive(tmp_path):
+    make_notebook(tmp_path, "00_alpha")
+    with pytest.raises(runner.RunnerUsageError, match="jobs"):
+        runner.run_notebooks(None, out=tmp_path / "o", notebooks_dir=tmp_path, jobs=0)
+    with pytest.raises(SystemExit):
+        cli.main(
+            ["run", "--jobs", "0", "--notebooks-dir", str(tmp_path), "--out", str(tmp_path / "o")]
+        )

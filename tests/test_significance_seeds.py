@@ -19,15 +19,20 @@ def test_seed_list():
 
 def test_seed_summary_matches_numpy():
     rng = np.random.default_rng(0)
-    tabs = {s: pd.DataFrame(rng.random((3, 2)), index=["MEN", "WS", "RG"], columns=["a", "b"])
-            for s in range(4)}
+    tabs = {
+        s: pd.DataFrame(rng.random((3, 2)), index=["MEN", "WS", "RG"], columns=["a", "b"])
+        for s in range(4)
+    }
     summ = seed_summary(tabs)
     stack = np.stack([t.to_numpy() for t in tabs.values()])
     np.testing.assert_allclose(summ.mean.to_numpy(), stack.mean(0))
     np.testing.assert_allclose(summ.sd.to_numpy(), stack.std(0, ddof=1))
     assert list(summ.mean.index) == ["MEN", "WS", "RG"] and summ.n_seeds == 4
     text = summ.formatted()
-    assert text.loc["MEN", "a"] == f"{100 * stack[:, 0, 0].mean():.1f} ± {100 * stack[:, 0, 0].std(ddof=1):.1f}"
+    assert (
+        text.loc["MEN", "a"]
+        == f"{100 * stack[:, 0, 0].mean():.1f} ± {100 * stack[:, 0, 0].std(ddof=1):.1f}"
+    )
 
 
 def test_seed_summary_missing_cell_and_one_seed():
@@ -43,8 +48,11 @@ def test_seed_summary_missing_cell_and_one_seed():
 
 
 def test_seed_agreement_counts():
-    flags = {0: pd.Series([True, False, True]), 1: pd.Series([True, True, False]),
-             2: pd.Series([True, False, False])}
+    flags = {
+        0: pd.Series([True, False, True]),
+        1: pd.Series([True, True, False]),
+        2: pd.Series([True, False, False]),
+    }
     assert seed_agreement(flags).tolist() == [3, 1, 1]
 
 

@@ -16,6 +16,16 @@ from workbench import runner
 __all__ = ["build_parser", "main"]
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m workbench``."""
     parser = argparse.ArgumentParser(
@@ -54,6 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--force", action="store_true", help="re-run notebooks that are up to date")
     run.add_argument("--notebooks-dir", default=None, help="folder with the notebooks")
     run.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    run.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive_int,
+        default=1,
+        help="notebooks executed at the same time, each in its own process (default: 1)",
+    )
 
     lst = sub.add_parser("list", help="list notebooks, their parameters and result status")
     lst.add_argument("--out", default="results", help="results folder (default: results/)")
@@ -96,6 +113,7 @@ def _run(args: argparse.Namespace) -> int:
         force=args.force,
         notebooks_dir=args.notebooks_dir,
         progress=False if args.no_progress else None,
+        jobs=args.jobs,
     )
     print(report.summary_table())
     for r in report.failed:

@@ -273,7 +273,9 @@ def output_dir() -> Path:
 def save_table(name: str, table: pd.DataFrame, *, index: bool = True) -> Path:
     """Save a table as CSV into the run's output folder; returns the CSV path."""
     if not isinstance(table, pd.DataFrame):
-        raise TypeError(f"save_table({name!r}): expected a pandas DataFrame, got {type(table).__name__}")
+        raise TypeError(
+            f"save_table({name!r}): expected a pandas DataFrame, got {type(table).__name__}"
+        )
     path = output_dir() / "tables" / f"{name}.csv"
     atomic_write_text(path, table.to_csv(index=index))
     return path

@@ -117,7 +117,7 @@ def discussion_03(
                 f"{len(loss)} epochs; the last epoch lowered it by {100 * last_change:.2f} %.")  # fmt: skip
     best_base = max(base_names, key=lambda n: mean[n])
     n_seeds = len(rec.get("test_mean_per_seed") or {0: None})
-    seeds_note = (f" (mean ± sd over {n_seeds} seeds)" if n_seeds > 1 else " (one seed)")
+    seeds_note = f" (mean ± sd over {n_seeds} seeds)" if n_seeds > 1 else " (one seed)"
     lines.append(
         "* **Baselines on our corpus.** On the test halves the mean Spearman over the rating sets"
         f"{seeds_note} is "
@@ -332,7 +332,9 @@ def discussion_04(
             )
     if sig_lines:
         lines.append(
-            f"* **Significant after Holm** over the whole table{every}: " + "; ".join(sig_lines) + "."
+            f"* **Significant after Holm** over the whole table{every}: "
+            + "; ".join(sig_lines)
+            + "."
         )
     else:
         lines.append(f"* **No drop is significant after Holm**{every} over the whole table.")
@@ -407,9 +409,12 @@ def discussion_05(
                 f"* **{g}**: positive on {_count(counts[f'{g} > 0'], n_sets)} test sets; "
                 f"significantly up on {counts[f'{g} significant up']} and significantly down on "
                 f"{counts[f'{g} significant down']} after Holm{every}"
-                + (f" ({counts.get(f'{g} significant up, some seed', 0)} up and "
-                   f"{counts.get(f'{g} significant down, some seed', 0)} down in at least one seed)"
-                   if n_seeds > 1 else "")
+                + (
+                    f" ({counts.get(f'{g} significant up, some seed', 0)} up and "
+                    f"{counts.get(f'{g} significant down, some seed', 0)} down in at least one seed)"
+                    if n_seeds > 1
+                    else ""
+                )
                 + "."
             )
     try:

@@ -298,8 +298,12 @@ def study_settings(size: str = "full", **overrides: Any) -> StudySettings:
             # GloVe window 15, x_max 10, 25 iterations (MEN dev is flat after about 15)
             word2vec=(("window", 10), ("sample", 1e-4), ("epochs", 5 if large else 10))
             + ((("workers", 2),) if large else ()),
-            glove=(("window", 15 if not large else 10), ("x_max", 10.0),
-                   ("epochs", 15 if large else 25), ("dtype", "float32")),
+            glove=(
+                ("window", 15 if not large else 10),
+                ("x_max", 10.0),
+                ("epochs", 15 if large else 25),
+                ("dtype", "float32"),
+            ),
             ppmi=(("window", 5), ("cds", 0.75), ("shift", 1.0), ("eig", 0.5)),
             tuning=(
                 ("view_ranks", (100,) if large else (100, 200)),

@@ -82,7 +82,9 @@ class MVLSAChoice:
 
     def with_seed(self, seed: int) -> MVLSAChoice:
         """The same system with the randomized SVDs seeded by ``seed``."""
-        return dataclasses.replace(self, config=dataclasses.replace(self.config, random_state=int(seed)))
+        return dataclasses.replace(
+            self, config=dataclasses.replace(self.config, random_state=int(seed))
+        )
 
     def describe(self) -> dict[str, Any]:
         """Flat description (for tables and records)."""
@@ -508,15 +510,21 @@ class SeedComparison:
     def wins(self) -> pd.DataFrame:
         """Per system: sets on which the reference is significantly better / worse in *every*
         seed (replicated) and in at least one seed, and the number of sets."""
-        g = self.agreement.groupby("system", sort=False)
-        n = self.agreement["n_seeds"].max()
-        return pd.DataFrame({
-            "better, every seed": g.apply(lambda t: int((t["better"] == n).sum()), include_groups=False),
-            "better, some seed": g.apply(lambda t: int((t["better"] > 0).sum()), include_groups=False),
-            "worse, every seed": g.apply(lambda t: int((t["worse"] == n).sum()), include_groups=False),
-            "worse, some seed": g.apply(lambda t: int((t["worse"] > 0).sum()), include_groups=False),
-            "sets": g.size(),
-        })  # fmt: skip
+        a = self.agreement
+        n = int(a["n_seeds"].max()) if len(a) else 1
+        flags = a.assign(
+            be=a["better"] == n, bs=a["better"] > 0, we=a["worse"] == n, ws=a["worse"] > 0
+        )
+        out = flags.groupby("system", sort=False).agg(
+            **{
+                "better, every seed": ("be", "sum"),
+                "better, some seed": ("bs", "sum"),
+                "worse, every seed": ("we", "sum"),
+                "worse, some seed": ("ws", "sum"),
+                "sets": ("test_set", "size"),
+            }
+        )
+        return out.astype(int)
 
 
 def seed_comparison(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -46,7 +46,7 @@ class ReportedTable:
     table: pd.DataFrame
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(paper: str) -> dict[str, Any]:
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; known: {sorted(PAPERS)}")

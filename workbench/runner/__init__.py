@@ -48,6 +48,7 @@ from workbench.records import (
     to_jsonable,
 )
 from workbench.runner._notebooks import (  # noqa: F401 - re-exported
+    DEPENDS_ON,
     NOTEBOOK_PATTERN,
     REQUIRED_PARAMETERS,
     SIZES,
@@ -402,6 +403,7 @@ def run_notebooks(
     notebooks_dir: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
     kernel_name: str = "python3",
+    jobs: int = 1,
 ) -> RunReport:
     """Execute notebooks with papermill and collect their records, tables and figures.
 
@@ -425,6 +427,11 @@ def run_notebooks(
         Show progress bars (``None``: only on a terminal).
     kernel_name : str
         Jupyter kernel; ``"python3"`` resolves to the running interpreter.
+    jobs : int
+        Notebooks executed at the same time, each in its own worker process; a notebook
+        starts only after the selected notebooks it depends on (:data:`DEPENDS_ON`) have
+        finished. Most of the notebooks' heavy work is single-threaded, so two jobs keep two
+        cores busy.
 
     Returns
     -------
@@ -458,43 +465,90 @@ def run_notebooks(
     for p in paths:
         plan.append((p, validate_parameters(p, {**global_params, **scoped[p]}, size=size)))
 
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise RunnerUsageError(f"jobs must be a positive integer, got {jobs!r}")
     out_dir = Path(out).resolve()  # the kernel runs in the notebooks folder: pass absolute paths
     out_dir.mkdir(parents=True, exist_ok=True)
     _remove_stale_partials(out_dir)
     show = progress if progress is not None else sys.stderr.isatty()
     provenance: dict[str, Any] | None = None
-    results: list[NotebookResult] = []
-    bar = tqdm(plan, desc="notebooks", unit="nb", disable=not show)
-    for path, params in bar:
-        bar.set_postfix_str(path.stem)
+    by_name: dict[str, NotebookResult] = {}
+    todo: list[tuple[Path, dict[str, Any]]] = []
+    for path, params in plan:
         final = out_dir / path.stem
         if not force and _is_up_to_date(final, params, _sha256(path)):
             logger.info("%s: up to date, skipped (use --force to re-run)", path.stem)
-            results.append(NotebookResult(path.stem, "skipped", final, params))
-            continue
-        if provenance is None:
-            provenance = {
-                "git_commit": git_commit(),
-                "packages": package_versions(),
-                "data_checksums": data_checksums(),
-                "kernel": kernel_name,
-                "python_executable": sys.executable,
-            }
-        result = _run_one(
-            path,
-            params,
-            size=size,
-            out=out_dir,
-            kernel_name=kernel_name,
-            progress=bool(show),
-            provenance=provenance,
-        )
-        if result.failure is not None:
-            logger.error("%s failed at %s", path.stem, result.failure.describe())
-        results.append(result)
+            by_name[path.stem] = NotebookResult(path.stem, "skipped", final, params)
+        else:
+            todo.append((path, params))
+    if todo:
+        provenance = {
+            "git_commit": git_commit(),
+            "packages": package_versions(),
+            "data_checksums": data_checksums(),
+            "kernel": kernel_name,
+            "python_executable": sys.executable,
+        }
+    kwargs: dict[str, Any] = {
+        "size": size,
+        "out": out_dir,
+        "kernel_name": kernel_name,
+        "provenance": provenance,
+    }
+    bar = tqdm(total=len(plan), initial=len(by_name), desc="notebooks", unit="nb",
+               disable=not show)  # fmt: skip
+    if jobs == 1 or len(todo) <= 1:
+        for path, params in todo:
+            bar.set_postfix_str(path.stem)
+            by_name[path.stem] = _finish(_run_one(path, params, progress=bool(show), **kwargs))
+            bar.update()
+    else:
+        by_name.update(_run_parallel(todo, jobs, bar, kwargs))
+    bar.close()
+    results = [by_name[p.stem] for p, _ in plan]
     report = RunReport(tuple(results), out_dir)
     _write_summary(report)
     return report
+
+
+def _finish(result: NotebookResult) -> NotebookResult:
+    if result.failure is not None:
+        logger.error("%s failed at %s", result.name, result.failure.describe())
+    return result
+
+
+def _run_parallel(
+    todo: Sequence[tuple[Path, dict[str, Any]]], jobs: int, bar: Any, kwargs: dict[str, Any]
+) -> dict[str, NotebookResult]:
+    """Run ``todo`` in ``jobs`` worker processes, each notebook after its dependencies."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    pending = list(todo)
+    selected = {p.stem for p, _ in todo}
+    done: dict[str, NotebookResult] = {}
+    running: dict[Any, str] = {}
+    # fork: the workers inherit this process's state (the environment is set per worker)
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=multiprocessing.get_context("fork")
+    ) as pool:
+        while pending or running:
+            for item in list(pending):
+                if len(running) >= jobs:
+                    break
+                path, params = item
+                deps = [d for d in DEPENDS_ON.get(path.stem, ()) if d in selected]
+                if all(d in done for d in deps):
+                    pending.remove(item)
+                    fut = pool.submit(_run_one, path, params, progress=False, **kwargs)
+                    running[fut] = path.stem
+            bar.set_postfix_str(", ".join(sorted(running.values())))
+            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for fut in finished:
+                name = running.pop(fut)
+                done[name] = _finish(fut.result())
+                bar.update()
+    return done
 
 
 def _write_summary(report: RunReport) -> None:

@@ -27,6 +27,14 @@ BATCH_VALUES: dict[str, dict[str, Any]] = {
     "full": {"INTERACTIVE": False, "SEEDS": 3},
     "large": {"INTERACTIVE": False, "SEEDS": 1},
 }
+#: Notebooks that read what another one writes to the shared caches (the offset views of 02,
+#: the dev-tuned configuration and the baselines of 03): with ``jobs > 1`` a notebook starts
+#: only after those of its dependencies that are selected have finished.
+DEPENDS_ON: dict[str, tuple[str, ...]] = {
+    "03_mvlsa": ("02_views",),
+    "04_ablation": ("03_mvlsa",),
+    "05_fusion": ("03_mvlsa",),
+}
 NOTEBOOK_PATTERN = re.compile(r"^\d\d_[A-Za-z0-9_]+$")
 
 

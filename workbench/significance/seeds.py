@@ -76,7 +76,9 @@ def seed_summary(tables: Mapping[Any, pd.DataFrame | pd.Series]) -> SeedSummary:
         if isinstance(t, pd.Series):
             t = t.to_frame()
         if not isinstance(t, pd.DataFrame):
-            raise TypeError(f"tables[{seed!r}] must be a DataFrame or Series, got {type(t).__name__}")
+            raise TypeError(
+                f"tables[{seed!r}] must be a DataFrame or Series, got {type(t).__name__}"
+            )
         frames[seed] = t
     stacked = pd.concat(frames, names=["seed"])
     level = list(range(1, stacked.index.nlevels))
@@ -84,20 +86,22 @@ def seed_summary(tables: Mapping[Any, pd.DataFrame | pd.Series]) -> SeedSummary:
     mean = grouped.mean(numeric_only=True)
     sd = grouped.std(ddof=1, numeric_only=True)
     first = next(iter(frames.values()))
-    order = [i for i in first.index if i in mean.index] + [i for i in mean.index if i not in first.index]
+    order = [i for i in first.index if i in mean.index] + [
+        i for i in mean.index if i not in first.index
+    ]
     mean, sd = mean.loc[order], sd.loc[order]
     if first.index.name is not None:
         mean.index.name = sd.index.name = first.index.name
     return SeedSummary(mean, sd, frames, len(frames))
 
 
-def seed_agreement(flags: Mapping[Any, Any]) -> pd.DataFrame | pd.Series:
+def seed_agreement(flags: Mapping[Any, Any]) -> Any:
     """How many seeds a finding holds for: the cell-wise count of True over ``{seed: bools}``."""
     if not isinstance(flags, Mapping) or not flags:
         raise ValueError("flags must be a non-empty mapping {seed: boolean table}")
     items = [pd.DataFrame(v) if not isinstance(v, (pd.DataFrame, pd.Series)) else v
              for v in flags.values()]  # fmt: skip
-    total = items[0].astype(bool).astype(int)
+    total: Any = items[0].astype(bool).astype(int)
     for t in items[1:]:
         total = total.add(t.astype(bool).astype(int), fill_value=0)
     return total.astype(int)
@@ -109,7 +113,7 @@ def format_mean_sd(
     *,
     scale: float = 100.0,
     decimals: int = 1,
-) -> pd.DataFrame | pd.Series:
+) -> Any:
     """``"mean ± sd"`` strings of ``scale`` times the values (``"n/a"`` for NaN means)."""
 
     def cell(m: float, s: float | None) -> str:
@@ -122,7 +126,7 @@ def format_mean_sd(
 
     if sd is None:
         return mean.map(lambda m: cell(m, None))  # type: ignore[operator]
-    sd = sd.reindex_like(mean)
+    sd = sd.reindex_like(mean)  # type: ignore[arg-type]
     if isinstance(mean, pd.Series):
         return pd.Series([cell(m, s) for m, s in zip(mean, sd)], index=mean.index, name=mean.name)
     out = pd.DataFrame(

@@ -119,7 +119,9 @@ def plot_ablation_drops(ablation: Any) -> Any:
 
     if hasattr(ablation, "helped"):
         drops = ablation.drops.mean
-        significant = (ablation.helped + ablation.hurt).reindex_like(drops).fillna(0) == ablation.n_seeds
+        significant = (ablation.helped + ablation.hurt).reindex_like(drops).fillna(
+            0
+        ) == ablation.n_seeds
         every = " in every seed" if ablation.n_seeds > 1 else ""
     else:
         drops, significant, every = ablation.drops, ablation.significant, ""
