@@ -32,7 +32,7 @@ def _planted(seed: int = 0):
         m = sp.csr_array(rng.poisson(1.0, (N, 30)).astype(float))
         views.append(View(f"noise{j}", m, tuple(f"n{i}" for i in range(30)),
                           np.diff(m.indptr) > 0, "noise", vocab))  # fmt: skip
-    vs = mx.ViewSet(vocab, tuple(views), None, {"n_tokens": 0})
+    vs = mx.ViewSet(vocab, tuple(views), {"n_tokens": 0})
     # a rating set: gold similarity = cosine of the planted factors
     pairs = rng.choice(N, size=(300, 2))
     pairs = pairs[pairs[:, 0] != pairs[:, 1]]

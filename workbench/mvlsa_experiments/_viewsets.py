@@ -34,22 +34,19 @@ _CACHE_VERSION = 1
 # ============================================================================================
 @dataclass(frozen=True, eq=False)
 class ViewSet:
-    """Views over one vocabulary, plus what the baselines need.
+    """Views over one vocabulary.
 
     Attributes
     ----------
     vocab : Vocabulary
     views : tuple of View
         Raw (unpreprocessed) count / lexicon views.
-    cooccurrence : View or None
-        The left harmonic window counts GloVe is trained on.
     info : dict
         Corpus name, token count, dropped views, build seconds.
     """
 
     vocab: Any
     views: tuple[Any, ...]
-    cooccurrence: Any = None
     info: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -175,7 +172,7 @@ def build_view_set(
         if isinstance(obj, ViewSet):
             logger.info("loaded view set %s (%d views)", path.name, len(obj.views))
             return obj
-    steps = ["vocabulary", "positional", "dependency", "bitext", "lexicons", "glove counts"]
+    steps = ["vocabulary", "positional", "dependency", "bitext", "lexicons"]
     bar = tqdm(total=len(steps), desc="views", disable=None if progress is None else not progress)
     vocab, enc = wv.vocabulary_and_encoding(
         corpus, max_size=settings.vocab_size, min_count=settings.min_count
@@ -196,9 +193,6 @@ def build_view_set(
     for kind in settings.lexicons:
         views.append(wv.lexicon_view(kind, vocab))
     bar.update()
-    window = int(dict(settings.glove).get("window", 10))
-    cooc = wv.window_view(enc, vocab, window, symmetric=False, weighting="harmonic", cache=cache)
-    bar.update()
     bar.close()
     kept, dropped = usable_views(views, min_rows=settings.min_view_rows)
     if dropped:
@@ -211,7 +205,7 @@ def build_view_set(
         "dropped": dropped,
         "build_seconds": time.perf_counter() - t0,
     }
-    out = ViewSet(vocab, tuple(kept), cooc, info)
+    out = ViewSet(vocab, tuple(kept), info)
     if cache:
         _save_pickle(path, out)
     return out
