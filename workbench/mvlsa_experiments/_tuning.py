@@ -1,9 +1,9 @@
 r"""What it takes for MVLSA to learn at this scale: a one-factor-at-a-time path tuned on dev data.
 
-Starting from the paper's configuration, each step varies one factor -- the preprocessing
-:math:`n_j`, eq. (12) row weights, the regularization relative to each view's spectrum, which
-view families take part, how the corpus is cut into positional views, the per-view rank ``m``
-and the embedding size ``k`` -- with the others held at the best values so far. A candidate is
+Starting from the paper's configuration, each step varies one factor -- which view families
+take part, how the corpus is cut into positional views, the preprocessing :math:`n_j`, eq. (12)
+row weights, the regularization relative to each view's spectrum, the per-view rank ``m`` and
+the embedding size ``k`` -- with the others held at the best values so far. A candidate is
 chosen by its mean Spearman correlation over the *dev* parts of the rating sets
 (:func:`workbench.datasets.wordsim_split`: MEN's own split, a seeded half elsewhere) and tested
 against the previous step's choice on every dev set (two-sided Williams' t, Holm-corrected over
@@ -227,6 +227,11 @@ def default_tuning_steps(
 ) -> list[tuple[str, Candidates]]:
     """The steps of the path, in order: ``(factor, {label: change of the current choice})``.
 
+    First which data enter (the view families, then how the corpus is cut into positional
+    views), then how each view is transformed, weighted and regularized, then the sizes ``m``
+    and ``k``. Deciding the data first also keeps the path affordable: the later steps
+    factorize only the views that stayed.
+
     Each step's candidates include the current value (the label ``"current"`` is never
     used: every candidate names its value, and the choice so far is among them).
     """
@@ -256,6 +261,8 @@ def default_tuning_steps(
             raise ValueError(f"unknown n_j options {unknown}; known: {list(nj_options)}")
         nj_options = {n: nj_options[n] for n in nj}
     return [
+        ("views", fam_options),
+        ("positional", {s: _sel(positional=s) for s in schemes}),
         ("n_j", nj_options),
         ("W_j", {"none": _cfg(row_weighting=None), "eq. 12": _cfg(row_weighting="glove")}),
         ("r", {
@@ -263,8 +270,6 @@ def default_tuning_steps(
             **{f"rho={r:g}": _cfg(regularization=float(r), relative_regularization=True)
                for r in rhos},
         }),
-        ("views", fam_options),
-        ("positional", {s: _sel(positional=s) for s in schemes}),
         ("m", {str(m): _cfg(view_rank=int(m)) for m in view_ranks}),
         ("k", {str(k): _cfg(n_components=int(k)) for k in ks}),
     ]  # fmt: skip
