@@ -164,16 +164,14 @@ def test_every_notebook_has_a_test_that_runs_it(path):
     assert "mark.notebooks" in text, f"{test.name} must be marked @pytest.mark.notebooks"
 
 
-#: Notebooks whose prose is rendered from the run (issue: honest numbers); the check grows
-#: to every notebook as each is converted.
-PROSE_FROM_RECORDS = ("03_mvlsa", "04_ablation", "05_fusion")
 DECIMAL = re.compile(r"(?<![\w.])[-+\u2212]?\d+\.\d+")
 
 
-@pytest.mark.parametrize("name", PROSE_FROM_RECORDS)
-def test_no_decimal_number_typed_into_markdown(name):
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_no_decimal_number_typed_into_markdown(path):
     """Results are stated only through code that reads the run's records (workbench.records.narrate)."""
-    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=nbformat.NO_CONVERT)
+    name = path.stem
+    nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "markdown":
             continue
