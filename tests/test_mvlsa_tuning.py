@@ -172,19 +172,32 @@ def test_find_records_and_compare_sizes(tmp_path):
 
     from workbench.records import find_records
 
-    def write(folder, size, status, records, finished):
+    import hashlib
+
+    from workbench.records import _project_root
+
+    current = hashlib.sha256(
+        (_project_root() / "notebooks" / "03_mvlsa.ipynb").read_bytes()
+    ).hexdigest()
+
+    def write(folder, size, status, records, finished, sha=current):
         d = tmp_path / folder / "03_mvlsa"
         d.mkdir(parents=True)
-        (d / "manifest.json").write_text(
-            json.dumps({"status": status, "parameters": {"DATA_SIZE": size}, "finished": finished})
-        )
+        meta = {"status": status, "parameters": {"DATA_SIZE": size}, "finished": finished,
+                "notebook_sha256": sha}  # fmt: skip
+        (d / "manifest.json").write_text(json.dumps(meta))
         (d / "records.json").write_text(json.dumps(records))
 
     path = {"n_j": {"chosen": "PPMI cds=0.75"}, "r": {"chosen": "rho=0.1"}}
     write("a", "large", "complete", {"tuning_path": path, "test_mean": {}}, "2026-01-02")
     write("b", "large", "failed", {"tuning_path": {}}, "2026-01-03")
     write("c", "full", "complete", {"tuning_path": {}}, "2026-01-04")
+    # a newer run of an older version of the notebook is not compared as if it were this one
+    write("d", "large", "complete", {"tuning_path": {"old": 1}}, "2026-01-05", sha="0" * 64)
     assert find_records("03_mvlsa", "large", root=tmp_path)["tuning_path"] == path
+    assert find_records("03_mvlsa", "large", root=tmp_path, current_only=False)["tuning_path"] == {
+        "old": 1
+    }
     assert find_records("03_mvlsa", "small", root=tmp_path) is None
     here = {"tuning_path": {"n_j": {"chosen": "Log"}, "r": {"chosen": "rho=0.1"}}}
     table = mx.compare_sizes(

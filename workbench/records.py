@@ -225,18 +225,33 @@ def read_records(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def find_records(
-    notebook: str, size: str, *, root: str | os.PathLike[str] | None = None
+    notebook: str,
+    size: str,
+    *,
+    root: str | os.PathLike[str] | None = None,
+    current_only: bool = True,
 ) -> dict[str, Any] | None:
     """The records of the newest complete run of ``notebook`` at ``size`` under ``root``.
 
     Looks for ``<root>/**/<notebook>/manifest.json`` written by :mod:`workbench.runner` with
     ``status == "complete"`` and ``parameters["DATA_SIZE"] == size`` (``root`` defaults to the
     checkout's ``results/`` folder) and returns its ``records.json``; None when there is none.
+    With ``current_only`` (default) only runs of the current version of the notebook count
+    (the manifest's ``notebook_sha256`` equals that of ``notebooks/<notebook>.ipynb``), so a
+    run of an older version is never compared as if it were this one.
     """
     base = Path(root) if root is not None else _project_root() / "results"
     best: tuple[str, Path] | None = None
     if not base.is_dir():
         return None
+    want_sha = None
+    if current_only:
+        source = _project_root() / "notebooks" / f"{notebook}.ipynb"
+        if not source.is_file():
+            return None
+        import hashlib
+
+        want_sha = hashlib.sha256(source.read_bytes()).hexdigest()
     for manifest in base.glob(f"**/{notebook}/manifest.json"):
         try:
             meta = json.loads(manifest.read_text(encoding="utf-8"))
@@ -245,6 +260,8 @@ def find_records(
         if meta.get("status") != "complete":
             continue
         if (meta.get("parameters") or {}).get("DATA_SIZE") != size:
+            continue
+        if want_sha is not None and meta.get("notebook_sha256") != want_sha:
             continue
         stamp = str(meta.get("finished", ""))
         rec = manifest.parent / "records.json"

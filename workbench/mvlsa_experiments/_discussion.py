@@ -71,8 +71,9 @@ def _scale_line(
     size = "this size"
     if other is None:
         return (
-            f"* **Another data size.** No complete `{other_size}` run of this notebook was found "
-            "under `results/`, so the findings cannot be compared across corpus sizes here; run "
+            f"* **Another data size.** No complete `{other_size}` run of this version of the "
+            "notebook was found under `results/`, so the findings cannot be compared across corpus "
+            "sizes here; run "
             f"`python -m workbench run {notebook} --size {other_size}` to add it."
         )
     table = compare_sizes(notebook, rec, other, here_size=size, other_size=other_size)
