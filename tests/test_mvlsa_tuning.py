@@ -168,13 +168,10 @@ def test_store_combine_reuses_the_gram_and_equals_combine_factors():
 
 
 def test_find_records_and_compare_sizes(tmp_path):
+    import hashlib
     import json
 
-    from workbench.records import find_records
-
-    import hashlib
-
-    from workbench.records import _project_root
+    from workbench.records import _project_root, find_records
 
     current = hashlib.sha256(
         (_project_root() / "notebooks" / "03_mvlsa.ipynb").read_bytes()
