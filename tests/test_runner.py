@@ -426,3 +426,86 @@ def test_jobs_must_be_positive(tmp_path):
         cli.main(
             ["run", "--jobs", "0", "--notebooks-dir", str(tmp_path), "--out", str(tmp_path / "o")]
         )
+
+
+def test_a_second_run_into_the_same_folder_waits(tmp_path, caplog):
+    """Two runs never interleave in one results folder: the second waits for the lock (and
+    says so)."""
+    import threading
+    import time as _time
+
+    order = []
+
+    def second():
+        with runner._locked(tmp_path):
+            order.append("second")
+
+    with caplog.at_level("WARNING", logger="workbench.runner"):
+        with runner._locked(tmp_path):
+            th = threading.Thread(target=second)
+            th.start()
+            _time.sleep(0.5)
+            order.append("first done")
+        th.join(10)
+    assert order == ["first done", "second"]
+    assert "waiting" in caplog.text
+
+
+@pytest.mark.parametrize(("exchange", "step"), [(True, 0), (True, 1), (True, 2),
+                                                (False, 0), (False, 1), (False, 2), (False, 3)])  # fmt: skip
+def test_publish_killed_at_each_step_leaves_a_complete_result(
+    tmp_path, monkeypatch, exchange, step
+):
+    """A run killed at any step of publishing its folder leaves, once the next run has cleaned
+    up, exactly one complete result folder (the old or the new one) and no leftover."""
+    import shutil
+
+    final = tmp_path / "00_alpha"
+    final.mkdir()
+    (final / "v").write_text("old")
+    src = tmp_path / ".00_alpha.partial-999999999-x"  # the dead run's partial folder
+    src.mkdir()
+    (src / "v").write_text("new")
+    count = {"n": 0}
+
+    def kill_at_step(fn):
+        def wrapped(*args, **kwargs):
+            if count["n"] == step:
+                raise KeyboardInterrupt
+            count["n"] += 1
+            return fn(*args, **kwargs)
+
+        return wrapped
+
+    real_exchange = runner._exchange
+    monkeypatch.setattr(
+        runner, "_exchange", kill_at_step(real_exchange) if exchange else (lambda a, b: False)
+    )
+    monkeypatch.setattr(runner.os, "replace", kill_at_step(os.replace))
+    monkeypatch.setattr(runner.shutil, "rmtree", kill_at_step(shutil.rmtree))
+    monkeypatch.setattr(runner.os, "getpid", lambda: 999999999)
+    killed = True
+    try:
+        runner._replace_dir(src, final)
+        killed = False
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.undo()
+    assert killed == (step < (2 if exchange else 3))
+    runner._remove_stale_partials(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["00_alpha"]
+    assert (final / "v").read_text() in {"old", "new"}
+    if not killed:
+        assert (final / "v").read_text() == "new"
+
+
+def test_unwritable_out_is_a_usage_error(tmp_path, capsys):
+    make_notebook(tmp_path, "00_alpha")
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(runner.RunnerUsageError, match="cannot be created or written"):
+        runner.run_notebooks(None, out=blocker / "sub", notebooks_dir=tmp_path)
+    code = cli.main(["run", "--notebooks-dir", str(tmp_path), "--out", str(blocker)])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot be created or written" in err[0]

@@ -224,28 +224,81 @@ def _is_up_to_date(folder: Path, parameters: Mapping[str, Any], nb_sha: str) -> 
     )
 
 
+LOCK_FILE = ".workbench-run.lock"
+
+
+@contextlib.contextmanager
+def _locked(out: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the results folder ``out`` for the whole run; a second run
+    into the same folder waits for it (and says so) instead of interleaving with it."""
+    import fcntl
+
+    path = out / LOCK_FILE
+    fh = open(path, "a+")  # noqa: SIM115 - held for the duration of the context
+    try:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            logger.warning("another run is writing to %s; waiting for it to finish", out)
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        yield
+    finally:
+        fh.close()  # releases the lock
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two paths (Linux ``renameat2(RENAME_EXCHANGE)``); False when the system
+    or file system does not support it."""
+    import ctypes
+    import ctypes.util
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    rc = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange)
+    return rc == 0
+
+
 def _replace_dir(src: Path, dst: Path) -> None:
-    """Move ``src`` onto ``dst``; an existing ``dst`` is renamed away first, then deleted."""
-    old: Path | None = None
-    if dst.exists():
-        old = dst.with_name(f".{dst.name}.old-{os.getpid()}-{time.monotonic_ns()}")
-        os.replace(dst, old)
+    """Move ``src`` onto ``dst`` with no moment at which ``dst`` is missing or a complete-looking
+    leftover remains: an existing ``dst`` is swapped atomically with ``src`` (whose name, a
+    hidden ``.partial-<pid>-`` folder, then holds the old result and is deleted; after a kill it
+    is removed by the next run). Without atomic exchange, ``dst`` is renamed to such a partial
+    name first."""
+    if not dst.exists():
+        os.replace(src, dst)
+        return
+    if _exchange(src, dst):
+        shutil.rmtree(src, ignore_errors=True)
+        return
+    old = dst.with_name(f".{dst.name}.partial-{os.getpid()}-old-{time.monotonic_ns()}")
+    os.replace(dst, old)
     os.replace(src, dst)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _remove_stale_partials(out: Path) -> None:
-    """Delete ``.<name>.partial-<pid>-*`` folders left by runs whose process is gone (killed)."""
+    """Delete ``.<name>.partial-<pid>-*`` folders left by runs whose process is gone (killed);
+    a ``<name>`` folder missing because a run was killed while publishing is restored from its
+    renamed-away previous version."""
     for folder in out.glob(".*.partial-*"):
-        match = re.search(r"\.partial-(\d+)-", folder.name)
+        match = re.match(r"\.(.+)\.partial-(\d+)-(old-)?", folder.name)
         if not match or not folder.is_dir():
             continue
-        pid = int(match.group(1))
+        pid = int(match.group(2))
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
-            shutil.rmtree(folder, ignore_errors=True)
+            final = out / match.group(1)
+            if match.group(3) and not final.exists():
+                os.replace(folder, final)
+            else:
+                shutil.rmtree(folder, ignore_errors=True)
         except OSError:  # exists but not ours, or not checkable: leave it
             continue
 
@@ -444,8 +497,6 @@ def run_notebooks(
         Before anything runs, for an unknown notebook, an undeclared parameter or a value
         of the wrong type.
     """
-    from tqdm.auto import tqdm
-
     paths = resolve_notebooks(names, notebooks_dir)
     # ---- validate everything before running anything
     global_params: dict[str, Any] = {}
@@ -468,7 +519,32 @@ def run_notebooks(
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RunnerUsageError(f"jobs must be a positive integer, got {jobs!r}")
     out_dir = Path(out).resolve()  # the kernel runs in the notebooks folder: pass absolute paths
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=out_dir, prefix=".write-test-")  # noqa: SIM115
+        probe.close()
+    except OSError as exc:
+        raise RunnerUsageError(
+            f"results folder {str(out)!r} cannot be created or written: {exc.strerror or exc}"
+        ) from None
+    with _locked(out_dir):
+        return _run_plan(plan, out_dir, size=size, force=force, progress=progress,
+                         kernel_name=kernel_name, jobs=jobs)  # fmt: skip
+
+
+def _run_plan(
+    plan: Sequence[tuple[Path, dict[str, Any]]],
+    out_dir: Path,
+    *,
+    size: str,
+    force: bool,
+    progress: bool | None,
+    kernel_name: str,
+    jobs: int,
+) -> RunReport:
+    """Run a validated plan into ``out_dir`` (the caller holds the folder's lock)."""
+    from tqdm.auto import tqdm
+
     _remove_stale_partials(out_dir)
     show = progress if progress is not None else sys.stderr.isatty()
     provenance: dict[str, Any] | None = None
