@@ -60,6 +60,24 @@ def test_factor_store_slices_and_does_not_depend_on_the_other_views():
     np.testing.assert_allclose(alone.U, together.U)
 
 
+def test_factor_store_prune_keeps_the_named_configurations():
+    views = planted_views()
+    ppmi = mx.MVLSAConfig(transform="ppmi", view_rank=6, n_components=4)
+    pow_ = mx.MVLSAConfig(transform="pow", view_rank=6, n_components=4)
+    other_seed = dataclasses.replace(pow_, random_state=1)
+    store = mx.FactorStore(svd_solver="dense", n_jobs=1)
+    for cfg in (ppmi, pow_, other_seed):
+        store.get_many(views, cfg)
+    assert store.n_computed == 12
+    store.prune(ppmi, pow_)
+    assert store.n_computed == 8  # the other seed's factors are forgotten
+    store.get_many(views, ppmi)
+    store.get_many(views, pow_)
+    assert store.n_computed == 8  # both kept: served from the store
+    store.get_many(views, other_seed)
+    assert store.n_computed == 12  # recomputed
+
+
 def test_positional_schemes_from_offset_views():
     rng = np.random.default_rng(1)
     vocab = Vocabulary.from_words([f"w{i}" for i in range(20)])

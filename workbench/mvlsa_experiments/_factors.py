@@ -133,11 +133,12 @@ class FactorStore:
         self._items[key] = fac
         return fac
 
-    def prune(self, keep: MVLSAConfig) -> None:
-        """Forget the factors of other preprocessings / row weightings / seeds than ``keep``'s
-        (a tuning path calls it after each step to bound memory)."""
-        want = (keep.spec(), keep.row_weighting, keep.random_state)
-        self._items = {k: v for k, v in self._items.items() if k[1:] == want}
+    def prune(self, keep: MVLSAConfig, *also: MVLSAConfig) -> None:
+        """Forget the factors of other preprocessings / row weightings / seeds than those of
+        ``keep`` and ``also`` (a tuning path calls it after each step to bound memory, keeping
+        its start, which the final comparison needs again)."""
+        want = {(c.spec(), c.row_weighting, c.random_state) for c in (keep, *also)}
+        self._items = {k: v for k, v in self._items.items() if k[1:] in want}
         self._last = None
 
     def combine(

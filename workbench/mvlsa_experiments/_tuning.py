@@ -416,7 +416,7 @@ def tuning_path(
                               time.perf_counter() - t0))  # fmt: skip
         current = options[best]
         choices.append(current)
-        store.prune(current.config)
+        store.prune(current.config, start.config)
         cache = {c: e for c, e in cache.items() if c == current}
         logger.info("step %s: %s (dev mean %.4f)", factor, best, mean[best])
     bar.close()
