@@ -29,7 +29,8 @@ def test_notebook_03_mvlsa(run_notebook):
     assert len(loss) == rec["baseline_settings"]["GloVe"]["epochs"] and loss[-1] < loss[0]
     # the path: one row per factor, each choice among its candidates, gains never negative
     path = rec["tuning_path"]
-    order = ["views", "positional", "n_j", "W_j", "r", "m", "k"]  # records.json sorts keys
+    order = rec["tuning_order"]
+    assert order == ["views", "positional", "n_j", "W_j", "r", "m", "k"]
     assert set(path) == set(order)
     for factor, row in path.items():
         assert row["chosen"] in rec["tuning_means"][factor], factor

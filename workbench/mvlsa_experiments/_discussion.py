@@ -127,8 +127,10 @@ def discussion_03(
         f"{_mpts(_per_seed(rec, 'MVLSA (paper config)'))}." + conv
     )
     # 2. the path
+    order = [f for f in rec.get("tuning_order", []) if f in path] or list(path)
     steps = []
-    for factor, row in path.items():
+    for factor in order:
+        row = path[factor]
         moved = row["chosen"] != row["previous"]
         what = (f"**{row['chosen']}** replaces {row['previous']}" if moved
                 else f"**{row['chosen']}** stays")  # fmt: skip
@@ -276,6 +278,12 @@ def discussion_03(
         "are optimistic (winner's curse); the test halves were read once. Our corpus is several "
         "hundred times smaller than the paper's, and the rating sets' dev and test halves are small "
         "(the MRDS band in the figure shows how large a difference must be on MEN's dev half)."
+        + (
+            f" The path was walked with the first seed only; the test comparison rebuilds every "
+            f"system with each of the {n_seeds} seeds."
+            if n_seeds > 1
+            else " Everything here is from one seed; the batch run at full size repeats it with three."
+        )
     )
     scale = _scale_line("03", rec, other, other_size)
     if scale:
