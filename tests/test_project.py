@@ -115,7 +115,8 @@ def test_notebook_conventions(path):
     params = notebook_parameters(path)  # raises unless every statement is NAME = literal
     for name in REQUIRED_PARAMETERS:
         assert name in params, f"parameters cell must declare {name}"
-    assert params["DATA_SIZE"] == "full" and params["INTERACTIVE"] is False
+    # defaults for exploring in Lab; the runner passes the batch values (BATCH_VALUES)
+    assert params["DATA_SIZE"] == "small" and params["INTERACTIVE"] is True
     assert isinstance(params["SEED"], int)
 
     code = _code_cells(nb)
