@@ -281,3 +281,15 @@ def test_eliminate_pseudo_senses_only_touches_sense_vectors():
     np.testing.assert_allclose(comp.T @ M, 0.0, atol=1e-10)
     with pytest.raises(ValueError, match="dimension"):
         eliminate_pseudo_senses(msv, rng.standard_normal((5, 1)))
+
+
+def test_iterative_high_rank_complement_matches_full_solver():
+    """Above half the dimension the Gram solver projects on the complement; same result."""
+    prob = make_planted(12, 400, 8, noise=0.05, sparse_fraction=0.02, random_state=3)
+    gram = ex_rpca(prob.M, 9, svd_solver="gram")
+    full = ex_rpca(prob.M, 9, svd_solver="full")
+    assert gram.n_iter == full.n_iter and gram.converged
+    assert principal_angles(gram.components, full.components).max() < 1e-6
+    np.testing.assert_allclose(gram.sparse, full.sparse, atol=1e-8)
+    np.testing.assert_allclose(gram.low_rank + gram.noise + gram.sparse, prob.M, atol=1e-10)
+    assert (gram.sparse != 0).any()

@@ -430,16 +430,28 @@ def _ex_rpca_iterative(
     E = np.zeros_like(X)
     t = 0
     for t in range(1, max_iter + 1):
-        if incremental:
+        if incremental and 2 * k > d:
+            # most of the space is kept: project on the (smaller) complement instead
             assert G is not None
             if t % 10 == 0:
                 G = Mt @ Mt.T
-            U, _ = _top_left_from_gram(G, k)
-            U = _fix_signs(U)
+            w, V = scipy.linalg.eigh(G)
+            order = np.argsort(w)[::-1]
+            U = _fix_signs(np.ascontiguousarray(V[:, order[:k]]))
+            Uc = V[:, order[k:]]
+            E = Uc @ (Uc.T @ Mt)
+            L = Mt - E
         else:
-            U, _ = _top_left(X=Mt, k=k, solver=solver, random_state=random_state)
-        L = U @ (U.T @ Mt)
-        E = Mt - L
+            if incremental:
+                assert G is not None
+                if t % 10 == 0:
+                    G = Mt @ Mt.T
+                U, _ = _top_left_from_gram(G, k)
+                U = _fix_signs(U)
+            else:
+                U, _ = _top_left(X=Mt, k=k, solver=solver, random_state=random_state)
+            L = U @ (U.T @ Mt)
+            E = Mt - L
         sigma = float(E.std())
         rows, cols = np.nonzero(np.abs(E) > n_sigma * sigma)
         vals = E[rows, cols]

@@ -27,6 +27,9 @@ class SenseNeighbours:
         candidate neighbours.
     """
 
+    #: Queries scored at once by :meth:`neighbours_many` (bounds the memory of the scores).
+    chunk = 256
+
     def __init__(self, msv: MultiSenseVectors, restrict: int | None = None) -> None:
         self.msv = msv
         words = msv.words if restrict is None else msv.words[:restrict]
@@ -38,23 +41,54 @@ class SenseNeighbours:
             mats.append(s)
         self.owners = np.array(owners, dtype=object)
         self.matrix = _unit(np.vstack(mats))
+        codes, self._owner_code = np.unique(self.owners.astype(str), return_inverse=True)
+        self._code_of = {str(w): i for i, w in enumerate(codes)}
+        self._max_senses = int(np.bincount(self._owner_code).max()) if len(owners) else 1
 
     def neighbours(self, word: str, sense: int, topn: int = 10) -> list[str]:
         """The ``topn`` distinct words (other than ``word``) nearest to sense ``sense`` of ``word``."""
-        vecs = np.asarray(self.msv.sense_vectors(word))
-        if not 0 <= sense < vecs.shape[0]:
-            raise IndexError(f"word {word!r} has {vecs.shape[0]} senses; no sense {sense}")
-        sims = self.matrix @ _unit(vecs[sense])
-        out: list[str] = []
-        seen = {word}
-        for i in np.argsort(-sims, kind="stable"):
-            w = str(self.owners[i])
-            if w in seen:
-                continue
-            seen.add(w)
-            out.append(w)
-            if len(out) == topn:
-                break
+        return self.neighbours_many([(word, sense)], topn)[0]
+
+    def neighbours_many(
+        self, queries: Sequence[tuple[str, int]], topn: int = 10
+    ) -> list[list[str]]:
+        """:meth:`neighbours` of many ``(word, sense)`` queries, scored in blocks.
+
+        Each query's candidates are ranked by decreasing cosine (ties by position in
+        :attr:`matrix`, as a stable sort would); a word's first (best) sense places it.
+        """
+        if topn < 1:
+            raise ValueError(f"topn must be >= 1, got {topn}")
+        vecs = []
+        for word, sense in queries:
+            s = np.asarray(self.msv.sense_vectors(word))
+            if not 0 <= sense < s.shape[0]:
+                raise IndexError(f"word {word!r} has {s.shape[0]} senses; no sense {sense}")
+            vecs.append(s[sense])
+        if not vecs:
+            return []
+        Q = _unit(np.vstack(vecs))
+        n = self.matrix.shape[0]
+        # every word has at most ``_max_senses`` rows, so this many best rows hold at least
+        # ``topn + 1`` distinct words: enough for ``topn`` neighbours besides the word itself
+        cand = min(n, (topn + 1) * self._max_senses)
+        out: list[list[str]] = []
+        for a in range(0, len(vecs), self.chunk):
+            sims = Q[a : a + self.chunk] @ self.matrix.T
+            if cand < n:
+                top = np.argpartition(-sims, cand - 1, axis=1)[:, :cand]
+            else:
+                top = np.broadcast_to(np.arange(n), (sims.shape[0], n))
+            for r in range(sims.shape[0]):
+                idx = top[r]
+                idx = idx[np.lexsort((idx, -sims[r, idx]))]
+                own = self._owner_code[idx]
+                # first occurrence of every owner, in rank order
+                _, first = np.unique(own, return_index=True)
+                order = idx[np.sort(first)]
+                self_code = self._code_of.get(str(queries[a + r][0]), -1)
+                words = [str(self.owners[i]) for i in order if self._owner_code[i] != self_code]
+                out.append(words[:topn])
         return out
 
 
@@ -108,22 +142,28 @@ def component_pairs(
             if key in seen:
                 continue
             seen.add(key)
-            rec: dict[str, Any] = {
-                "component": j + 1,
-                "word": w,
-                "sense_a": key[1],
-                "sense_b": key[2],
-                "abs_cos": float(abs(cos[j, i])),
-            }
-            if index is not None:
-                rec["neighbours_a"] = ", ".join(index.neighbours(w, key[1], topn_neighbours))
-                rec["neighbours_b"] = ", ".join(index.neighbours(w, key[2], topn_neighbours))
-                ov = neighbour_overlap(index, w, key[1], key[2], topn=overlap_topn)
-                rec["overlap"] = ov
-                rec["pseudo"] = bool(ov >= pseudo_threshold)
-            rows.append(rec)
+            rows.append(
+                {
+                    "component": j + 1,
+                    "word": w,
+                    "sense_a": key[1],
+                    "sense_b": key[2],
+                    "abs_cos": float(abs(cos[j, i])),
+                }
+            )
             if len(seen) == n_top:
                 break
+    if index is not None and rows:
+        queries = [(r["word"], r[s]) for r in rows for s in ("sense_a", "sense_b")]
+        topn = max(topn_neighbours, overlap_topn)
+        nb = index.neighbours_many(queries, topn)
+        for i, rec in enumerate(rows):
+            na, nb_ = nb[2 * i], nb[2 * i + 1]
+            rec["neighbours_a"] = ", ".join(na[:topn_neighbours])
+            rec["neighbours_b"] = ", ".join(nb_[:topn_neighbours])
+            ov = len(set(na[:overlap_topn]) & set(nb_[:overlap_topn])) / float(overlap_topn)
+            rec["overlap"] = ov
+            rec["pseudo"] = bool(ov >= pseudo_threshold)
     return pd.DataFrame(rows)
 
 
@@ -134,7 +174,14 @@ def pair_overlaps(
     topn: int = 10,
 ) -> np.ndarray:
     """:func:`neighbour_overlap` of every (word, sense_a, sense_b) in ``pairs``."""
-    return np.array([neighbour_overlap(index, w, a, b, topn=topn) for w, a, b in pairs])
+    pairs = list(pairs)
+    if not pairs:
+        return np.zeros(0)
+    queries = [q for w, a, b in pairs for q in ((w, a), (w, b))]
+    nb = index.neighbours_many(queries, topn)
+    return np.array(
+        [len(set(nb[2 * i]) & set(nb[2 * i + 1])) / float(topn) for i in range(len(pairs))]
+    )
 
 
 def unique_pairs(labels: Sequence[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
@@ -174,12 +221,15 @@ def sparse_pair_table(
     topn_neighbours: int = 5,
     overlap_topn: int = 10,
     wordnet: Any | None = None,
+    synsets: bool = True,
 ) -> pd.DataFrame:
     r"""Table 3 analogue: per word, its sense pair with the largest sparse-noise column norm.
 
     Words are ``words`` if given, else the ``n_high`` words whose best pair has the largest
     :math:`\|S_p\|_2` and the ``n_low`` with the smallest. Columns: word, senses, their
-    nearest neighbours, ``sparse_norm``, neighbour ``overlap`` and WordNet ``n_synsets``.
+    nearest neighbours, ``sparse_norm``, neighbour ``overlap`` and (unless ``synsets`` is
+    False) the number of WordNet synsets ``n_synsets`` (``wordnet``: a WordNet reader, default
+    the bundled one).
     """
     norms = np.linalg.norm(np.asarray(sparse), axis=0)
     if norms.size != len(labels):
@@ -196,23 +246,39 @@ def sparse_pair_table(
         if missing:
             raise KeyError(f"words without sense pairs: {missing}")
         chosen = list(words)
-    counts = synset_counts(chosen, wordnet) if chosen else np.zeros(0, dtype=np.int64)
+    topn = max(topn_neighbours, overlap_topn)
+    nb = index.neighbours_many([(w, best[w][s]) for w in chosen for s in (1, 2)], topn)
     rows = []
-    for w, n_syn in zip(chosen, counts):
+    for i, w in enumerate(chosen):
         v, a, b = best[w]
+        na, nb_ = nb[2 * i], nb[2 * i + 1]
+        overlap = len(set(na[:overlap_topn]) & set(nb_[:overlap_topn])) / float(overlap_topn)
         rows.append(
             {
                 "word": w,
                 "sense_a": a,
                 "sense_b": b,
-                "neighbours_a": ", ".join(index.neighbours(w, a, topn_neighbours)),
-                "neighbours_b": ", ".join(index.neighbours(w, b, topn_neighbours)),
+                "neighbours_a": ", ".join(na[:topn_neighbours]),
+                "neighbours_b": ", ".join(nb_[:topn_neighbours]),
                 "sparse_norm": v,
-                "overlap": neighbour_overlap(index, w, a, b, topn=overlap_topn),
-                "n_synsets": int(n_syn),
+                "overlap": overlap,
             }
         )
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(
+        rows,
+        columns=[
+            "word",
+            "sense_a",
+            "sense_b",
+            "neighbours_a",
+            "neighbours_b",
+            "sparse_norm",
+            "overlap",
+        ],
+    )
+    if synsets:
+        table["n_synsets"] = synset_counts(chosen, wordnet) if chosen else np.zeros(0, np.int64)
+    return table
 
 
 def word_sparse_norms(

@@ -10,6 +10,7 @@ import json
 import logging
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -422,11 +423,43 @@ def train_multisense(
         if cache_path.exists():
             logger.info("loading cached multi-sense model %s", cache_path)
             return _load_npz(cache_path)
+        # another process (a seed worker, a notebook run in parallel) may be training the same
+        # model: wait for it instead of training it twice
+        with _file_lock(cache_path.with_suffix(".lock")):
+            if cache_path.exists():
+                logger.info("loading multi-sense model %s trained meanwhile", cache_path)
+                return _load_npz(cache_path)
+            msv = _train_single_threaded(corpus, cfg, max_tokens, progress)
+            _save_npz(msv, cache_path)
+            return msv
+    return _train_single_threaded(corpus, cfg, max_tokens, progress)
 
-    msv = _train(corpus, cfg, max_tokens, progress)
-    if cache_path is not None:
-        _save_npz(msv, cache_path)
-    return msv
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    """An exclusive advisory lock on ``path`` (POSIX ``flock``; no lock where unavailable)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    with open(path, "a+") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def _train_single_threaded(
+    corpus: Any, cfg: MultiSenseConfig, max_tokens: int | None, progress: bool | None
+) -> MultiSenseVectors:
+    """:func:`_train` with one BLAS thread: its matrix products are small, and on a shared
+    machine idle BLAS threads spinning for a core slow them down many times over."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):
+        return _train(corpus, cfg, max_tokens, progress)
 
 
 def _corpus_identity(corpus: Any) -> str | None:
