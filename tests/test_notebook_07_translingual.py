@@ -1,4 +1,8 @@
-"""Notebook 07 (translingual projections) runs at DATA_SIZE="small" and records sane numbers."""
+"""Notebook 07 (translingual projections) runs at DATA_SIZE="small" and records sane findings.
+
+The chapter-level (paper-setup) results are deterministic; the verse-level evaluation draws its
+pools per seed, so it is run with two seeds here and its per-seed records are checked.
+"""
 
 from __future__ import annotations
 
@@ -14,16 +18,22 @@ METHODS = {
     "CL-LSI",
     "Untranslated",
 }
+CLAIMS = {"OPCA > CL-LSI", "CPLSA > JPLSA", "OPCA > CCA", "OPCA > Word-by-word"}
+
+
+@pytest.fixture
+def rec(run_notebook):
+    return run_notebook("07_translingual", SEED=0, SEEDS=2)
 
 
 @pytest.mark.notebooks
-def test_notebook_07_translingual(run_notebook):
-    rec = run_notebook("07_translingual", SEED=0)
+def test_paper_setup_records(rec):
     assert rec["data_size"] == "small"
     # split by book: every chapter in exactly one part
     assert sum(rec["n_chapters"].values()) == 1189
     assert all(n > 100 for n in rec["n_chapters"].values())
-    # about 1,000 terms per language, a few shared
+    # 1,000 terms per language, a few shared surface forms
+    assert rec["n_terms_language"] == {"en": 1000, "es": 1000}
     assert 1000 < rec["n_terms_joint"] < 2000
     top1, mrr = rec["test_top1"], rec["test_mrr"]
     assert set(top1) == METHODS
@@ -35,16 +45,57 @@ def test_notebook_07_translingual(run_notebook):
     assert mrr["JPLSA"] > 0.1 and mrr["CPLSA"] > 0.1
     assert rec["chosen_dim"]["Untranslated"] == "N/A"
     assert set(rec["superior_set_top1"]) <= METHODS and rec["superior_set_top1"]
-    # classification into 6 divisions: better than the majority class would give (~0.3)
+    # the paper's four claims tested on the chapter test, Holm-adjusted p >= raw p
+    pairs = rec["retrieval_pairs"]
+    assert {f"{r['method']} > {r['baseline']}" for r in pairs} == CLAIMS
+    assert all(r["holm p"] >= r["mcnemar p"] - 1e-12 for r in pairs)
+    # classification into 6 divisions: better than the majority class
     acc = rec["classification_accuracy"]
     assert set(acc) == METHODS
-    assert acc["OPCA"] > 0.5 and acc["CL-LSI"] > 0.5
+    assert acc["OPCA"] > rec["majority_share"] + 0.2 and acc["CL-LSI"] > 0.5
     assert all(s >= 0 for s in rec["fit_seconds"].values())
-    assert isinstance(rec["opca_beats_cllsi_mrr"], bool)
-    # the supplementary matched-dimension comparison covers every method with a dimension
-    assert rec["matched_dim"] == 25
-    assert set(rec["matched_dim_mrr"]) == METHODS - {"Untranslated", "Word-by-word"}
-    assert rec["matched_dim_mrr"]["OPCA"] > 0.5
-    assert set(rec["superior_set_matched_dim"]) <= set(rec["matched_dim_mrr"])
-    assert set(rec["dim10_top1"]) == {"OPCA", "CCA", "CL-LSI", "Word-by-word+LSA"}
-    assert set(rec["superior_set_dim10"]) <= set(rec["dim10_top1"])
+    # early stopping picked an evaluated iteration within the cap
+    for m, per in rec["plsa_peak_iteration"].items():
+        assert all(0 < it <= rec["plsa_max_iterations"][m] for it in per.values())
+    assert set(rec["dev_mrr_by_dim"]) == METHODS - {"Untranslated", "Word-by-word"}
+
+
+@pytest.mark.notebooks
+def test_verse_evaluation_ranks_methods_below_the_ceiling(rec):
+    assert rec["seeds"] == [0, 1]
+    assert rec["verse_pool"] == 300
+    assert rec["verse_eligible"]["test"] > 0.8 * rec["verse_total"]["test"]
+    top1 = rec["verse_top1"]
+    assert set(top1) == METHODS and all(len(v) == 2 for v in top1.values())
+    # harder than chapters: the best learned method is clearly below its chapter Top-1
+    best = rec["verse_ranking"][0]
+    assert max(top1[best]) < 0.95
+    assert min(top1[best]) > 0.5
+    assert min(top1["OPCA"]) > max(top1["Untranslated"]) + 0.4
+    # the evaluation separates methods: many significant pairs after Holm in each seed
+    assert rec["verse_n_pairs"] == 28
+    assert all(k >= 10 for k in rec["verse_significant_pairs"].values())
+    # the letter display groups the methods: more than one group, every method lettered
+    letters = rec["verse_letters"]
+    assert set(letters) == METHODS and len(set("".join(letters.values()))) > 1
+    assert letters[best].startswith("a")
+    # replicated differences are significant in both seeds, in the same direction
+    for winner, loser in rec["verse_replicated_differences"]:
+        assert all(a > b for a, b in zip(top1[winner], top1[loser]))
+    # claims: per-seed differences, Holm p-values and verdicts are consistent
+    claims = rec["verse_claims"]
+    assert set(claims) == CLAIMS
+    for c in claims.values():
+        assert len(c["difference"]) == len(c["holm p"]) == len(c["holds"]) == 2
+        for d, p, h in zip(c["difference"], c["holm p"], c["holds"]):
+            assert h == (d > 0 and p < 0.05)
+    # word-by-word translation trained on the training verses beats OPCA on verses
+    assert all(a > b for a, b in zip(top1["Word-by-word"], top1["OPCA"]))
+    assert set(rec["verse_superior_sets"]) == {"0", "1"}
+
+
+@pytest.mark.notebooks
+def test_timings_recorded(rec):
+    secs = rec["seconds"]
+    assert set(secs) == {"paper setup", "verse evaluation"}
+    assert all(v > 0 for v in secs.values())

@@ -6,6 +6,10 @@ word-by-word baseline are the verses of the *training* books. Books are split by
 training chapters. Every method's dimension (and gamma / number of topics) is chosen by dev MRR;
 PLSA models are early-stopped on dev MRR (as in the paper); the chosen settings are reported on
 test, with per-query hits and reciprocal ranks kept for significance tests.
+
+Nothing here draws random numbers: the eigen-solvers are exact with fixed signs and the PLSA
+models start from the paper's deterministic frequency-sorted initialisation (its footnote 2).
+The harder verse-level evaluation (:mod:`.verses`) samples verses and is run once per seed.
 """
 
 from __future__ import annotations
@@ -20,10 +24,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from tqdm.auto import tqdm
 
 from ..alignment import IBM1Model, train_ibm1
 from .baselines import WordByWordTranslation
+from .compare import compare_pairs, paired_retrieval
 from .documents import (
     BookSplit,
     TermSpace,
@@ -39,6 +43,7 @@ from .projections import CLLSI, OPCA, CrossLingualCCA
 __all__ = [
     "ExperimentConfig",
     "BibleData",
+    "FittedModel",
     "TranslingualResult",
     "prepare_bible",
     "run_translingual",
@@ -64,12 +69,14 @@ METHODS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class ExperimentConfig:
-    """Settings of the translingual experiment (defaults: the full run, ~5 minutes on one core).
+    """Settings of the translingual experiment (defaults: the full run).
 
     ``n_drop`` / ``n_terms``: vocabulary selection per language (the paper: 50 / 20,000);
     ``dims``: projection dimensions swept on dev; ``opca_gammas`` / ``cca_gammas``: ridge values
     tried on dev; ``topics``: PLSA topic numbers; ``jplsa_iter`` / ``cplsa_iter``: maximal EM
-    iterations, early-stopped on dev MRR evaluated every ``eval_every`` iterations.
+    iterations, early-stopped on dev MRR evaluated every ``eval_every`` iterations;
+    ``verse_pool``: verses drawn per part and seed for the verse-level evaluation, each with at
+    least ``verse_min_terms`` counted terms on both sides (:mod:`.verses`).
     """
 
     n_drop: int = 50
@@ -83,11 +90,14 @@ class ExperimentConfig:
     projection_steps: int = 5
     eval_every: int = 5
     ibm1_iter: int = 5
+    verse_pool: int = 1000
+    verse_min_terms: int = 3
     methods: tuple[str, ...] = METHODS
 
     @classmethod
     def small(cls) -> ExperimentConfig:
-        """Reduced settings for tests (well under a minute)."""
+        """Reduced settings for tests and quick runs (1,000 terms per language, fewer
+        dimensions, one topic number, few EM iterations, pools of 300 verses)."""
         return cls(
             n_terms=1000,
             dims=(10, 25, 50, 100),
@@ -99,6 +109,7 @@ class ExperimentConfig:
             projection_steps=3,
             eval_every=4,
             ibm1_iter=3,
+            verse_pool=300,
         )
 
 
@@ -120,6 +131,12 @@ class BibleData:
         Built from the training chapters.
     counts, weighted : dict language -> csr (all chapters x joint terms)
         Raw counts and log(tf)-idf (eq. 8).
+    verse_ids : list of (book, chapter, verse)
+        The verses of the dev and test books (the verse-level evaluation's items).
+    verse_part : ndarray of str
+        ``"dev"`` or ``"test"`` per verse of ``verse_ids``.
+    verse_counts, verse_weighted : dict language -> csr (those verses x joint terms)
+        Counts and log(tf)-idf with the training chapters' idf; a verse may be empty.
     """
 
     ids: list[tuple[str, int]]
@@ -133,9 +150,13 @@ class BibleData:
     space: TermSpace
     counts: dict[str, sp.csr_matrix]
     weighted: dict[str, sp.csr_matrix] = field(repr=False)
+    verse_ids: list[tuple[str, int, int]] = field(repr=False, default_factory=list)
+    verse_part: np.ndarray = field(repr=False, default_factory=lambda: np.array([], dtype=object))
+    verse_counts: dict[str, sp.csr_matrix] = field(repr=False, default_factory=dict)
+    verse_weighted: dict[str, sp.csr_matrix] = field(repr=False, default_factory=dict)
 
     def summary(self) -> pd.DataFrame:
-        """Chapters, books and divisions per part."""
+        """Chapters, books, divisions and verses per part."""
         rows = []
         for name, idx in self.parts.items():
             rows.append(
@@ -144,9 +165,9 @@ class BibleData:
                     "books": len(getattr(self.split, name)),
                     "chapters": len(idx),
                     "divisions": len(set(self.divisions[idx])),
-                    "train verses": len(self.verse_tokens[self.languages[0]])
+                    "verses": len(self.verse_tokens[self.languages[0]])
                     if name == "train"
-                    else 0,
+                    else int(np.sum(self.verse_part == name)),
                 }
             )
         return pd.DataFrame(rows)
@@ -192,16 +213,27 @@ def prepare_bible(
     )
     counts = {lang: count_matrix(space, tokens[lang], lang) for lang in langs}
     weighted = {lang: log_tf_idf(space, counts[lang]) for lang in langs}
-    train_books = set(split.train)
-    verse_train = np.array([str(v[0]) in train_books for v in corpus.ids])
+    verse_books = [str(v[0]) for v in corpus.ids]
+    verse_train = np.array([b in set(split.train) for b in verse_books])
     verse_tokens = {
         lang: [t for t, keep in zip(verse_tok[lang], verse_train) if keep] for lang in langs
     }
+    held_out = {b: p for p in ("dev", "test") for b in getattr(split, p)}
+    keep = [i for i, b in enumerate(verse_books) if b in held_out]
+    ids_kept: list[Any] = [corpus.ids[i] for i in keep]
+    verse_ids = [(str(v[0]), int(v[1]), int(v[2])) for v in ids_kept]
+    verse_part = np.array([held_out[verse_books[i]] for i in keep], dtype=object)
+    verse_counts = {
+        lang: count_matrix(space, [verse_tok[lang][i] for i in keep], lang, allow_empty=True)
+        for lang in langs
+    }
+    verse_weighted = {lang: log_tf_idf(space, verse_counts[lang]) for lang in langs}
     logger.info(
-        "Bible: %d chapters (%s), %d joint terms",
+        "Bible: %d chapters (%s), %d joint terms, %d held-out verses",
         len(chap_ids),
         {k: len(v) for k, v in parts.items()},
         len(space),
+        len(verse_ids),
     )
     return BibleData(
         ids=chap_ids,
@@ -215,26 +247,97 @@ def prepare_bible(
         space=space,
         counts=counts,
         weighted=weighted,
+        verse_ids=verse_ids,
+        verse_part=verse_part,
+        verse_counts=verse_counts,
+        verse_weighted=verse_weighted,
     )
 
 
-# An "embedder" maps (language, chapter indices) to document vectors for a fitted method.
-Embedder = Callable[[str, np.ndarray], Any]
+#: ``represent(language, weighted_rows, count_rows)`` -> document vectors at the full dimension.
+Represent = Callable[[str, Any, Any], Any]
 
 
-@dataclass
-class _Candidate:
+@dataclass(eq=False)
+class FittedModel:
+    """One fitted model of a method at one setting (gamma, number of topics), all dimensions.
+
+    Attributes
+    ----------
+    method : str
+    params : dict
+        The setting (``gamma``, or ``topics`` and the early-stopping ``iterations``).
+    dims : tuple of int or None
+        Leading dimensions evaluated (``(None,)`` for methods without a dimension; the number
+        of topics for PLSA).
+    represent : callable
+        ``represent(language, weighted_rows, count_rows)`` -> vectors of those documents.
+    metric : str
+        ``"cosine"`` or ``"l1"`` (PLSA topic proportions).
+    fit_seconds : float
+    """
+
     method: str
-    dim: int | None
     params: dict[str, Any]
-    embed: Embedder
+    dims: tuple[int | None, ...]
+    represent: Represent
     metric: str
     fit_seconds: float
+    _chapters: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def setting(self) -> str:
+        """The setting as ``"key=value, ..."`` (early-stopping iterations left out)."""
+        return ", ".join(f"{k}={v}" for k, v in self.params.items() if k != "iterations")
+
+    def vectors(self, language: str, weighted: Any, counts: Any, dim: int | None = None) -> Any:
+        """Vectors of documents given as rows of weighted and count matrices, cut to ``dim``."""
+        return _cut(self.represent(language, weighted, counts), dim)
+
+    def chapters(self, data: BibleData, language: str) -> Any:
+        """Vectors of all chapters in ``language`` at the full dimension (computed once)."""
+        if language not in self._chapters:
+            self._chapters[language] = self.represent(
+                language, data.weighted[language], data.counts[language]
+            )
+        return self._chapters[language]
+
+
+def _cut(x: Any, dim: int | None) -> Any:
+    return x if dim is None else x[:, :dim]
+
+
+@dataclass(eq=False)
+class _Candidate:
+    """A model at one dimension: what the dev sweep chooses among."""
+
+    model: FittedModel
+    dim: int | None
+    data: BibleData = field(repr=False)
+
+    @property
+    def method(self) -> str:
+        return self.model.method
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.model.params
+
+    @property
+    def metric(self) -> str:
+        return self.model.metric
+
+    @property
+    def fit_seconds(self) -> float:
+        return self.model.fit_seconds
+
+    def embed(self, language: str, idx: np.ndarray) -> Any:
+        return _cut(self.model.chapters(self.data, language)[idx], self.dim)
 
 
 @dataclass(eq=False)
 class TranslingualResult:
-    """Everything notebook 07 shows.
+    """Everything notebook 07 shows of the paper's setup (chapter-level, deterministic).
 
     Attributes
     ----------
@@ -254,6 +357,10 @@ class TranslingualResult:
     embeddings : dict method -> (en_test, es_test, metric)
         Test-chapter vectors for the explorer widget.
     ibm1 : IBM1Model or None
+    models : list of FittedModel
+        Every fitted model (all settings), reused by the verse-level evaluation.
+    plsa_history : DataFrame
+        ``method, topics, iteration, dev mrr`` of every early-stopping evaluation.
     """
 
     data: BibleData
@@ -268,42 +375,8 @@ class TranslingualResult:
     embeddings: dict[str, tuple[Any, Any, str]]
     ibm1: IBM1Model | None = None
     candidates: list[Any] = field(default_factory=list, repr=False)
-
-    def retrieval_at_dimension(self, dim: int) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
-        """Test retrieval of every method that has dimension (or topic number) ``dim``.
-
-        Uses each method's dev-chosen gamma; PLSA models at ``dim`` topics (early-stopped on
-        dev). A supplementary view below the ceiling reached at the dev-chosen dimensions.
-
-        Returns
-        -------
-        table : DataFrame (method, dim, setting, top1, mrr)
-        hits : dict method -> per-query Top-1 hits
-        """
-        langs = self.data.languages
-        test = self.data.parts["test"]
-        chosen = dict(zip(self.test_table["method"], self.test_table["setting"]))
-        rows, hits = [], {}
-        for c in self.candidates:
-            if c.dim != dim:
-                continue
-            if c.method not in ("JPLSA", "CPLSA") and _setting(c) != chosen.get(c.method):
-                continue
-            r = _retrieval(c.embed, c.metric, langs, test)
-            hits[c.method] = np.asarray(r.hits)
-            rows.append(
-                {
-                    "method": c.method,
-                    "dim": dim,
-                    "setting": _setting(c),
-                    "top1": r.top1,
-                    "mrr": r.mrr,
-                }
-            )
-        table = pd.DataFrame(rows)
-        if len(table):
-            table = table.sort_values("mrr", ascending=False, kind="stable").reset_index(drop=True)
-        return table, hits
+    models: list[FittedModel] = field(default_factory=list, repr=False)
+    plsa_history: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
 
     def dev_mrr_by_dim(self) -> pd.DataFrame:
         """Dev MRR per dimension (rows) and method (columns) at each method's chosen setting.
@@ -328,187 +401,191 @@ class TranslingualResult:
         return {str(m): float(v) for m, v in zip(flat["method"], flat["mrr"])}
 
 
-def _retrieval(embed: Embedder, metric: str, langs: Sequence[str], idx: np.ndarray) -> Any:
-    from ..evaluation import crosslingual_retrieval
-
-    return crosslingual_retrieval(embed(langs[0], idx), embed(langs[1], idx), metric=metric)  # type: ignore[arg-type]
-
-
-def _slice_embed(base: Embedder, k: int) -> Embedder:
-    return lambda lang, idx: base(lang, idx)[:, :k]
+def _retrieval(embed: Callable[[str, np.ndarray], Any], metric: str, langs: Sequence[str],
+               idx: np.ndarray) -> Any:  # fmt: skip
+    return paired_retrieval(embed(langs[0], idx), embed(langs[1], idx), metric=metric)  # type: ignore[arg-type]
 
 
-def _linear_candidates(
+def _linear_models(
     data: BibleData, cfg: ExperimentConfig, ibm1: IBM1Model | None
-) -> list[_Candidate]:
+) -> list[FittedModel]:
     langs = data.languages
     train = data.parts["train"]
     w = data.weighted
     views = [w[lang][train] for lang in langs]
     max_dim = max(cfg.dims)
-    out: list[_Candidate] = []
+    k_lsi = min(max_dim, len(train) - 1)
+    lsi_dims = tuple(d for d in cfg.dims if d <= k_lsi)
+    out: list[FittedModel] = []
     methods = set(cfg.methods)
 
-    def dims_upto(limit: int) -> list[int]:
-        return [d for d in cfg.dims if d <= limit]
-
     if "Untranslated" in methods:
-        out.append(
-            _Candidate("Untranslated", None, {}, lambda lang, idx: w[lang][idx], "cosine", 0.0)
-        )
+        out.append(FittedModel("Untranslated", {}, (None,), lambda lang, x, c: x, "cosine", 0.0))
     if "CL-LSI" in methods:
         t0 = time.perf_counter()
         joint = joint_log_tf_idf(data.space, [data.counts[lang][train] for lang in langs])
-        k = min(max_dim, len(train) - 1)
-        lsi = CLLSI(k).fit([joint])
+        lsi = CLLSI(k_lsi).fit([joint])
         sec = time.perf_counter() - t0
-        full = _proj_embed(w, lsi.components_)
-        for d in dims_upto(k):
-            out.append(_Candidate("CL-LSI", d, {}, _slice_embed(full, d), "cosine", sec))
+        out.append(FittedModel("CL-LSI", {}, lsi_dims, _linear(lsi.components_), "cosine", sec))
     if "OPCA" in methods:
         for g in cfg.opca_gammas:
             t0 = time.perf_counter()
             op = OPCA(max_dim, g).fit(views)
             sec = time.perf_counter() - t0
-            full = _proj_embed(w, op.components_)
-            for d in cfg.dims:
-                out.append(
-                    _Candidate("OPCA", d, {"gamma": g}, _slice_embed(full, d), "cosine", sec)
-                )
+            out.append(
+                FittedModel("OPCA", {"gamma": g}, cfg.dims, _linear(op.components_), "cosine", sec)
+            )
     if "CCA" in methods:
         for g in cfg.cca_gammas:
             t0 = time.perf_counter()
             cca = CrossLingualCCA(max_dim, g).fit(views)
             sec = time.perf_counter() - t0
             per = dict(zip(langs, cca.view_components_))
-            full = _per_language_embed(w, per)
-            for d in cfg.dims:
-                out.append(_Candidate("CCA", d, {"gamma": g}, _slice_embed(full, d), "cosine", sec))
+            out.append(
+                FittedModel("CCA", {"gamma": g}, cfg.dims, _per_language(per), "cosine", sec)
+            )
     if ibm1 is not None and ({"Word-by-word", "Word-by-word+LSA"} & methods):
         t0 = time.perf_counter()
         wbw = WordByWordTranslation(ibm1, data.space, langs[1], langs[0])
-        translated = {
-            langs[0]: w[langs[0]],
-            langs[1]: wbw.transform(w[langs[1]]),
-        }
         sec = time.perf_counter() - t0
+        source = langs[1]
+
+        def translate(lang: str, x: Any, c: Any) -> Any:
+            return wbw.transform(x) if lang == source else x
+
         if "Word-by-word" in methods:
-            out.append(
-                _Candidate(
-                    "Word-by-word", None, {}, lambda lang, idx: translated[lang][idx], "cosine", sec
-                )
-            )
+            out.append(FittedModel("Word-by-word", {}, (None,), translate, "cosine", sec))
         if "Word-by-word+LSA" in methods:
             t1 = time.perf_counter()
-            k = min(max_dim, len(train) - 1)
-            mono = CLLSI(k).fit([w[langs[0]][train]])
+            mono = CLLSI(k_lsi).fit([w[langs[0]][train]])
+            # (x P) C = x (P C): translate-then-project as one projection of the source language
+            comps = {langs[0]: mono.components_,
+                     source: np.asarray(wbw.matrix_ @ mono.components_)}  # fmt: skip
             sec2 = sec + time.perf_counter() - t1
-            full = _proj_embed(translated, mono.components_)
-            for d in dims_upto(k):
-                out.append(
-                    _Candidate("Word-by-word+LSA", d, {}, _slice_embed(full, d), "cosine", sec2)
-                )
-    return out
-
-
-def _proj_embed(mats: dict[str, Any], comps: np.ndarray) -> Embedder:
-    cache: dict[str, np.ndarray] = {}
-
-    def embed(lang: str, idx: np.ndarray) -> np.ndarray:
-        if lang not in cache:
-            cache[lang] = np.asarray(mats[lang] @ comps)
-        return cache[lang][idx]
-
-    return embed
-
-
-def _per_language_embed(mats: dict[str, Any], comps: dict[str, np.ndarray]) -> Embedder:
-    cache: dict[str, np.ndarray] = {}
-
-    def embed(lang: str, idx: np.ndarray) -> np.ndarray:
-        if lang not in cache:
-            cache[lang] = np.asarray(mats[lang] @ comps[lang])
-        return cache[lang][idx]
-
-    return embed
-
-
-def _plsa_candidates(data: BibleData, cfg: ExperimentConfig) -> list[_Candidate]:
-    langs = data.languages
-    train, dev = data.parts["train"], data.parts["dev"]
-    counts = data.counts
-    views = [counts[lang][train] for lang in langs]
-    out: list[_Candidate] = []
-    for name, cls in (("JPLSA", JPLSA), ("CPLSA", CPLSA)):
-        if name not in cfg.methods:
-            continue
-        for n_topics in cfg.topics:
-            if cls is JPLSA:
-                model: Any = JPLSA(n_topics, n_iter=cfg.jplsa_iter)
-            else:
-                model = CPLSA(
-                    n_topics, n_iter=cfg.cplsa_iter, n_projection_steps=cfg.projection_steps
-                )
-            best: dict[str, Any] = {"mrr": -1.0, "phi": None, "iter": 0}
-
-            def callback(it: int, m: Any, best: dict[str, Any] = best) -> bool:
-                last = it == m.n_iter
-                if it % cfg.eval_every and not last:
-                    return False
-                emb = _fold_embed(m, m.topic_word_, counts)
-                mrr = _retrieval(emb, "l1", langs, dev).mrr
-                if mrr > best["mrr"]:
-                    best.update(mrr=mrr, phi=m.topic_word_.copy(), iter=it)
-                return False
-
-            t0 = time.perf_counter()
-            model.fit(views, callback=callback)
-            sec = time.perf_counter() - t0
-            if best["phi"] is not None:
-                model.topic_word_ = best["phi"]
-            emb = _fold_embed(model, model.topic_word_, counts)
             out.append(
-                _Candidate(
-                    name,
-                    n_topics,
-                    {"iterations": best["iter"]},
-                    emb,
-                    "l1",
-                    sec,
-                )
+                FittedModel("Word-by-word+LSA", {}, lsi_dims, _per_language(comps), "cosine", sec2)
             )
     return out
 
 
-def _fold_embed(model: Any, phi: np.ndarray, counts: dict[str, Any]) -> Embedder:
-    """Fold-in embedder bound to a snapshot of ``phi`` (the model may keep training)."""
-    snapshot = copy.copy(model)
-    snapshot.topic_word_ = phi
-    cache: dict[tuple[str, bytes], np.ndarray] = {}
+def _linear(comps: np.ndarray) -> Represent:
+    return lambda lang, x, c: np.asarray(x @ comps)
 
-    def embed(lang: str, idx: np.ndarray) -> np.ndarray:
-        key = (lang, np.asarray(idx).tobytes())
-        if key not in cache:
-            cache[key] = snapshot.transform(counts[lang][idx])
-        return cache[key]
 
-    return embed
+def _per_language(comps: dict[str, np.ndarray]) -> Represent:
+    return lambda lang, x, c: np.asarray(x @ comps[lang])
+
+
+def _fit_plsa_task(
+    name: str,
+    n_topics: int,
+    views: list[sp.csr_matrix],
+    dev_views: list[sp.csr_matrix],
+    cfg: ExperimentConfig,
+) -> dict[str, Any]:
+    """Fit one PLSA model with early stopping on dev MRR (run in a worker process)."""
+    if name == "JPLSA":
+        model: Any = JPLSA(n_topics, n_iter=cfg.jplsa_iter)
+    else:
+        model = CPLSA(n_topics, n_iter=cfg.cplsa_iter, n_projection_steps=cfg.projection_steps)
+    best: dict[str, Any] = {"mrr": -1.0, "phi": None, "iter": 0}
+    history: list[tuple[int, float]] = []
+
+    def callback(it: int, m: Any) -> bool:
+        if it % cfg.eval_every and it != m.n_iter:
+            return False
+        a, b = (m.transform(v) for v in dev_views)
+        mrr = paired_retrieval(a, b, metric="l1").mrr
+        history.append((it, mrr))
+        if mrr > best["mrr"]:
+            best.update(mrr=mrr, phi=m.topic_word_.copy(), iter=it)
+        return False
+
+    t0 = time.perf_counter()
+    model.fit(views, callback=callback)
+    sec = time.perf_counter() - t0
+    phi = best["phi"] if best["phi"] is not None else model.topic_word_
+    return {"name": name, "topics": n_topics, "phi": phi, "iteration": best["iter"],
+            "seconds": sec, "history": history, "template": _unfitted(model)}  # fmt: skip
+
+
+def _unfitted(model: Any) -> Any:
+    t = copy.copy(model)
+    for attr in ("topic_word_", "doc_topic_", "objective_", "constraint_violation_"):
+        t.__dict__.pop(attr, None)
+    return t
+
+
+def _plsa_tasks(data: BibleData, cfg: ExperimentConfig) -> list[tuple[Any, ...]]:
+    langs = data.languages
+    train, dev = data.parts["train"], data.parts["dev"]
+    views = [data.counts[lang][train] for lang in langs]
+    dev_views = [data.counts[lang][dev] for lang in langs]
+    tasks = [(name, t, views, dev_views, cfg)
+             for name in ("JPLSA", "CPLSA") if name in cfg.methods for t in cfg.topics]  # fmt: skip
+    # largest first, so that two workers finish at about the same time
+    cost = {"JPLSA": cfg.jplsa_iter, "CPLSA": 6 * cfg.cplsa_iter}
+    return sorted(tasks, key=lambda t: -cost[t[0]] * t[1])
+
+
+def _plsa_model(res: dict[str, Any]) -> FittedModel:
+    snapshot = copy.copy(res["template"])
+    snapshot.topic_word_ = res["phi"]
+    snapshot.n_features_in_ = res["phi"].shape[1]
+    return FittedModel(
+        res["name"],
+        {"topics": res["topics"], "iterations": res["iteration"]},
+        (res["topics"],),
+        lambda lang, x, c: snapshot.transform(c),
+        "l1",
+        res["seconds"],
+    )
 
 
 def _setting(c: _Candidate) -> str:
     return ", ".join(f"{k}={v}" for k, v in c.params.items())
 
 
-def run_translingual(data: BibleData, config: ExperimentConfig | None = None) -> TranslingualResult:
-    """Run every method: dev sweep, test retrieval (Table 1/2), classification (Table 3)."""
-    from ..evaluation import knn_classify
+def run_translingual(
+    data: BibleData, config: ExperimentConfig | None = None, *, n_jobs: int = 1
+) -> TranslingualResult:
+    """Run every method: dev sweep, test retrieval (Table 1/2), classification (Table 3).
+
+    Parameters
+    ----------
+    data : BibleData
+    config : ExperimentConfig, optional
+    n_jobs : int, default 1
+        Worker processes for the PLSA fits (joblib); the linear models and IBM Model 1 are
+        fitted in this process meanwhile. The results do not depend on ``n_jobs``.
+    """
+    from threadpoolctl import threadpool_limits
 
     cfg = config or ExperimentConfig()
     unknown = set(cfg.methods) - set(METHODS)
     if unknown:
         raise ValueError(f"unknown methods {sorted(unknown)}; choose from {list(METHODS)}")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be a positive integer, got {n_jobs!r}")
+    # one BLAS thread in this process: the PLSA workers use the other core(s), and more threads
+    # than free cores make the dense eigen-solvers several times slower
+    with threadpool_limits(1):
+        return _run(data, cfg, n_jobs)
+
+
+def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualResult:
+    from joblib import Parallel, delayed
+
+    from ..evaluation import knn_classify
+
     langs = data.languages
     dev, test, train = data.parts["dev"], data.parts["test"], data.parts["train"]
+
+    tasks = _plsa_tasks(data, cfg)
+    pending: Any = []
+    if tasks:
+        runner = Parallel(n_jobs=min(n_jobs, len(tasks)), return_as="generator")
+        pending = runner(delayed(_fit_plsa_task)(*t) for t in tasks)
 
     ibm1 = None
     ibm1_sec = 0.0
@@ -519,10 +596,24 @@ def run_translingual(data: BibleData, config: ExperimentConfig | None = None) ->
             data.verse_tokens[langs[1]], data.verse_tokens[langs[0]], n_iter=cfg.ibm1_iter
         )
         ibm1_sec = time.perf_counter() - t0
+    models = _linear_models(data, cfg, ibm1)
+    for m in models:
+        if m.method.startswith("Word-by-word"):
+            m.fit_seconds += ibm1_sec
+    plsa_results = list(pending)
+    order = {(t[0], t[1]): i for i, t in enumerate(
+        (n, t) for n in ("JPLSA", "CPLSA") for t in cfg.topics)}  # fmt: skip
+    plsa_results.sort(key=lambda r: order[(r["name"], r["topics"])])
+    models += [_plsa_model(r) for r in plsa_results]
+    history = pd.DataFrame(
+        [{"method": r["name"], "topics": r["topics"], "iteration": it, "dev mrr": v}
+         for r in plsa_results for it, v in r["history"]],
+        columns=["method", "topics", "iteration", "dev mrr"],
+    )  # fmt: skip
 
-    candidates = _linear_candidates(data, cfg, ibm1) + _plsa_candidates(data, cfg)
+    candidates = [_Candidate(m, d, data) for m in models for d in m.dims]
     rows = []
-    for c in tqdm(candidates, desc="dev sweep", disable=None, leave=False):
+    for c in candidates:
         r = _retrieval(c.embed, c.metric, langs, dev)
         rows.append(
             {
@@ -537,11 +628,11 @@ def run_translingual(data: BibleData, config: ExperimentConfig | None = None) ->
     curves["dim"] = curves["dim"].astype("Float64")
 
     # choose per method: best dev MRR (ties: first = smaller dimension / earlier setting)
-    chosen: dict[str, _Candidate] = {}
+    chosen: dict[str, int] = {}
     for i, c in enumerate(candidates):
         cur = chosen.get(c.method)
-        if cur is None or rows[i]["mrr"] > rows[candidates.index(cur)]["mrr"]:
-            chosen[c.method] = c
+        if cur is None or rows[i]["mrr"] > rows[cur]["mrr"]:
+            chosen[c.method] = i
 
     test_rows = []
     hits: dict[str, np.ndarray] = {}
@@ -551,12 +642,11 @@ def run_translingual(data: BibleData, config: ExperimentConfig | None = None) ->
     for method in METHODS:
         if method not in chosen:
             continue
-        c = chosen[method]
+        c = candidates[chosen[method]]
         r = _retrieval(c.embed, c.metric, langs, test)
         hits[method] = np.asarray(r.hits)
         rr[method] = np.asarray(r.reciprocal_ranks)
-        sec = c.fit_seconds + (ibm1_sec if method.startswith("Word-by-word") else 0.0)
-        fit_seconds[method] = sec
+        fit_seconds[method] = c.fit_seconds
         embeddings[method] = (c.embed(langs[0], test), c.embed(langs[1], test), c.metric)
         test_rows.append(
             {
@@ -567,7 +657,7 @@ def run_translingual(data: BibleData, config: ExperimentConfig | None = None) ->
                 "mrr": r.mrr,
                 f"top1 {langs[0]}->{langs[1]}": r.forward.top1,
                 f"top1 {langs[1]}->{langs[0]}": r.backward.top1,
-                "fit seconds": sec,
+                "fit seconds": c.fit_seconds,
             }
         )
     test_table = pd.DataFrame(test_rows).sort_values("mrr", ascending=False, kind="stable")
@@ -579,9 +669,8 @@ def run_translingual(data: BibleData, config: ExperimentConfig | None = None) ->
     class_hits: dict[str, np.ndarray] = {}
     by_method: dict[str, list[_Candidate]] = {}
     for c in candidates:
-        if c.method in chosen and c.params == chosen[c.method].params:
-            by_method.setdefault(c.method, []).append(c)
-        elif c.method in ("JPLSA", "CPLSA"):
+        same = c.method in chosen and c.params == candidates[chosen[c.method]].params
+        if same or c.method in ("JPLSA", "CPLSA"):
             by_method.setdefault(c.method, []).append(c)
     for method in METHODS:
         if method not in by_method:
@@ -633,37 +722,9 @@ def run_translingual(data: BibleData, config: ExperimentConfig | None = None) ->
         embeddings=embeddings,
         ibm1=ibm1,
         candidates=candidates,
+        models=models,
+        plsa_history=history,
     )
-
-
-def compare_pairs(hits: dict[str, np.ndarray], pairs: Sequence[tuple[str, str]]) -> pd.DataFrame:
-    """Paired comparisons of per-item hits (exact McNemar test), one row per ``(a, b)`` pair.
-
-    Columns: ``baseline, method, accuracy baseline, accuracy method, difference,
-    n baseline only, n method only, mcnemar p, p(method better)``. Pairs whose methods were not
-    run are skipped.
-    """
-    from ..significance import compare_accuracy
-
-    rows = []
-    for a, b in pairs:
-        if a not in hits or b not in hits:
-            continue
-        r = compare_accuracy(hits[a], hits[b])
-        rows.append(
-            {
-                "baseline": a,
-                "method": b,
-                "accuracy baseline": r.accuracy_a,
-                "accuracy method": r.accuracy_b,
-                "difference": r.difference,
-                "n baseline only": r.n_a_only,
-                "n method only": r.n_b_only,
-                "mcnemar p": r.mcnemar_pvalue,
-                "p(method better)": r.prob_b_better,
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 def _scores(query: Any, targets: Any, metric: str) -> np.ndarray:

@@ -1,8 +1,8 @@
 r"""Joint PLSA (JPLSA) and coupled PLSA (CPLSA) for aligned multilingual documents.
 
-Both are fitted by MAP-EM over sparse count matrices. One EM iteration costs a few passes over
-the nonzeros with ``n_topics`` floats each (chunked gathers plus sparse x dense products): with
-``R = X / (\Theta\Phi)`` evaluated at the nonzeros of ``X`` only, the E and M steps are
+Both are fitted by MAP-EM over sparse count matrices. One EM iteration is one pass over the
+nonzeros of ``X`` with ``n_topics`` floats each (a compiled kernel, :func:`_em_statistics`):
+with ``R = X / (\Theta\Phi)`` evaluated at the nonzeros of ``X`` only, the E and M steps are
 
 .. math::
 
@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 from tqdm.auto import tqdm
@@ -28,8 +29,6 @@ from .projections import check_aligned_views
 __all__ = ["JPLSA", "CPLSA", "frequency_sorted_topics", "kl_project"]
 
 logger = logging.getLogger(__name__)
-
-_CHUNK_ELEMENTS = 1 << 22
 
 #: ``callback(iteration, model) -> bool | None``; ``True`` stops EM early.
 Callback = Callable[[int, Any], Any]
@@ -53,43 +52,58 @@ def _check_counts(views: Sequence[Any], min_views: int) -> list[sp.csr_matrix]:
     return out
 
 
-def _nnz_coords(x: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
-    rows = np.repeat(np.arange(x.shape[0]), np.diff(x.indptr))
-    return rows, x.indices
+@numba.njit(cache=True, nogil=True, fastmath=True)
+def _em_kernel(
+    indptr: np.ndarray,
+    indices: np.ndarray,
+    data: np.ndarray,
+    theta: np.ndarray,
+    phi_t: np.ndarray,
+    row_acc: np.ndarray,
+    col_acc: np.ndarray,
+    rows_wanted: bool,
+    cols_wanted: bool,
+) -> float:  # pragma: no cover - compiled
+    total = 0.0
+    n_docs, n_topics = theta.shape
+    for d in range(n_docs):
+        for k in range(indptr[d], indptr[d + 1]):
+            w = indices[k]
+            s = 0.0
+            for t in range(n_topics):
+                s += theta[d, t] * phi_t[w, t]
+            total += data[k] * np.log(s)
+            r = data[k] / s
+            if rows_wanted:
+                for t in range(n_topics):
+                    row_acc[d, t] += r * phi_t[w, t]
+            if cols_wanted:
+                for t in range(n_topics):
+                    col_acc[w, t] += r * theta[d, t]
+    return total
 
 
-def _denominators(
-    theta: np.ndarray, phi_t: np.ndarray, x: sp.csr_matrix, rows: np.ndarray
-) -> np.ndarray:
-    r""":math:`(\Theta\Phi)_{dw}` at the nonzeros of ``x`` (csr order), memory-bounded.
+def _em_statistics(
+    x: sp.csr_matrix,
+    theta: np.ndarray,
+    phi_t: np.ndarray,
+    *,
+    rows: bool = True,
+    cols: bool = False,
+) -> tuple[float, np.ndarray | None, np.ndarray | None]:
+    r"""One pass over the nonzeros of ``x``: :math:`\sum x \log(\Theta\Phi)` and, on request,
+    :math:`R\,\Phi^T` (``rows``, documents x topics) and :math:`R^T\Theta` (``cols``, terms x
+    topics), with :math:`R = X / (\Theta\Phi)` at the nonzeros.
 
-    Dense row blocks ``theta[a:b] @ phi_t.T`` (BLAS) when ``x`` is not too sparse, otherwise
-    chunked gathers of the needed rows of both factors.
+    ``theta`` (documents x topics) and ``phi_t`` (terms x topics) must be positive; ``theta``
+    need not be normalised (the tilted proportions of :func:`kl_project` are not).
     """
-    n_docs, n_terms = x.shape
-    n_topics = theta.shape[1]
-    cols = x.indices
-    out = np.empty(x.nnz)
-    if x.nnz > 0.01 * n_docs * n_terms:
-        block = max(1, _CHUNK_ELEMENTS // max(n_terms, 1))
-        phi = np.ascontiguousarray(phi_t.T)
-        for a in range(0, n_docs, block):
-            b = min(a + block, n_docs)
-            s, e = x.indptr[a], x.indptr[b]
-            if e > s:
-                out[s:e] = (theta[a:b] @ phi)[rows[s:e] - a, cols[s:e]]
-        return out
-    step = max(1, _CHUNK_ELEMENTS // n_topics)
-    for a in range(0, x.nnz, step):
-        b = min(a + step, x.nnz)
-        out[a:b] = np.einsum("ij,ij->i", theta[rows[a:b]], phi_t[cols[a:b]])
-    return out
-
-
-def _ratio(x: sp.csr_matrix, denom: np.ndarray) -> sp.csr_matrix:
-    r = x.copy()
-    r.data = x.data / denom
-    return r
+    theta = np.ascontiguousarray(theta, dtype=np.float64)
+    phi_t = np.ascontiguousarray(phi_t, dtype=np.float64)
+    row_acc = np.zeros(theta.shape if rows else (1, 1))
+    col_acc = np.zeros(phi_t.shape if cols else (1, 1))
+    total = _em_kernel(x.indptr, x.indices, x.data, theta, phi_t, row_acc, col_acc, rows, cols)
+    return float(total), (row_acc if rows else None), (col_acc if cols else None)
 
 
 def _normalize_rows(a: np.ndarray) -> np.ndarray:
@@ -190,12 +204,11 @@ class _PLSABase:
         if x.data.size and x.data.min() < 0:
             raise ValueError("term counts must be non-negative")
         _check_nonempty([x])
-        phi_t = self.topic_word_.T
-        rows, cols = _nnz_coords(x)
+        phi_t = np.ascontiguousarray(self.topic_word_.T)
         theta = np.full((x.shape[0], self.n_topics), 1.0 / self.n_topics)
         for _ in range(self.fold_in_iter):
-            r = _ratio(x, _denominators(theta, phi_t, x, rows))
-            theta = _normalize_rows(theta * (r @ phi_t) + (self.alpha - 1))
+            _, row_acc, _ = _em_statistics(x, theta, phi_t)
+            theta = _normalize_rows(theta * row_acc + (self.alpha - 1))
         return theta
 
 
@@ -264,31 +277,25 @@ class JPLSA(_PLSABase):
         views = _check_counts(views, min_views=1)
         _check_nonempty([sum(views[1:], views[0])])
         x = sum(views[1:], views[0]).tocsr()
-        rows, cols = _nnz_coords(x)
         (theta,), phi_t = _init_params([x], self.n_topics, self.alpha, self.beta)
         a1, b1 = self.alpha - 1, self.beta - 1
         objective: list[float] = []
         for _ in tqdm(range(self.n_iter + 1), desc="JPLSA EM", disable=None, leave=False):
-            denom = _denominators(theta, phi_t, x, rows)
-            objective.append(
-                float(x.data @ np.log(denom)) + _log_prior([theta], phi_t, self.alpha, self.beta)
-            )
-            if len(objective) > self.n_iter:
+            last = len(objective) == self.n_iter
+            loglik, row_acc, col_acc = _em_statistics(x, theta, phi_t, rows=not last, cols=not last)
+            objective.append(loglik + _log_prior([theta], phi_t, self.alpha, self.beta))
+            if last:
                 break
-            r = _ratio(x, denom)
-            new_theta = _normalize_rows(theta * (r @ phi_t) + a1)
-            phi_t = phi_t * np.asarray(r.T @ theta) + b1
+            new_theta = _normalize_rows(theta * row_acc + a1)
+            phi_t = phi_t * col_acc + b1
             phi_t /= phi_t.sum(axis=0, keepdims=True)
             theta = new_theta
             if callback is not None:
                 self.topic_word_ = np.ascontiguousarray(phi_t.T)
                 self.n_features_in_ = x.shape[1]
                 if callback(len(objective), self):
-                    denom = _denominators(theta, phi_t, x, rows)
-                    objective.append(
-                        float(x.data @ np.log(denom))
-                        + _log_prior([theta], phi_t, self.alpha, self.beta)
-                    )
+                    loglik, _, _ = _em_statistics(x, theta, phi_t, rows=False)
+                    objective.append(loglik + _log_prior([theta], phi_t, self.alpha, self.beta))
                     break
         self.doc_topic_ = theta
         self.topic_word_ = np.ascontiguousarray(phi_t.T)
@@ -350,38 +357,40 @@ def kl_project(
         The dual variables (for warm starts).
     fractions : list of ndarray (n_documents, n_topics)
         Expected topic fractions under the projected posterior.
-    ratios : list of csr_matrix
-        ``X_m / (tilted_m @ Phi)`` at the nonzeros (for the M-step's expected counts).
+    statistics : list of (float, ndarray, ndarray)
+        Per language, at the projected posterior: :math:`\sum x \log(\tilde\Theta_m\Phi)`,
+        :math:`R_m\Phi^T` and :math:`R_m^T\tilde\Theta_m` with
+        :math:`R_m = X_m / (\tilde\Theta_m\Phi)` at the nonzeros (the M-step's expected counts
+        are ``tilted_m * R_m Phi^T`` and ``phi_t * R_m^T tilted_m``).
     """
     n_views = len(views)
     n_docs, n_topics = thetas[0].shape
     pairs = [(a, b) for a in range(n_views) for b in range(a + 1, n_views)]
     lengths = [np.asarray(v.sum(axis=1)).ravel() for v in views]
-    coords = [_nnz_coords(v) for v in views]
+    phi_t = np.ascontiguousarray(phi_t, dtype=np.float64)
     if lam is None:
         lam = np.zeros((len(pairs), 2, n_docs, n_topics))
     inv_len = [(1.0 / n)[:, None] for n in lengths]
 
-    def tilted_and_fractions() -> tuple[list[np.ndarray], list[np.ndarray], list[Any]]:
+    def tilted_and_fractions(final: bool) -> tuple[list[np.ndarray], list[np.ndarray], list[Any]]:
         ell = [np.zeros((n_docs, n_topics)) for _ in range(n_views)]
         for p, (a, b) in enumerate(pairs):
             net = lam[p, 0] - lam[p, 1]
             ell[a] += net
             ell[b] -= net
-        tilted, fracs, ratios = [], [], []
+        tilted, fracs, stats = [], [], []
         for m in range(n_views):
             e = -ell[m] * inv_len[m]
             e -= e.max(axis=1, keepdims=True)  # a per-document scale: cancels in q
             th = thetas[m] * np.exp(e)
-            rows, _ = coords[m]
-            r = _ratio(views[m], _denominators(th, phi_t, views[m], rows))
-            fracs.append(th * np.asarray(r @ phi_t) * inv_len[m])
+            st = _em_statistics(views[m], th, phi_t, cols=final)
+            fracs.append(th * st[1] * inv_len[m])
             tilted.append(th)
-            ratios.append(r)
-        return tilted, fracs, ratios
+            stats.append(st)
+        return tilted, fracs, stats
 
-    tilted, fracs, ratios = tilted_and_fractions()
-    for _ in range(n_steps):
+    tilted, fracs, stats = tilted_and_fractions(n_steps == 0)
+    for step_no in range(n_steps):
         for p, (a, b) in enumerate(pairs):
             g = fracs[a] - fracs[b]
             # diagonal majorizer of the dual's Hessian Cov_q(g) <= diag(E_q[sum_j e_zj e_zj^T]/n^2)
@@ -392,8 +401,8 @@ def kl_project(
             for sign, col in ((1.0, 0), (-1.0, 1)):
                 delta = np.clip(step * (sign * g - epsilon), -cap, cap)
                 lam[p, col] = np.maximum(0.0, lam[p, col] + delta)
-        tilted, fracs, ratios = tilted_and_fractions()
-    return tilted, lam, fracs, ratios
+        tilted, fracs, stats = tilted_and_fractions(step_no == n_steps - 1)
+    return tilted, lam, fracs, stats
 
 
 class CPLSA(_PLSABase):
@@ -470,14 +479,13 @@ class CPLSA(_PLSABase):
             raise ValueError(f"epsilon must be >= 0, got {self.epsilon!r}")
         views = _check_counts(views, min_views=2)
         _check_nonempty(views)
-        coords = [_nnz_coords(v) for v in views]
         thetas, phi_t = _init_params(views, self.n_topics, self.alpha, self.beta)
         a1, b1 = self.alpha - 1, self.beta - 1
         lam = None
         objective: list[float] = []
         violation: list[float] = []
         for it in tqdm(range(self.n_iter + 1), desc="CPLSA EM", disable=None, leave=False):
-            tilted, lam, fracs, ratios = kl_project(
+            tilted, lam, fracs, stats = kl_project(
                 thetas,
                 phi_t,
                 views,
@@ -488,15 +496,13 @@ class CPLSA(_PLSABase):
             loglik = 0.0
             kl = 0.0
             for m, v in enumerate(views):
-                rows, _ = coords[m]
-                d_p = _denominators(thetas[m], phi_t, v, rows)
-                d_q = v.data / ratios[m].data
-                loglik += float(v.data @ np.log(d_p))
+                loglik_p, _, _ = _em_statistics(v, thetas[m], phi_t, rows=False)
+                loglik += loglik_p
                 # KL(q||p) = E_q[log tilt] - log Z, per token; tilt_t = tilted_t / theta_t
                 log_tilt = np.log(tilted[m] / thetas[m])
                 n_m = np.asarray(v.sum(axis=1)).ravel()
                 kl += float(np.sum(fracs[m] * n_m[:, None] * log_tilt))
-                kl -= float(v.data @ np.log(d_q / d_p))
+                kl -= stats[m][0] - loglik_p
             objective.append(
                 loglik + _log_prior(thetas, phi_t, self.alpha, self.beta) - max(kl, 0.0)
             )
@@ -511,8 +517,9 @@ class CPLSA(_PLSABase):
             word_counts = np.zeros_like(phi_t)
             new_thetas = []
             for m in range(len(views)):
-                new_thetas.append(_normalize_rows(tilted[m] * (ratios[m] @ phi_t) + a1))
-                word_counts += np.asarray(ratios[m].T @ tilted[m])
+                _, row_acc, col_acc = stats[m]
+                new_thetas.append(_normalize_rows(tilted[m] * row_acc + a1))
+                word_counts += col_acc
             phi_t = phi_t * word_counts + b1
             phi_t /= phi_t.sum(axis=0, keepdims=True)
             thetas = new_thetas

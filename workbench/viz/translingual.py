@@ -1,0 +1,168 @@
+"""Figures of the translingual notebook (07): dev MRR against dimension (the paper's Figures 3
+and 4) and the verse-level retrieval comparison."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["METHOD_STYLES", "method_style", "plot_dev_mrr_curves", "plot_verse_retrieval"]
+
+#: Colour (Okabe-Ito, no yellow), line style and marker per method: a discriminative model and
+#: its generative counterpart share a hue family, generative ones are dashed.
+METHOD_STYLES: dict[str, dict[str, Any]] = {
+    "OPCA": {"color": "#0072B2", "linestyle": "-", "marker": "o"},
+    "CL-LSI": {"color": "#56B4E9", "linestyle": "--", "marker": "s"},
+    "CCA": {"color": "#009E73", "linestyle": "-", "marker": "^"},
+    "CPLSA": {"color": "#D55E00", "linestyle": "-", "marker": "P"},
+    "JPLSA": {"color": "#CC79A7", "linestyle": "--", "marker": "X"},
+    "Word-by-word+LSA": {"color": "#000000", "linestyle": "-", "marker": "D"},
+    "Word-by-word": {"color": "#000000", "linestyle": "--", "marker": "d"},
+    "Untranslated": {"color": "#888888", "linestyle": ":", "marker": "."},
+}
+
+
+def method_style(method: str) -> dict[str, Any]:
+    """Plot keywords (``color``, ``linestyle``, ``marker``) of a method; grey for unknown ones."""
+    return dict(METHOD_STYLES.get(method, {"color": "#444444", "linestyle": "-.", "marker": "*"}))
+
+
+def plot_dev_mrr_curves(
+    mean: pd.DataFrame,
+    flat: Mapping[str, float] | pd.DataFrame | None = None,
+    *,
+    sd: pd.DataFrame | None = None,
+    ax: Any = None,
+    title: str | None = None,
+    ylabel: str = "dev MRR (both directions)",
+) -> Any:
+    """MRR against dimension (log axis), one line per method (a band of one sd if given).
+
+    Parameters
+    ----------
+    mean : DataFrame
+        Dimensions (index; topics for PLSA) x methods.
+    flat : mapping or DataFrame, optional
+        Methods without a dimension: ``{method: value}`` or a frame with ``mean`` (and ``sd``)
+        columns, drawn as horizontal lines.
+    sd : DataFrame, optional
+        Same layout as ``mean``: a shaded band of plus/minus one sd.
+    ax : matplotlib Axes, optional
+    title, ylabel : str
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    import matplotlib.pyplot as plt
+
+    if not isinstance(mean, pd.DataFrame) or mean.empty:
+        raise ValueError("mean must be a non-empty DataFrame (dimensions x methods)")
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    else:
+        fig = ax.figure
+    known = [m for m in METHOD_STYLES if m in mean.columns]
+    for method in known + [m for m in mean.columns if m not in known]:
+        y = mean[method].dropna()
+        if y.empty:
+            continue
+        style = method_style(str(method))
+        ax.plot(y.index, y.to_numpy(), label=str(method), linewidth=1.6, markersize=5, **style)
+        if sd is not None and method in sd.columns:
+            s = sd[method].reindex(y.index).to_numpy(dtype=float)
+            if np.isfinite(s).any():
+                s = np.nan_to_num(s)
+                ax.fill_between(y.index, y - s, y + s, color=style["color"], alpha=0.15, lw=0)
+    if flat is not None:
+        values = dict(flat["mean"]) if isinstance(flat, pd.DataFrame) else dict(flat)
+        for method, value in values.items():
+            style = method_style(str(method))
+            ax.axhline(float(value), color=style["color"], linestyle=style["linestyle"],
+                       linewidth=1.2, label=f"{method} (no dimension)")  # fmt: skip
+    ax.set_xscale("log")
+    dims = sorted({int(d) for d in mean.index})
+    ax.set_xticks(dims)
+    ax.set_xticklabels([str(d) for d in dims])
+    ax.minorticks_off()
+    ax.set_xlabel("dimension (number of topics for JPLSA, CPLSA)")
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, frameon=False)
+    return fig
+
+
+def plot_verse_retrieval(
+    per_seed: pd.DataFrame,
+    letters: Mapping[str, str],
+    *,
+    dev_mean: pd.DataFrame | None = None,
+    dev_sd: pd.DataFrame | None = None,
+    dev_flat: pd.DataFrame | Mapping[str, float] | None = None,
+    pool_size: int | None = None,
+) -> Any:
+    """The verse-level comparison: dev MRR against dimension (left) and test Top-1 (right).
+
+    Parameters
+    ----------
+    per_seed : DataFrame
+        Seeds (rows) x methods (columns): test Top-1 at each method's dev-chosen setting.
+    letters : mapping method -> str
+        Compact letter display: methods sharing a letter do not differ significantly.
+    dev_mean, dev_sd, dev_flat :
+        Dev-pool MRR against dimension (see :func:`plot_dev_mrr_curves`); without ``dev_mean``
+        only the right panel is drawn.
+    pool_size : int, optional
+        Verses per pool, for the titles.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    import matplotlib.pyplot as plt
+
+    if not isinstance(per_seed, pd.DataFrame) or per_seed.empty:
+        raise ValueError("per_seed must be a non-empty DataFrame (seeds x methods)")
+    missing = [m for m in per_seed.columns if m not in letters]
+    if missing:
+        raise ValueError(f"no letters for {missing}")
+    n_seeds = len(per_seed)
+    pool = f" among {pool_size} verses" if pool_size else ""
+    if dev_mean is not None:
+        fig, (ax_dev, ax) = plt.subplots(1, 2, figsize=(12, 4.6),
+                                         gridspec_kw={"width_ratios": [1.1, 1]})  # fmt: skip
+        plot_dev_mrr_curves(dev_mean, dev_flat, sd=dev_sd, ax=ax_dev,
+                            title=f"(a) dev verses: MRR vs dimension{pool}",
+                            ylabel="dev MRR (both directions)")  # fmt: skip
+    else:
+        fig, ax = plt.subplots(figsize=(6, 4.6))
+    mean = per_seed.mean(axis=0).sort_values(ascending=True, kind="stable")
+    sd = per_seed.std(axis=0, ddof=1) if n_seeds > 1 else pd.Series(0.0, index=mean.index)
+    y = np.arange(len(mean))
+    for i, method in enumerate(mean.index):
+        style = method_style(str(method))
+        ax.barh(i, 100 * mean[method], color=style["color"], alpha=0.35, height=0.7)
+        ax.errorbar(100 * mean[method], i, xerr=100 * float(np.nan_to_num(sd[method])),
+                    color=style["color"], capsize=3, linewidth=1.4)  # fmt: skip
+        ax.scatter(100 * per_seed[method].to_numpy(), np.full(n_seeds, i), s=14,
+                   color=style["color"], marker=style["marker"], zorder=3)  # fmt: skip
+        right = max(per_seed[method].max(), mean[method] + float(np.nan_to_num(sd[method])))
+        ax.text(100 * right + 2.0, i, letters[method], va="center",
+                fontsize=10, fontweight="bold")  # fmt: skip
+    ax.set_yticks(y)
+    ax.set_yticklabels([str(m) for m in mean.index])
+    ax.set_xlim(0, 108)
+    ax.set_xlabel("test Top-1 (%), both directions")
+    seeds = "one seed" if n_seeds == 1 else f"mean ± sd over {n_seeds} seeds (dots: seeds)"
+    ax.set_title(f"(b) test verses{pool}: {seeds}", fontsize=10)
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.text(1.0, -0.16, "Letters: a difference counts if significant in every seed (exact McNemar\n"
+            "on Top-1 hits, Holm over all pairs, p < 0.05); methods sharing a letter have none.",
+            transform=ax.transAxes, ha="right", va="top", fontsize=8)  # fmt: skip
+    fig.tight_layout()
+    return fig
