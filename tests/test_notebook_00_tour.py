@@ -65,6 +65,30 @@ def test_coverage_of_every_evaluation_set(tour):
     assert tour.records["coverage"]["MEN"]["items"] == 3000
 
 
+def rendered_discussion(result) -> str:
+    """The Markdown the notebook's last cell displayed (narrate)."""
+    nb = json.loads((result.output_dir / f"{result.name}.ipynb").read_text())
+    outputs = nb["cells"][-1]["outputs"]
+    texts = [
+        "".join(o["data"]["text/markdown"]) for o in outputs if "text/markdown" in o.get("data", {})
+    ]
+    assert texts, "the last cell must display the Discussion"
+    return texts[-1]
+
+
+def test_discussion_is_rendered_from_the_run(tour):
+    rec = tour.records
+    text = rendered_discussion(tour)
+    assert f"{rec['n_tokens']:,} tokens, {rec['n_types']:,} types" in text
+    assert f"slope is {rec['zipf_exponent']:.2f}" in text and "hold as expected" in text
+    rw = rec["coverage"]["RW"]["all"]
+    assert f"RW (rare words) is the exception**: {100 * rw:.0f} %" in text
+    assert "semantic analogies are mostly out of reach" in text
+    assert "Nothing here is random" in text and "{{" not in text
+    assert rec["missing_examples"]["MEN"]  # the most used missing words, quoted in the text
+    assert rec["missing_examples"]["MEN"].split(", ")[0] in text
+
+
 def test_outputs_and_manifest(tour):
     folder = tour.output_dir
     assert (folder / "00_tour.ipynb").exists()
@@ -99,3 +123,5 @@ def test_full_size_claims_of_the_discussion(tmp_path):
     assert 0.45 < cov["MEN"][0] < 0.6 and 0.45 < cov["WS"][0] < 0.6  # 10K loses about half
     assert 0.4 < cov["RW"][-1] < 0.5
     assert 0.1 < cov["analogy semantic"][-1] < 0.13 and 0.8 < cov["analogy syntactic"][-1] < 0.86
+    text = rendered_discussion(result)
+    assert "well covered, but not completely" in text and "at a 50K vocabulary" in text

@@ -6,11 +6,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.colors  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
 
 from workbench import coverage as cov  # noqa: E402
-from workbench.viz.tour import plot_coverage, plot_vocabulary  # noqa: E402
+from workbench.viz.tour import coverage_groups, plot_coverage, plot_vocabulary  # noqa: E402
 
 TOKENS = ("the cat sat on the mat the dog sat on the log a cat and a dog " * 50).split()
 SETS = {
@@ -33,6 +35,61 @@ def test_plot_vocabulary_and_coverage():
     assert len(ax.get_lines()) == 2
     assert list(ax.get_lines()[0].get_ydata()) == table.loc["pairs", ["2", "5", "all"]].tolist()
     plt.close(fig)
+
+
+def _is_yellow(color) -> bool:
+    r, g, b, _ = matplotlib.colors.to_rgba(color)
+    return r > 0.8 and g > 0.75 and b < 0.4
+
+
+def _sixteen_sets() -> pd.DataFrame:
+    sizes = {"MEN": 3000, "RW": 2034, "SCWS": 2003, "SIMLEX": 999, "WS": 353, "WS-SIM": 203,
+             "WS-REL": 252, "MTURK-287": 287, "MTURK-771": 771, "RG": 65, "MC": 30,
+             "YP-130": 130, "VERB-143": 144, "analogy": 19544, "analogy semantic": 8869,
+             "analogy syntactic": 10675}  # fmt: skip
+    rows = {name: {"items": n, "10K": 0.3 + 0.01 * i, "all": 0.6 + 0.02 * i}
+            for i, (name, n) in enumerate(sizes.items())}  # fmt: skip
+    return pd.DataFrame(rows).T.astype({"items": int})
+
+
+def test_coverage_groups_split_by_size_and_kind():
+    groups = coverage_groups(_sixteen_sets())
+    assert list(groups) == ["rating sets, ≥ 500 pairs", "rating sets, 200–499 pairs",
+                            "rating sets, < 200 pairs", "analogy questions"]  # fmt: skip
+    assert groups["rating sets, ≥ 500 pairs"] == ["MEN", "RW", "SCWS", "SIMLEX", "MTURK-771"]
+    assert groups["analogy questions"] == ["analogy", "analogy semantic", "analogy syntactic"]
+    assert sum(len(v) for v in groups.values()) == 16
+    assert list(coverage_groups(_sixteen_sets().drop(columns="items"))) == [
+        "rating sets",
+        "analogy questions",
+    ]
+    with pytest.raises(ValueError, match="decreasing"):
+        coverage_groups(_sixteen_sets(), bounds=(100, 200))
+
+
+def test_plot_coverage_sixteen_sets_are_distinguishable():
+    table = _sixteen_sets()
+    fig = plot_coverage(table, title="t")
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == 4
+    n_lines = 0
+    for ax in panels:
+        lines = ax.get_lines()
+        assert 1 <= len(lines) <= 6
+        styles = {(ln.get_color(), ln.get_marker(), ln.get_linestyle()) for ln in lines}
+        assert len(styles) == len(lines)  # colour, marker and dash differ within a panel
+        assert len({ln.get_color() for ln in lines}) == len(lines)
+        assert not any(_is_yellow(ln.get_color()) for ln in lines)
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert all("(" in lab for lab in labels)  # the set's size is in its label
+        n_lines += len(lines)
+    assert n_lines == 16
+    assert "MEN (3,000)" in [t.get_text() for t in panels[0].get_legend().get_texts()]
+    men = panels[0].get_lines()[0]
+    assert list(men.get_ydata()) == table.loc["MEN", ["10K", "all"]].tolist()
+    plt.close(fig)
+    with pytest.raises(KeyError, match="not in the table"):
+        plot_coverage(table, groups={"x": ["nope"]})
 
 
 def test_coverage_explorer_widget():

@@ -10,6 +10,8 @@ A :class:`View` is an ``N x d`` matrix whose row ``i`` belongs to word ``i`` of 
 * :func:`embedding_view` -- any :class:`workbench.embeddings.WordVectors` aligned to the vocabulary;
 * :func:`preprocess` -- :math:`f_j = n_j \\circ t_j` (identity / log / power, top-t columns).
 
+:func:`discussion_02` renders notebook 02's Discussion from its records.
+
 :func:`check_views` is the one validator of multiview input used by every estimator.
 
 References
@@ -30,6 +32,7 @@ from ._cooccurrence import (
     window_view,
     window_weight,
 )
+from ._discussion import discussion_02
 from ._lexical import (
     LEXICON_KINDS,
     embedding_view,
@@ -73,4 +76,5 @@ __all__ = [
     "preprocess",
     "preprocess_views",
     "view_statistics",
+    "discussion_02",
 ]

@@ -13,6 +13,37 @@ from workbench.significance import mrds_accuracy, mrds_correlation
 __all__ = ["plot_mrds_curves", "plot_table2_comparison", "plot_comparison_scatter"]
 
 
+#: Okabe & Ito's colour-blind-safe palette (no yellow: it vanishes on white).
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#000000")
+LINESTYLES = ("-", "--", ":", "-.")
+_METHOD_LABELS = {
+    "williams1959": "Williams' $t$",
+    "mvlsa2015": "Williams' $t$ (df $= n-2$)",
+    "hotelling1940": "Hotelling's $t$",
+    "steiger1980": "Steiger's $z$",
+}
+
+
+def _plain_log_ticks(axis: Any, ticks: Sequence[float]) -> None:
+    """Log axis labelled with plain numbers at ``ticks`` (30, 100, 300 ... instead of 10^k)."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+
+    axis.set_major_locator(FixedLocator(list(ticks)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def _ticks_within(lo: float, hi: float, steps: Sequence[float] = (1, 2, 5)) -> list[float]:
+    out = []
+    for e in range(int(np.floor(np.log10(lo))) - 1, int(np.ceil(np.log10(hi))) + 1):
+        out += [m * 10.0**e for m in steps if lo <= m * 10.0**e <= hi]
+    return out or [lo, hi]
+
+
+def _table2_column(r: float, p0: float) -> str:
+    return f"p{p0:g}_r{r:g}"
+
+
 def plot_mrds_curves(
     ns: Sequence[int] | None = None,
     r_values: Sequence[float] = (0.5, 0.7, 0.9),
@@ -20,54 +51,111 @@ def plot_mrds_curves(
     *,
     method: str = "williams1959",
     accuracy: bool = True,
+    paper: pd.DataFrame | None = None,
     axes: Any = None,
 ) -> Any:
-    """MRDS (percentage points) against the number of items, log-log.
+    r"""MRDS (percentage points) against the number of items, log-log, with the paper's values.
 
-    Left: correlation MRDS (:func:`workbench.significance.mrds_correlation`, one-sided) for each
-    ``r_ab`` (colour) and ``p0`` (line style); right (if ``accuracy``): the Bayesian accuracy
-    MRDS (:func:`workbench.significance.mrds_accuracy`) for each ``p0``. Returns the figure.
+    Left: correlation MRDS :math:`\sigma^{r}_{p_0}` (:func:`workbench.significance.mrds_correlation`,
+    one-sided) for each inter-system correlation :math:`r_{AB}` (colour) and threshold
+    :math:`p_0` (line style); right (if ``accuracy``): the Bayesian accuracy MRDS
+    :math:`\sigma_{p_0}` (:func:`workbench.significance.mrds_accuracy`) for each :math:`p_0`.
+    Open circles are the published values of ``paper`` (default: Table 2 of the MVLSA paper,
+    :data:`workbench.significance.MVLSA_TABLE2`) at their data sets' sizes; pass an empty
+    DataFrame to leave them out.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
+    from workbench.significance import MVLSA_TABLE2
+
+    paper = MVLSA_TABLE2 if paper is None else paper
     grid = np.unique(np.geomspace(20, 20000, 16).astype(int)) if ns is None else np.asarray(ns)
     ncols = 2 if accuracy else 1
     if axes is None:
-        fig, axes = plt.subplots(1, ncols, figsize=(5.5 * ncols, 4), squeeze=False)
+        fig, axes = plt.subplots(1, ncols, figsize=(5.8 * ncols, 4.4), squeeze=False)
         axes = axes[0]
     else:
         axes = np.atleast_1d(axes)
         fig = axes[0].figure
-    styles = ["-", "--", ":", "-."]
-    cmap = plt.get_cmap("viridis")
+    ax = axes[0]
+    acc_rows = [i for i in ("AN-SYN", "AN-SEM", "TOEFL") if i in paper.index]
+    corr = paper.drop(index=acc_rows) if len(paper) else paper
+    values: list[float] = []
     for i, r in enumerate(r_values):
+        color = PALETTE[i % len(PALETTE)]
         for j, p0 in enumerate(p0_values):
             y = [100 * mrds_correlation(int(n), r, p0, method=method) for n in grid]
-            axes[0].plot(
-                grid,
-                y,
-                styles[j % 4],
-                color=cmap(i / max(1, len(r_values) - 1)),
-                label=f"r_AB={r}, p0={p0}",
-            )
-    axes[0].set_xscale("log")
-    axes[0].set_yscale("log")
-    axes[0].set_xlabel("number of rated pairs n")
-    axes[0].set_ylabel("MRDS (points of Spearman x 100)")
-    axes[0].set_title(f"correlation MRDS ({method}, one-sided)")
-    axes[0].legend(fontsize=7)
-    axes[0].grid(True, which="both", alpha=0.3)
+            values += y
+            ax.plot(grid, y, LINESTYLES[j % 4], color=color, lw=1.6)
+            col = _table2_column(r, p0)
+            if col in corr.columns:
+                ax.plot(corr["n"], corr[col], "o", mfc="none", mec=color, ms=5, mew=1.1)
+                values += [float(v) for v in corr[col]]
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(r"number of rated pairs $n$")
+    ax.set_ylabel(r"MRDS $\sigma^{r}_{p_0}$ (Spearman's $\rho \times 100$)")
+    ax.set_title(f"rating sets: {_METHOD_LABELS.get(method, method)}, one-sided", fontsize=10)
+    colour_handles = [Line2D([], [], color=PALETTE[i % len(PALETTE)], lw=2,
+                             label=f"$r_{{AB}} = {r:g}$") for i, r in enumerate(r_values)]  # fmt: skip
+    style_handles = [Line2D([], [], color="0.3", ls=LINESTYLES[j % 4], lw=1.6,
+                            label=f"$p_0 = {p0:g}$") for j, p0 in enumerate(p0_values)]  # fmt: skip
+    if len(corr):
+        style_handles.append(Line2D([], [], ls="none", marker="o", mfc="none", mec="0.3",
+                                    label="MVLSA paper, Table 2"))  # fmt: skip
+    ax.legend(handles=colour_handles + style_handles, fontsize=8, loc="upper right",
+              framealpha=0.9)  # fmt: skip
+    ax.grid(True, which="major", alpha=0.35)
+    ax.grid(True, which="minor", alpha=0.12)
+    all_n = list(grid) + (list(corr["n"]) if len(corr) else [])
+    _plain_log_ticks(ax.xaxis, _ticks_within(min(all_n), max(all_n), (1, 3)))
+    finite = [v for v in values if np.isfinite(v) and v > 0]
+    if finite:
+        _plain_log_ticks(ax.yaxis, _ticks_within(min(finite), max(finite)))
     if accuracy:
+        ax = axes[1]
+        acc = paper.loc[acc_rows] if acc_rows else paper.iloc[:0]
+        values = []
         for j, p0 in enumerate(p0_values):
             y = [100 * mrds_accuracy(int(n), p0) for n in grid]
-            axes[1].plot(grid, y, styles[j % 4], color="C3", label=f"p0={p0}, beta(1,1)")
-        axes[1].set_xscale("log")
-        axes[1].set_yscale("log")
-        axes[1].set_xlabel("number of test items n")
-        axes[1].set_ylabel("MRDS (accuracy points)")
-        axes[1].set_title("accuracy MRDS (Bayesian, theta_A in [0.75, 0.90])")
-        axes[1].legend(fontsize=7)
-        axes[1].grid(True, which="both", alpha=0.3)
+            values += y
+            ax.plot(grid, y, LINESTYLES[j % 4], color=PALETTE[0], lw=1.6, label=f"$p_0 = {p0:g}$")
+            col = _table2_column(0.9, p0)
+            if len(acc) and col in acc.columns:
+                ax.plot(acc["n"], acc[col], "o", mfc="none", mec=PALETTE[0], ms=5, mew=1.1)
+                values += [float(v) for v in acc[col]]
+                if j == 0:  # name the data sets once, above the first curve
+                    ordered = acc.sort_values("n")
+                    sizes = ordered["n"].to_numpy(float)
+                    for k, (name, row) in enumerate(ordered.iterrows()):
+                        # label to the left when the next data set is close, to the right else
+                        left = k + 1 < len(sizes) and sizes[k + 1] < 2 * sizes[k]
+                        ax.annotate(str(name), (row["n"], row[col]), textcoords="offset points",
+                                    xytext=(-5 if left else 5, 5), ha="right" if left else "left",
+                                    fontsize=7)  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(r"number of test items $n$")
+        ax.set_ylabel(r"MRDS $\sigma_{p_0}$ (accuracy, points)")
+        ax.set_title(r"accuracy: Beta(1, 1) posteriors, $\hat\theta_A \in [0.75, 0.90]$",
+                     fontsize=10)  # fmt: skip
+        handles, _ = ax.get_legend_handles_labels()
+        if len(acc):
+            handles.append(Line2D([], [], ls="none", marker="o", mfc="none", mec=PALETTE[0],
+                                  label="MVLSA paper, Table 2"))  # fmt: skip
+        ax.legend(handles=handles, fontsize=8, loc="upper right", framealpha=0.9)
+        ax.grid(True, which="major", alpha=0.35)
+        ax.grid(True, which="minor", alpha=0.12)
+        all_n = list(grid) + (list(acc["n"]) if len(acc) else [])
+        _plain_log_ticks(ax.xaxis, _ticks_within(min(all_n), max(all_n), (1, 3)))
+        finite = [v for v in values if np.isfinite(v) and v > 0]
+        if finite:
+            _plain_log_ticks(ax.yaxis, _ticks_within(min(finite), max(finite)))
     fig.tight_layout()
     return fig
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from workbench.coverage import PowerLawFit
 
-__all__ = ["plot_coverage", "plot_vocabulary"]
+__all__ = ["plot_coverage", "plot_vocabulary", "coverage_groups"]
 
 
 def plot_vocabulary(
@@ -38,15 +38,18 @@ def plot_vocabulary(
     import matplotlib.pyplot as plt
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
-    ranks = np.arange(1, len(counts) + 1)
-    ax1.loglog(ranks, counts.to_numpy(), lw=1.5, label="corpus")
+    # ranks evenly spaced in log(rank): a log-log line cannot show more, and the figure stays
+    # small (a 5M-token corpus has about 75K types)
+    pick = np.unique(np.geomspace(1, len(counts), min(len(counts), 600)).astype(int)) - 1
+    ranks = pick + 1
+    ax1.loglog(ranks, counts.to_numpy()[pick], lw=1.5, label="corpus")
     if zipf is not None:
         ax1.loglog(
             ranks,
             zipf.scale * ranks.astype(float) ** zipf.exponent,
             "--",
             lw=1,
-            label=f"fit: count ∝ rank^{zipf.exponent:.2f}",
+            label=f"fit: count ∝ rank$^{{{zipf.exponent:.2f}}}$",
         )
     ax1.set(xlabel="frequency rank", ylabel="count", title="Zipf plot")
     ax1.legend()
@@ -58,7 +61,7 @@ def plot_vocabulary(
             heaps.scale * x**heaps.exponent,
             "--",
             lw=1,
-            label=f"fit: types ∝ tokens^{heaps.exponent:.2f}",
+            label=f"fit: types ∝ tokens$^{{{heaps.exponent:.2f}}}$",
         )
     ax2.set(xlabel="tokens read", ylabel="distinct words (types)", title="Vocabulary growth")
     ax2.legend()
@@ -68,13 +71,71 @@ def plot_vocabulary(
     return fig
 
 
-def plot_coverage(table: pd.DataFrame, *, title: str = "") -> Any:
+#: Okabe & Ito's colour-blind-safe palette (no yellow: it vanishes on white), with markers and
+#: line styles so that lines stay distinguishable in grey-scale print.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#E69F00", "#000000")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+LINESTYLES = ("-", "--", "-.", ":")
+
+
+def coverage_groups(
+    table: pd.DataFrame, *, bounds: tuple[int, int] = (500, 200)
+) -> dict[str, list[str]]:
+    """Split the rows of a coverage table into panels of a few lines each.
+
+    Analogy rows (names starting with ``analogy``) form one group; the rating sets are split by
+    their number of items (``items`` column) at ``bounds`` (default: at least 500 pairs, 200 to
+    499, fewer than 200). Empty groups are dropped; without an ``items`` column all rating sets
+    form one group.
+
+    Returns
+    -------
+    dict
+        ``{panel title: [row names]}`` in table order.
+    """
+    hi, lo = bounds
+    if not hi > lo > 0:
+        raise ValueError(f"bounds must be decreasing positive sizes, got {bounds}")
+    names = [str(n) for n in table.index]
+    analogy = [n for n in names if n.lower().startswith("analogy")]
+    rating = [n for n in names if n not in analogy]
+    groups: dict[str, list[str]] = {}
+    if "items" in table.columns:
+        items = table["items"].astype(float)
+        items.index = names
+        groups[f"rating sets, ≥ {hi:,} pairs"] = [n for n in rating if items[n] >= hi]
+        groups[f"rating sets, {lo:,}–{hi - 1:,} pairs"] = [n for n in rating if lo <= items[n] < hi]
+        groups[f"rating sets, < {lo:,} pairs"] = [n for n in rating if items[n] < lo]
+    else:
+        groups["rating sets"] = rating
+    groups["analogy questions"] = analogy
+    return {k: v for k, v in groups.items() if v}
+
+
+def plot_coverage(
+    table: pd.DataFrame,
+    *,
+    title: str = "",
+    groups: dict[str, list[str]] | None = None,
+    max_single: int = 6,
+) -> Any:
     """Coverage (fraction of items with all words in vocabulary) against vocabulary cut-off.
+
+    One panel per group of evaluation sets (:func:`coverage_groups`), each line with its own
+    colour, marker and line style and labelled with its number of items; a table of at most
+    ``max_single`` rows is drawn in a single panel.
 
     Parameters
     ----------
     table : DataFrame
-        Output of :func:`workbench.coverage.coverage_table` (an ``items`` column is ignored).
+        Output of :func:`workbench.coverage.coverage_table` (the ``items`` column labels the
+        lines and groups the rating sets by size).
+    title : str
+        Figure title.
+    groups : dict, optional
+        ``{panel title: [row names]}``; default :func:`coverage_groups`.
+    max_single : int
+        Up to this many rows, one panel.
 
     Returns
     -------
@@ -83,19 +144,43 @@ def plot_coverage(table: pd.DataFrame, *, title: str = "") -> Any:
     import matplotlib.pyplot as plt
 
     values = table.drop(columns=["items"], errors="ignore")
-    fig, ax = plt.subplots(figsize=(9, 5))
+    values.index = [str(n) for n in values.index]
+    if groups is None:
+        groups = {"": list(values.index)} if len(values) <= max_single else coverage_groups(table)
+    unknown = [n for rows in groups.values() for n in rows if n not in values.index]
+    if unknown:
+        raise KeyError(f"groups name rows that are not in the table: {unknown}")
+    n_panels = len(groups)
+    n_cols = 1 if n_panels == 1 else 2
+    n_rows = int(np.ceil(n_panels / n_cols))
+    fig, axes = plt.subplots(n_rows, n_cols, figsize=(9 if n_cols == 1 else 10.5, 3.6 * n_rows + 0.6),
+                             squeeze=False, sharex=True, sharey=True)  # fmt: skip
     xs = np.arange(values.shape[1])
-    cmap = plt.get_cmap("tab20")
-    for i, (name, row) in enumerate(values.iterrows()):
-        ax.plot(xs, row.to_numpy(float), "o-", color=cmap(i % 20), label=str(name))
-    ax.set_xticks(xs, [str(c) for c in values.columns])
-    ax.set(
-        xlabel="vocabulary cut-off (most frequent words kept)",
-        ylabel="fraction of items fully covered",
-        ylim=(0, 1.02),
-        title=title or "Evaluation-set coverage by the corpus vocabulary",
-    )
-    ax.grid(alpha=0.3)
-    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
+    items: Any = table["items"] if "items" in table.columns else None
+    for ax, (panel, rows) in zip(axes.ravel(), groups.items()):
+        for i, name in enumerate(rows):
+            label = (
+                name
+                if items is None
+                else f"{name} ({int(items.iloc[values.index.get_loc(name)]):,})"
+            )
+            ax.plot(xs, values.loc[name].to_numpy(float), color=PALETTE[i % len(PALETTE)],
+                    marker=MARKERS[i % len(MARKERS)], ls=LINESTYLES[i % len(LINESTYLES)],
+                    ms=5, lw=1.6, label=label)  # fmt: skip
+        if panel:
+            ax.set_title(panel, fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="best", fontsize=8, title="set (items)", title_fontsize=8, framealpha=0.9)
+    for ax in axes.ravel()[n_panels:]:
+        ax.set_visible(False)
+    for i, ax in enumerate(axes.ravel()[:n_panels]):
+        ax.set_xticks(xs, [str(c) for c in values.columns])
+        if i + n_cols >= n_panels:
+            ax.set_xlabel("vocabulary cut-off (most frequent words kept)")
+            ax.tick_params(labelbottom=True)
+        if i % n_cols == 0:
+            ax.set_ylabel("share of items fully covered")
+    axes[0, 0].set_ylim(0, 1.02)
+    fig.suptitle(title or "Evaluation-set coverage by the corpus vocabulary")
     fig.tight_layout()
     return fig

@@ -1,4 +1,4 @@
-"""Figures of the views notebook: density per view and one figure per view family."""
+"""Figures of the views notebook: density per view, and the views of every family side by side."""
 
 from __future__ import annotations
 
@@ -11,7 +11,16 @@ import scipy.sparse as sp
 
 from workbench.views import View
 
-__all__ = ["plot_view_density", "plot_view_family"]
+__all__ = [
+    "plot_view_density",
+    "plot_view_family",
+    "plot_view_families",
+    "plot_view_heatmaps",
+    "row_nnz_ccdf",
+]
+
+#: Okabe & Ito's colour-blind-safe palette (no yellow: it vanishes on white).
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#E69F00", "#000000")
 
 
 def plot_view_density(stats: pd.DataFrame, *, ax: Any = None) -> Any:
@@ -26,15 +35,18 @@ def plot_view_density(stats: pd.DataFrame, *, ax: Any = None) -> Any:
     else:
         fig = ax.figure
     families = list(dict.fromkeys(stats["family"]))
-    cmap = plt.get_cmap("tab10")
-    colors = [cmap(families.index(f) % 10) for f in stats["family"]]
+    palette = PALETTE + ("#999999", "#882255", "#44AA99")
+    colors = [palette[families.index(f) % len(palette)] for f in stats["family"]]
     y = np.arange(len(stats))
     ax.barh(y, stats["density"].clip(lower=1e-12), color=colors)
     ax.set_yticks(y, list(stats.index), fontsize=7)
     ax.invert_yaxis()
     ax.set_xscale("log")
-    ax.set_xlabel("density (nnz / (rows x columns))")
-    handles = [plt.Rectangle((0, 0), 1, 1, color=cmap(i % 10)) for i in range(len(families))]
+    ax.minorticks_off()
+    ax.set_xlabel("density (nnz / (rows × columns))")
+    ax.grid(axis="x", which="major", alpha=0.3)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=palette[i % len(palette)])
+               for i in range(len(families))]  # fmt: skip
     ax.legend(handles, families, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
@@ -45,6 +57,48 @@ def _row_nnz(v: View) -> np.ndarray:
     if sp.issparse(m):
         return np.diff(sp.csr_array(m).indptr)
     return np.count_nonzero(m, axis=1)
+
+
+def row_nnz_ccdf(view: View, *, max_points: int = 200) -> tuple[np.ndarray, np.ndarray]:
+    """The complementary CDF of the nonzero contexts per *observed* word of ``view``.
+
+    Parameters
+    ----------
+    view : View
+    max_points : int
+        At most this many points, spread evenly in log(x) (the curve is drawn as steps, so
+        thinning only drops points that a log-log figure cannot resolve).
+
+    Returns
+    -------
+    x, fraction : ndarray
+        ``fraction[i]`` is the share of observed words with at least ``x[i]`` nonzero contexts;
+        ``x`` is increasing and starts at the smallest count (empty arrays if nothing is
+        observed).
+    """
+    if max_points < 2:
+        raise ValueError(f"max_points must be >= 2, got {max_points}")
+    k = np.sort(_row_nnz(view)[np.asarray(view.observed, bool)])
+    if k.size == 0:
+        return np.empty(0), np.empty(0)
+    xs, first = np.unique(k, return_index=True)
+    frac = 1.0 - first / k.size
+    if xs.size > max_points:
+        grid = np.geomspace(max(xs[0], 1), xs[-1], max_points)
+        pick = np.unique(np.clip(np.searchsorted(xs, grid), 0, xs.size - 1))
+        pick = np.union1d(pick, [0, xs.size - 1])
+        xs, frac = xs[pick], frac[pick]
+    return xs.astype(float), frac
+
+
+def _plain_log_axis(axis: Any) -> None:
+    """Log-axis tick labels as plain numbers (1, 10, 100, 1,000) rather than powers of ten."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLocator
+
+    axis.set_major_locator(LogLocator(base=10, numticks=12))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+    axis.set_minor_formatter(NullFormatter())
+    axis.set_minor_locator(NullLocator())
 
 
 def plot_view_family(views: Sequence[View], *, title: str | None = None, n_top: int = 60) -> Any:
@@ -60,24 +114,57 @@ def plot_view_family(views: Sequence[View], *, title: str | None = None, n_top: 
     if not views:
         raise ValueError("no views to plot")
     fig, (a0, a1) = plt.subplots(1, 2, figsize=(10, 3.8))
-    cmap = plt.get_cmap("viridis")
-    for i, v in enumerate(views):
-        k = _row_nnz(v)[v.observed]
-        if k.size == 0:
-            continue
-        xs = np.sort(k)
-        ccdf = 1.0 - np.arange(xs.size) / xs.size
-        a0.step(np.maximum(xs, 1), ccdf, where="post", color=cmap(i / max(len(views) - 1, 1)),
-                label=v.name if len(views) <= 8 else None, lw=1)  # fmt: skip
-    a0.set_xscale("log")
-    a0.set_yscale("log")
+    _ccdf_panel(a0, views)
     a0.set_xlabel("nonzero contexts per observed word")
     a0.set_ylabel("fraction of observed words ≥ x")
-    if len(views) <= 8:
-        a0.legend(fontsize=7)
-    else:
-        a0.set_title(f"{len(views)} views (colour = order)", fontsize=9)
-    v = views[0]
+    im = _heatmap_panel(a1, views[0], n_top, normalise=False)
+    fig.colorbar(im, ax=a1, label="log(1 + |z|)")
+    a1.set_xlabel("contexts (heaviest)")
+    a1.set_ylabel("words (heaviest)")
+    fig.suptitle(title or f"{views[0].family} views")
+    fig.tight_layout()
+    return fig
+
+
+def _ccdf_panel(ax: Any, views: Sequence[View], legend_max: int = 6) -> None:
+    import matplotlib.pyplot as plt
+
+    many = len(views) > legend_max
+    cmap = plt.get_cmap("viridis")
+    for i, v in enumerate(views):
+        xs, frac = row_nnz_ccdf(v)
+        if xs.size == 0:
+            continue
+        color: Any
+        if many:  # a sequence (offsets 1..15, relations): purple to green, stopping before yellow
+            color, style = cmap(0.75 * i / max(len(views) - 1, 1)), "-"
+        else:
+            color, style = PALETTE[i % len(PALETTE)], ("-", "--", ":", "-.")[i % 4]
+        label = None if many else v.name
+        if xs.size == 1:  # every observed word has the same count (a dense embedding view)
+            ax.plot(np.maximum(xs, 1), frac, "o", color=color, ms=4, label=label)
+        else:
+            ax.step(np.maximum(xs, 1), frac, where="post", color=color, ls=style, lw=1.2,
+                    label=label)  # fmt: skip
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    if many:
+        ax.text(0.97, 0.95, f"{len(views)} views,\npurple → green in order", ha="right", va="top",
+                fontsize=7, transform=ax.transAxes)  # fmt: skip
+    elif views:
+        ax.legend(fontsize=6, loc="lower left", frameon=False)
+
+
+def _heat_cmap() -> Any:
+    """Light to dark blue for nonzero cells; zeros (masked) are white."""
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+
+    cmap = ListedColormap(plt.get_cmap("Blues")(np.linspace(0.25, 1.0, 256)), name="heat")
+    return cmap.with_extremes(bad="white")
+
+
+def _heatmap_panel(ax: Any, v: View, n_top: int, *, normalise: bool) -> Any:
     m = v.matrix
     dense_abs = abs(m)
     rs = np.asarray(dense_abs.sum(axis=1)).ravel()
@@ -86,13 +173,95 @@ def plot_view_family(views: Sequence[View], *, title: str | None = None, n_top: 
     c = np.sort(np.argsort(-cs, kind="stable")[:n_top])
     block = m[r][:, c]
     block = block.toarray() if sp.issparse(block) else np.asarray(block)
-    im = a1.imshow(np.log1p(np.abs(block)), aspect="auto", cmap="magma_r", interpolation="nearest")
-    fig.colorbar(im, ax=a1, label="log(1 + |z|)")
-    a1.set_title(f"{v.name}: top {len(r)} rows x {len(c)} columns", fontsize=9)
-    a1.set_xlabel("contexts (heaviest)")
-    a1.set_ylabel("words (heaviest)")
-    if v.vocab is not None and len(r) <= 40:
-        a1.set_yticks(range(len(r)), [v.vocab.words[i] for i in r], fontsize=6)
-    fig.suptitle(title or f"{v.family} views")
+    z = np.log1p(np.abs(block))
+    if normalise and z.max() > 0:
+        z = z / z.max()
+    im = ax.imshow(np.ma.masked_equal(z, 0), aspect="auto", cmap=_heat_cmap(),
+                   interpolation="nearest", vmin=0, vmax=1 if normalise else None)  # fmt: skip
+    ax.set_title(f"{v.name}: top {len(r)} × {len(c)}", fontsize=8)
+    if v.vocab is not None and len(r) <= 40 and not normalise:
+        ax.set_yticks(range(len(r)), [v.vocab.words[i] for i in r], fontsize=6)
+    return im
+
+
+def _grid(n: int, n_cols: int, size: tuple[float, float], **kw: Any) -> tuple[Any, np.ndarray]:
+    import matplotlib.pyplot as plt
+
+    n_cols = max(1, min(n_cols, n))
+    n_rows = int(np.ceil(n / n_cols))
+    fig, axes = plt.subplots(n_rows, n_cols, figsize=(size[0] * n_cols, size[1] * n_rows),
+                             squeeze=False, **kw)  # fmt: skip
+    for ax in axes.ravel()[n:]:
+        ax.set_visible(False)
+    return fig, axes
+
+
+def _by_family(views: Sequence[View]) -> dict[str, list[View]]:
+    views = list(views)
+    if not views:
+        raise ValueError("no views to plot")
+    out: dict[str, list[View]] = {}
+    for v in views:
+        out.setdefault(v.family, []).append(v)
+    return out
+
+
+def plot_view_families(views: Sequence[View], *, n_cols: int = 3) -> Any:
+    """How many contexts each word has, one panel per view family, on shared log-log axes.
+
+    Each panel shows, for every view of the family, the fraction of *observed* words with at
+    least ``x`` nonzero contexts (:func:`row_nnz_ccdf`); families of more than six views (offsets,
+    relations) are drawn as a dark-to-light ramp in view order, the others with a legend. The
+    panel title gives the number of views and the mean share of the vocabulary observed.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    families = _by_family(views)
+    fig, axes = _grid(len(families), n_cols, (3.6, 2.8), sharex=True, sharey=True)
+    for ax, (family, vs) in zip(axes.ravel(), families.items()):
+        _ccdf_panel(ax, vs)
+        observed = float(np.mean([np.mean(v.observed) for v in vs]))
+        ax.set_title(f"{family}: {len(vs)} view{'s' if len(vs) > 1 else ''}, "
+                     f"{observed:.0%} of words observed", fontsize=9)  # fmt: skip
+        ax.grid(alpha=0.25, which="major")
+    first = axes.ravel()[0]  # the axes are shared: locators and formatters set once
+    _plain_log_axis(first.xaxis)
+    _plain_log_axis(first.yaxis)
+    for ax in axes.ravel()[: len(families)]:
+        ax.minorticks_off()  # minor ticks of nine log-log panels cost seconds and add nothing
+    for ax in axes[:, 0]:
+        ax.set_ylabel("share of observed words ≥ x")
+    for i, ax in enumerate(axes.ravel()[: len(families)]):
+        if i + axes.shape[1] >= len(families):  # nothing drawn below this panel
+            ax.set_xlabel("nonzero contexts per word")
+            ax.tick_params(labelbottom=True)
     fig.tight_layout()
+    return fig
+
+
+def plot_view_heatmaps(views: Sequence[View], *, n_cols: int = 3, n_top: int = 40) -> Any:
+    """The first view of every family on its ``n_top`` heaviest rows and columns.
+
+    Cells show ``log(1 + |z|)`` divided by the panel's maximum (views have very different
+    scales: counts, 0/1 memberships, embedding coordinates), so one colour bar serves all
+    panels; zeros are white. Returns the figure.
+    """
+
+    families = _by_family(views)
+    fig, axes = _grid(len(families), n_cols, (2.6, 2.4))
+    im = None
+    for ax, vs in zip(axes.ravel(), families.values()):
+        im = _heatmap_panel(ax, vs[0], n_top, normalise=True)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    for ax in axes[:, 0]:
+        ax.set_ylabel("heaviest words", fontsize=8)
+    for ax in axes[-1, :]:
+        ax.set_xlabel("heaviest contexts", fontsize=8)
+    fig.tight_layout()
+    if im is not None:
+        fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.6,
+                     label="log(1 + |z|) / panel maximum")  # fmt: skip
     return fig
