@@ -697,6 +697,8 @@ class SparseNoiseRun:
     keep_original : int
         Largest number of removed dimensions whose dev score is within ``tolerance`` of the
         original's (Figure 2's "how much can be removed").
+    tolerance : float
+        That tolerance (Spearman).
     n_dev, n_test : int
         SCWS items in each split.
     seconds : float
@@ -713,6 +715,7 @@ class SparseNoiseRun:
     chosen: dict[str, int]
     table4: pd.DataFrame
     keep_original: int
+    tolerance: float
     n_dev: int
     n_test: int
     n_ws_scored: int
@@ -838,6 +841,7 @@ def sparse_noise_run(
         chosen=chosen,
         table4=table4,
         keep_original=keep_original,
+        tolerance=float(tolerance),
         n_dev=int(scws_dev.scored.sum()),
         n_test=int(scws_test.scored.sum()),
         n_ws_scored=int(ws.scored.sum()),
@@ -1019,6 +1023,7 @@ class SparseNoiseStudy:
                 for row in first.table4.index
             },  # fmt: skip
             "keep_original_removed": per_seed(lambda r: r.keep_original),
+            "keep_tolerance": first.tolerance,
             "n_scws_dev": first.n_dev,
             "n_scws_test": first.n_test,
             "n_ws_scored": first.n_ws_scored,
