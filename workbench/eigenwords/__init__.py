@@ -13,6 +13,13 @@ Also here: the exact Laplacian formulation of §4.1 (:func:`lemma1_laplacian`,
 smallest-vs-largest singular vector choice of §4.2, and graph-only embeddings (Table 2 of
 the paper, :func:`graph_embeddings`).
 
+The SVDs can use :func:`lanczos_svd` (block Lanczos with full reorthogonalization), which
+converges to the same subspace as ARPACK several times faster on word-by-context matrices.
+The experiment of notebook 06 -- every embedding of its tables, scored in parallel jobs, the
+tests against eigenwords with Holm's correction and the Discussion rendered from its records
+-- is :func:`run_prior_study`, :func:`comparison_table`, :func:`holm_marks`,
+:func:`table1_display`, :func:`prior_gains` and :func:`discussion_06`.
+
 Conventions
 -----------
 Token streams are 1-d integer arrays of word ids in ``[0, V)`` with ``-1`` for
@@ -30,6 +37,8 @@ from ._counts import (
     count_prior_pairs,
     similarity_laplacian_counts,
 )
+from ._discussion import discussion_06
+from ._lanczos import lanczos_svd
 from ._laplacian import (
     GraphEmbeddingResult,
     LaplacianCCAResult,
@@ -38,6 +47,23 @@ from ._laplacian import (
     lemma1_laplacian,
     one_hot_views,
     token_laplacian,
+)
+from ._study import (
+    EIGEN,
+    LEXICON_NAMES,
+    EmbeddingScores,
+    PriorStudy,
+    baseline_rf_gains,
+    comparison_table,
+    holm_marks,
+    label_key,
+    per_set_display,
+    prior_gains,
+    prior_records,
+    run_prior_study,
+    score_vectors,
+    study_tables,
+    table1_display,
 )
 from ._svd import CCAPrior, Eigenwords, EigenwordsResult, eigenwords_svd
 
@@ -58,4 +84,21 @@ __all__ = [
     "lemma1_laplacian",
     "laplacian_cca",
     "graph_embeddings",
+    "lanczos_svd",
+    "EIGEN",
+    "LEXICON_NAMES",
+    "EmbeddingScores",
+    "PriorStudy",
+    "run_prior_study",
+    "score_vectors",
+    "comparison_table",
+    "holm_marks",
+    "table1_display",
+    "prior_gains",
+    "label_key",
+    "study_tables",
+    "baseline_rf_gains",
+    "prior_records",
+    "per_set_display",
+    "discussion_06",
 ]

@@ -186,6 +186,7 @@ def graph_embeddings(
     n_components: int,
     *,
     singular_value_power: float = 0.5,
+    solver: str = "svds",
     random_state: Any = None,
 ) -> GraphEmbeddingResult:
     """Graph-only word embeddings: truncated SVD of the lexicon graph's adjacency (Table 2).
@@ -198,6 +199,11 @@ def graph_embeddings(
         ``m`` (capped at the number of connected words minus one).
     singular_value_power : float, default 0.5
         Embeddings are :math:`U \\Sigma^{p}` (``p = 0``: plain singular vectors).
+    solver : {"svds", "lanczos"}, default "svds"
+        ARPACK or block Lanczos (:func:`workbench.eigenwords.lanczos_svd`); graphs with
+        at most two connected words use a dense SVD.
+    random_state : int, optional
+        Seed of the solver's start vector(s).
 
     Returns
     -------
@@ -227,7 +233,7 @@ def graph_embeddings(
         A,
         m,
         which="largest",
-        solver="svds" if keep.size > 2 else "dense",
+        solver=solver if keep.size > 2 else "dense",
         random_state=random_state,
     )
     emb = U * (s ** float(singular_value_power))

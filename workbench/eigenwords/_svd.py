@@ -21,10 +21,11 @@ from ._counts import (
     count_contexts,
     count_prior_pairs,
 )
+from ._lanczos import lanczos_svd
 
 Transform = Literal["sqrt", "none"]
 Which = Literal["largest", "smallest"]
-Solver = Literal["svds", "randomized", "dense"]
+Solver = Literal["svds", "lanczos", "randomized", "dense"]
 
 
 # ----------------------------------------------------------------------------- SVD
@@ -102,6 +103,10 @@ def _truncated_svd(
         U, s, Vt = svds(A, k=m, which="LM" if which == "largest" else "SM", v0=v0)
         order = np.argsort(-s) if which == "largest" else np.argsort(s)
         U, s, Vt = U[:, order], s[order], Vt[order]
+    elif solver == "lanczos":
+        if which != "largest":
+            raise ValueError('solver="lanczos" only computes the largest singular vectors')
+        U, s, Vt = lanczos_svd(A, m, random_state=random_state)
     elif solver == "randomized":
         if which != "largest":
             raise ValueError('solver="randomized" only computes the largest singular vectors')
@@ -109,7 +114,9 @@ def _truncated_svd(
 
         U, s, Vt = randomized_svd(A, m, n_iter=7, random_state=random_state)
     else:
-        raise ValueError(f'solver must be "svds", "randomized" or "dense", got {solver!r}')
+        raise ValueError(
+            f'solver must be "svds", "lanczos", "randomized" or "dense", got {solver!r}'
+        )
     U, Vt = _fix_signs(np.asarray(U), np.asarray(Vt))
     return U, np.asarray(s), Vt
 
@@ -145,11 +152,14 @@ def eigenwords_svd(
         ones (§4.2: the minimisation used when ``-L`` encodes similarities). With
         ``solver="svds"`` the smallest ones use ARPACK's ``which="SM"``, which is slow and
         may not converge on large vocabularies; use ``solver="dense"`` for small problems.
-    solver : {"svds", "randomized", "dense"}, default "svds"
-        ARPACK (:func:`scipy.sparse.linalg.svds`), sklearn's ``randomized_svd`` (largest
-        only) or a dense LAPACK SVD (small problems, tests).
+    solver : {"svds", "lanczos", "randomized", "dense"}, default "svds"
+        ARPACK (:func:`scipy.sparse.linalg.svds`), Lanczos with full reorthogonalization
+        (:func:`lanczos_svd`; largest only, the same subspace as ARPACK several times
+        faster on word-by-context matrices), sklearn's ``randomized_svd`` (largest only; an
+        approximation whose result moves with the seed when the spectrum decays slowly)
+        or a dense LAPACK SVD (small problems, tests).
     random_state : int, optional
-        Seed of the solver's start vector.
+        Seed of the solver's start vector (of the random test matrix for "randomized").
 
     Returns
     -------
@@ -322,7 +332,8 @@ class Eigenwords(_EigenBase):
         ``k`` context words each side.
     count_transform : {"sqrt", "none"}, default "sqrt"
         Count transform (``transform`` of :func:`eigenwords_svd`).
-    solver : {"svds", "randomized", "dense"}, default "svds"
+    solver : {"svds", "lanczos", "randomized", "dense"}, default "svds"
+        See :func:`eigenwords_svd`.
     random_state : int, optional
     chunk_length : int, optional
         Treat consecutive chunks of this many tokens as documents (paper §5.1 uses 13).
