@@ -61,6 +61,8 @@ def _seeds(k: int, n: int) -> str:
         return "in the one seed" if k == 1 else "in no seed"
     if k == n:
         return f"in all {n} seeds"
+    if k == 0:
+        return "in no seed"
     return f"in {k} of {n} seeds"
 
 
