@@ -34,6 +34,7 @@ DEPENDS_ON: dict[str, tuple[str, ...]] = {
     "03_mvlsa": ("02_views",),
     "04_ablation": ("03_mvlsa",),
     "05_fusion": ("03_mvlsa",),
+    "09_sparse_noise": ("08_sense_pairs",),
 }
 NOTEBOOK_PATTERN = re.compile(r"^\d\d_[A-Za-z0-9_]+$")
 
