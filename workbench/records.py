@@ -133,6 +133,14 @@ def record(name: str, value: Any) -> Any:
 _RECORDED: dict[str, Any] = {}
 
 
+def points(value: Any, *, signed: bool = False) -> str:
+    """A fraction as points with one decimal (``0.4213`` -> ``"42.1"``; ``signed``: ``"+42.1"``),
+    ``"n/a"`` for None or a non-finite value -- the ``pts`` / ``dpts`` specs of :func:`narrate`."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "n/a"
+    return f"{100 * float(value):{'+' if signed else ''}.1f}"
+
+
 def recorded() -> dict[str, Any]:
     """A copy of the values recorded so far in this process (this notebook run)."""
     return json.loads(json.dumps(_RECORDED))

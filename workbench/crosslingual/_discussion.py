@@ -10,12 +10,13 @@ data, parameters or seeds cannot contradict its own text.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from workbench.records import points
 
 from .verses import PAPER_CLAIMS
 
@@ -156,15 +157,11 @@ def _chosen_text(row: pd.Series) -> str:
 
 
 def _pts(v: Any) -> str:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return "n/a"
-    return f"{100 * float(v):.1f}"
+    return points(v)
 
 
 def _dpts(v: Any) -> str:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return "n/a"
-    return f"{100 * float(v):+.1f}"
+    return points(v, signed=True)
 
 
 def _p(v: Any) -> str:

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from workbench.records import points
+
 __all__ = ["discussion_06"]
 
 _LEX = {"WN": "WordNet", "PD": "PPDB", "FN": "FrameNet"}
@@ -35,15 +37,11 @@ def _vals(v: Any) -> np.ndarray:
 
 
 def _pts(v: Any) -> str:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return "n/a"
-    return f"{100 * float(v):.1f}"
+    return points(v)
 
 
 def _dpts(v: Any) -> str:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return "n/a"
-    return f"{100 * float(v):+.1f}"
+    return points(v, signed=True)
 
 
 def _ms(v: Any, *, sign: bool = False) -> str:

@@ -12,19 +12,17 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.records import points
+
 __all__ = ["discussion_03", "discussion_04", "discussion_05", "findings", "compare_sizes"]
 
 
 def _pts(v: Any) -> str:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return "n/a"
-    return f"{100 * float(v):.1f}"
+    return points(v)
 
 
 def _dpts(v: Any) -> str:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return "n/a"
-    return f"{100 * float(v):+.1f}"
+    return points(v, signed=True)
 
 
 def _mpts(values: Any) -> str:
