@@ -45,8 +45,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# Jupyter refuses to run as root unless told so: add --allow-root only for root (id -u = 0)
+LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab notebooks/ $(LAB_ARGS)
 
 bench: $(STAMP)
 	@set -e; for script in bench/bench_*.py; do \

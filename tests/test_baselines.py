@@ -168,19 +168,19 @@ def test_glove_is_reproducible_and_validates_input():
         fit_glove(np.full((3, 3), np.inf), 2)
     with pytest.raises(ValueError, match="no positive"):
         fit_glove(sp.csr_array((3, 3)), 2)
-    with pytest.raises(ValueError, match="2-D"):
+    with pytest.raises(ValueError, match="cooccurrence .* must be 2-dimensional"):
         fit_glove(np.ones(3), 2)
     bad = [
-        ({"n_components": 0}, "n_components must be a positive integer, got 0"),
-        ({"n_components": 2.5}, "n_components must be a positive integer, got 2.5"),
-        ({"epochs": 0}, "epochs must be a positive integer, got 0"),
+        ({"n_components": 0}, "n_components must be an integer >= 1, got 0"),
+        ({"n_components": 2.5}, "n_components must be an integer >= 1, got 2.5"),
+        ({"epochs": 0}, "epochs must be an integer >= 1, got 0"),
         ({"x_max": 0.0}, r"x_max must be a finite number > 0, got 0.0"),
         ({"x_max": np.inf}, r"x_max must be a finite number > 0, got inf"),
         ({"alpha": -0.5}, r"alpha must be a finite number >= 0, got -0.5"),
         ({"learning_rate": 0}, r"learning_rate must be a finite number > 0, got 0"),
         ({"learning_rate": float("nan")}, r"learning_rate must be a finite number > 0, got nan"),
         ({"grad_clip": -1.0}, r"grad_clip must be a finite number > 0, got -1.0"),
-        ({"tol": -1e-3}, r"tol must be None or a finite number >= 0, got -0.001"),
+        ({"tol": -1e-3}, r"tol must be a finite number >= 0 or None, got -0.001"),
         ({"dtype": np.int64}, "dtype must be numpy.float32 or numpy.float64"),
         ({"dtype": "nonsense"}, "dtype must be numpy.float32 or numpy.float64"),
     ]

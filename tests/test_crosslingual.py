@@ -174,7 +174,7 @@ def test_projection_bad_input():
     with pytest.raises(ValueError, match="expected"):
         op.transform(np.ones((2, 7)))
     cca = CrossLingualCCA(3).fit(views)
-    with pytest.raises(ValueError, match="view must be"):
+    with pytest.raises(ValueError, match="view must be an integer >= 0 and <= 1"):
         cca.transform(views[0], view=5)
 
 

@@ -183,7 +183,7 @@ def test_analogies_malformed(tmp_path):
     p.write_text(": family\nboy girl king queen\nbad line three\n")
     with pytest.raises(ds.DataFormatError, match="q.txt line 3: expected 4 words, got 3"):
         ds.load_analogies(p)
-    p.write_text("boy girl king queen\n")
+    p.write_text("boy girl king queen\n: family\nman woman uncle aunt\n")
     with pytest.raises(ds.DataFormatError, match="line 1: question before"):
         ds.load_analogies(p)
 
@@ -215,8 +215,11 @@ def test_toefl_errors(tmp_path):
     ans.write_text("1 (b) small\n")
     with pytest.raises(ds.DataFormatError, match="t.ans line 1: answer word 'small' differs"):
         ds.load_toefl(qst, ans)
-    ans.write_text("")
+    ans.write_text("\n")
     with pytest.raises(ds.DataFormatError, match=r"no answer for question\(s\) \[1\]"):
+        ds.load_toefl(qst, ans)
+    ans.write_text("")
+    with pytest.raises(ds.DataFormatError, match=r"t.ans: the file is empty"):
         ds.load_toefl(qst, ans)
     with pytest.raises(FileNotFoundError, match="nope.ans"):
         ds.load_toefl(qst, tmp_path / "nope.ans")

@@ -239,14 +239,18 @@ def test_chunk_documents():
     np.testing.assert_array_equal(starts, [0, 5, 18, 30])
 
 
-@pytest.mark.parametrize("alpha", [0, -0.1, 1.5, float("nan"), "x"])
-def test_invalid_alpha(alpha):
+@pytest.mark.parametrize(
+    "alpha, error",
+    [(0, ValueError), (-0.1, ValueError), (1.5, ValueError), (float("nan"), ValueError),
+     ("x", TypeError)],
+)  # fmt: skip
+def test_invalid_alpha(alpha, error):
     ids, starts, V = _tiny_stream()
     A = _random_graph(V, 0.3, seed=0)
-    with pytest.raises(ValueError, match="alpha"):
+    with pytest.raises(error, match="alpha"):
         CCAPrior(2, alpha=alpha).fit(ids, graph=A)
     cc = count_contexts(ids, V)
-    with pytest.raises(ValueError, match="alpha"):
+    with pytest.raises(error, match="alpha"):
         eigenwords_svd(cc, 2, prior=cc.counts * 0, alpha=alpha)
 
 

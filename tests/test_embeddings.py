@@ -158,7 +158,7 @@ def test_malformed_vector_files(tmp_path):
 def test_truncated_files(wv, tmp_path):
     binp = save_word_vectors(wv, tmp_path / "t.bin", format="word2vec-binary")
     binp.write_bytes(binp.read_bytes()[:-10])
-    with pytest.raises(DataFormatError, match=r"t.bin vector 6 \(line 7\): truncated"):
+    with pytest.raises(DataFormatError, match=r"t.bin line 7: vector 6: truncated"):
         load_word_vectors(binp)
     big = WordVectors([f"w{i}" for i in range(3000)], np.ones((3000, 20)))
     gz = save_word_vectors(big, tmp_path / "t.txt.gz", format="glove-text")

@@ -128,7 +128,7 @@ def test_sense_widgets():
     box.children[0].children[1].value = 3
     assert _texts(out).startswith("PCA: component 3, explained variance ")
 
-    insp = word_inspector(msv, labels, results["Ex-RPCA"], index, topn=3)
+    insp = word_inspector(msv, labels, results["Ex-RPCA"], index, topn=3, word="w0")
     assert isinstance(insp, widgets.Widget)
     word, out = insp.children
     lines = _texts(out).splitlines()
@@ -138,3 +138,308 @@ def test_sense_widgets():
     assert _texts(out).splitlines() == [f"w3_0: {', '.join(index.neighbours('w3', 0, 3))}"]
     word.value = "zzz"
     assert _texts(out) == "'zzz' is not in the vocabulary\n"
+
+
+# ------------------------------------------------------------------ every explorer: defaults,
+# unknown words and empty selections give a short message, never a stale result
+
+
+def test_output_area_scrolls_and_messages_replace_results():
+    from workbench.explore._output import append_display, output_area, show_message
+
+    out = output_area()
+    assert out.layout.max_height and out.layout.overflow == "auto"
+    append_display(out, pd.DataFrame({"a": [1]}))
+    show_message(out, "nothing to show")
+    assert _texts(out) == "nothing to show\n" and not _tables(out)
+
+
+def test_p0_sliders_reach_the_conventional_thresholds():
+    from workbench.explore.significance import comparison_explorer, mrds_calculator
+
+    calc = mrds_calculator()
+    slider = calc.children[2]
+    assert slider.value == 0.05 and slider.label == "0.05"  # exactly, not 10^-1.3
+    assert {0.05, 0.01, 0.001} <= {v for _, v in slider.options}
+    slider.value = 0.01
+    assert "correlation MRDS" in calc.children[-1].value
+    rng = np.random.default_rng(0)
+    gold = rng.normal(size=40)
+    box = comparison_explorer({"x": _wsr(gold + rng.normal(size=40), gold)},
+                              {"x": _wsr(gold + rng.normal(size=40), gold)})  # fmt: skip
+    assert box.children[0].children[1].value == 0.05
+    empty = comparison_explorer({"x": _wsr(gold, gold)}, {"y": _wsr(gold, gold)})
+    assert _texts(empty.children[-1]) == "the two systems share no rating set\n"
+
+
+def test_prior_knowledge_explorer_default_word_has_a_full_table():
+    """Notebook 06: the default word must be in the (small) vocabulary with graph neighbours."""
+    from workbench.embeddings import WordVectors
+    from workbench.explore.eigenwords import default_word, prior_knowledge_explorer
+    from workbench.lexicon_graphs import LexiconGraph
+
+    words = ["the", "queen", "monarch", "apple"]  # no "king" in this vocabulary
+    A = np.zeros((4, 4))
+    A[1, 2] = A[2, 1] = 1
+    g = LexiconGraph("wn", tuple(words), sp.csr_matrix(A))
+    vecs = WordVectors(words, np.array([[1.0, 0.1], [0.9, 0.2], [0.2, 1.0], [-1.0, 0.0]]))
+    assert default_word({"wn": g}, {"*": {"Eigen": vecs}}) == "queen"
+    box = prior_knowledge_explorer({"wn": g}, {"*": {"Eigen": vecs}}, topn=2)
+    text_w, out = box.children[0].children[0], box.children[1]
+    assert text_w.value == "queen" and _texts(out) == "'queen': 1 neighbours in wn\n"
+    table = _tables(out)[0]["text/plain"]
+    assert "monarch" in table and "Eigen" in table
+    text_w.value = "zebra"
+    assert _texts(out) == "'zebra' is not in the vocabulary\n" and not _tables(out)
+    text_w.value = " "
+    assert _texts(out) == "type a word\n"
+
+
+def test_word_inspector_unknown_word_replaces_the_previous_result():
+    """Notebook 09: an unknown word gives a message, not the previous word's senses."""
+    from workbench.embeddings import MultiSenseVectors
+    from workbench.explore.senses import word_inspector
+    from workbench.rpca import difference_matrix, ex_rpca
+    from workbench.senses import SenseNeighbours
+
+    rng = np.random.default_rng(3)
+    words = [f"w{i}" for i in range(6)]
+    n_senses = [3, 2, 2, 1, 2, 1]
+    msv = MultiSenseVectors(words, rng.standard_normal((6, 5)),
+                            [rng.standard_normal((k, 5)) for k in n_senses],
+                            [rng.standard_normal((k, 5)) for k in n_senses])  # fmt: skip
+    M, labels = difference_matrix(msv)
+    ex = ex_rpca(M, 2, random_state=0)
+    box = word_inspector(msv, labels, ex, SenseNeighbours(msv))
+    word, out = box.children
+    assert not word.ensure_option  # the frontend must send unknown words too
+    noisiest = labels[int(np.argmax(np.linalg.norm(ex.sparse, axis=0)))][0]
+    assert word.value == noisiest and _texts(out).startswith(f"{noisiest}_0: ")
+    word.value = "nope"
+    assert _texts(out) == "'nope' is not in the vocabulary\n"
+    word.value = ""
+    assert "type a word" in _texts(out)
+    assert out.layout.max_height
+
+
+def test_view_inspector_height_capped_and_messages(tmp_path):
+    from workbench.explore.views import view_inspector
+    from workbench.views import View, Vocabulary
+
+    vocab = Vocabulary.from_words([f"w{i}" for i in range(12)])
+    rng = np.random.default_rng(0)
+    views = [View(f"v{j}", sp.csr_array(rng.poisson(1.0, (12, 5)).astype(float)),
+                  tuple(f"c{i}" for i in range(5)), np.ones(12, bool), fam, vocab)
+             for j, fam in enumerate(["a", "a", "b"])]  # fmt: skip
+    box = view_inspector(views, default_word="not-a-word")  # falls back to a vocabulary word
+    (word, _), fams, out = box.children[0].children, box.children[1], box.children[2]
+    assert word.value in vocab and len(_tables(out)) == 2
+    assert out.layout.max_height and out.layout.overflow == "auto"
+    fams.value = ()
+    assert _texts(out) == "select at least one view family\n" and not _tables(out)
+    fams.value = ("b",)
+    word.value = "zzz"
+    assert _texts(out).startswith("'zzz' is not in the vocabulary") and not _tables(out)
+    word.value = "w3"
+    assert len(_tables(out)) == 1
+
+
+def test_coverage_explorer_without_datasets_says_so():
+    from workbench.explore.tour import coverage_explorer
+
+    box = coverage_explorer(["a", "b"], {})
+    assert _texts(box.children[1]) == "no evaluation set to show\n"
+
+
+# ------------------------------------------------------------------ MVLSA explorers (03, 04, 05)
+
+
+def _planted(n=80, seed=0):
+    """Two 'signal' views and one 'noise' view over n words, and a rating set on the signal."""
+    from workbench import mvlsa_experiments as mx
+    from workbench.views import View, Vocabulary
+
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(n)]
+    vocab = Vocabulary.from_words(words)
+    z = rng.standard_normal((n, 3))
+    views = []
+    for j, fam in enumerate(["signal", "signal", "noise"]):
+        mat = (z @ rng.standard_normal((3, 20)) + 0.3 * rng.standard_normal((n, 20))
+               if fam == "signal" else rng.poisson(1.0, (n, 20)).astype(float))  # fmt: skip
+        m = sp.csr_array(mat)
+        views.append(View(f"{fam}{j}", m, tuple(f"c{i}" for i in range(20)),
+                          np.diff(m.indptr) > 0, fam, vocab))  # fmt: skip
+    vs = mx.ViewSet(vocab, tuple(views), {"n_tokens": 0})
+    pairs = rng.choice(n, size=(200, 2))
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    zn = z / np.linalg.norm(z, axis=1, keepdims=True)
+    ratings = pd.DataFrame({"word1": [words[i] for i in pairs[:, 0]],
+                            "word2": [words[i] for i in pairs[:, 1]],
+                            "score": np.einsum("ij,ij->i", zn[pairs[:, 0]], zn[pairs[:, 1]])})  # fmt: skip
+    ratings.attrs["name"] = "MEN"
+    return vs, z, ratings
+
+
+CFG_KW = dict(transform="identity", view_rank=6, n_components=3, random_state=0)
+
+
+def test_mvlsa_study_explorer_t_dropdown_and_messages():
+    """Notebook 03: "all" is a real (non-blank) dropdown value; unknown queries and an empty
+    family selection give messages."""
+    from workbench import mvlsa_experiments as mx
+    from workbench.explore.mvlsa import mvlsa_study_explorer
+
+    vs, _, ratings = _planted()
+    box = mvlsa_study_explorer(vs, mx.MVLSAConfig(**CFG_KW), queries=("w0", "nope"),
+                               view_ranks=(3, 6), top_ts=(10,), wordsim=(ratings,))  # fmt: skip
+    w_n, w_t, w_m = box.children[0].children
+    fams, queries, out = box.children[2], box.children[3], box.children[5]
+    assert w_t.value == "all" and w_t.label == "all"  # a blank dropdown had value None
+    text = _texts(out)
+    assert text == "not in the vocabulary: 'nope'\n"
+    tables = _tables(out)
+    assert (
+        len(tables) == 2
+        and "w0" in tables[0]["text/plain"]
+        and "Spearman" in tables[1]["text/plain"]
+    )
+    w_t.value = 10
+    w_t.value = "all"
+    fams.value = ()
+    assert _texts(out) == "select at least one view family\n" and not _tables(out)
+    fams.value = ("signal",)
+    status = box.children[4].children[1]
+    assert "press <b>fit</b>" in status.value
+    queries.value = "zzz"  # refits with the chosen families
+    assert _texts(out) == "not in the vocabulary: 'zzz'\n" and len(_tables(out)) == 1
+    assert status.value == "2 setting(s) fitted"
+    box.children[1].children[1].value = len(vs.views)  # v = 3 > the 2 chosen views: a message
+    box.children[4].children[0].click()
+    assert _texts(out).startswith("cannot fit this setting: ") and not _tables(out)
+
+
+def test_gcca_explorer_unknown_query():
+    from workbench.explore.gcca import mvlsa_explorer
+
+    vs, _, _ = _planted()
+    box = mvlsa_explorer([v.matrix for v in vs.views], vs.words, queries=["w1", "nope"],
+                         view_ranks=(4,), max_components=4)  # fmt: skip
+    w_rw = box.children[1].children[0]
+    assert w_rw.value == "none" and w_rw.label == "K only"  # not a blank dropdown
+    out = box.children[-1]
+    assert _texts(out) == "not in the vocabulary: 'nope'\n" and len(_tables(out)) == 1
+
+
+@pytest.fixture(scope="module")
+def ablation():
+    from workbench import mvlsa_experiments as mx
+
+    vs, _, ratings = _planted()
+    cfg = mx.MVLSAConfig(**CFG_KW)
+    runs = {s: mx.ablation_study(vs, mx.MVLSAConfig(**{**CFG_KW, "random_state": s}),
+                                 {"!signal": ["signal"], "!noise": ["noise"]},
+                                 wordsim=[ratings], analogies=False)
+            for s in (0, 1)}  # fmt: skip
+    assert cfg.n_components == 3
+    return mx.ablation_seeds(runs)
+
+
+def test_ablation_detail(ablation):
+    from workbench.explore.ablation import ablation_detail
+
+    text, table = ablation_detail(ablation, "!signal", "MEN")
+    assert list(table.index) == [0, 1]
+    assert list(table.columns) == ["All views", "without (!signal)", "drop (points)", "p",
+                                   "p (Holm)", "significant"]  # fmt: skip
+    assert table["drop (points)"].gt(20).all() and table["significant"].all()
+    mean = 100 * ablation.drops.mean.loc["!signal", "MEN"]
+    assert text.startswith(f"!signal (removes signal) on MEN: drop +{mean:.1f} ± ")
+    assert "the removed views helped in 2 of 2 seed(s)" in text
+    with pytest.raises(KeyError, match="unknown removal"):
+        ablation_detail(ablation, "!nope", "MEN")
+
+
+def test_ablation_explorer(ablation):
+    """Notebook 04: choose the removed family and the rating set; see the drop and its test."""
+    from workbench.explore.ablation import ablation_explorer
+
+    box = ablation_explorer(ablation)
+    (w_rem, w_set), out = box.children[0].children, box.children[1]
+    assert (w_rem.value, w_set.value) == ("!signal", "MEN")  # a meaningful default
+    assert w_rem.label == "!signal (signal)"
+    assert _texts(out).startswith("!signal (removes signal) on MEN: drop +")
+    (table,) = _tables(out)
+    assert "p (Holm)" in table["text/plain"] and "<table" in table["text/html"]
+    w_rem.value = "!noise"
+    assert _texts(out).startswith("!noise (removes noise) on MEN: drop ")
+    assert len(_tables(out)) == 1  # replaced, not appended
+    assert out.layout.max_height
+
+
+@pytest.fixture(scope="module")
+def fusion():
+    from workbench import mvlsa_experiments as mx
+    from workbench.embeddings import WordVectors
+
+    vs, z, ratings = _planted()
+    rng = np.random.default_rng(1)
+    n = len(vs.words)
+    glove = WordVectors(
+        vs.words, z @ rng.standard_normal((3, 8)) + 0.3 * rng.standard_normal((n, 8))
+    )
+    wsg = WordVectors(vs.words, z @ rng.standard_normal((3, 8)) + 0.3 * rng.standard_normal((n, 8)))
+    noise = WordVectors(vs.words, rng.standard_normal((n, 6)))
+    cfg = mx.MVLSAConfig(**CFG_KW)
+    res = mx.fusion_study(vs, cfg, glove=glove, wsg=wsg, corpus_families=("signal",),
+                          wordsim=[ratings], analogies=False, extra={"noise": noise})  # fmt: skip
+    return vs, cfg, ratings, res
+
+
+def test_fusion_explorer_reproduces_mv_g_wsg_and_tests_each_part(fusion):
+    from workbench.explore.fusion import FusionExplorer
+
+    vs, cfg, ratings, res = fusion
+    ex = FusionExplorer.from_result(res, vs.vocab, cfg, wordsim=[ratings], analogies=False)
+    table = ex.report(["WSG", "GloVe", "MVLSA (all views)"])  # any order: the systems' order
+    assert list(table.index.get_level_values("part")) == ["MVLSA (all views)", "GloVe", "WSG"]
+    men = table.xs("MEN", level="test set")
+    # the default fusion is the notebook's MV-G-WSG
+    assert men["fused score"].iloc[0] == pytest.approx(100 * res.scores.loc["MEN", "MV-G-WSG"])
+    gains = res.gains.loc["MEN", "G-WSG Gain"]
+    assert men.loc["MVLSA (all views)", "gain (points)"] == pytest.approx(100 * gains)
+    assert (men["p"] <= men["p (Holm)"]).all() and men["significant"].dtype == bool
+    assert len(ex) == 1
+    ex.report(["GloVe", "noise"])
+    assert len(ex) == 2
+    with pytest.raises(ValueError, match="at least two"):
+        ex.report(["GloVe"])
+    with pytest.raises(KeyError, match="unknown systems"):
+        ex.report(["GloVe", "nope"])
+
+
+def test_fusion_explorer_widget(fusion):
+    """Notebook 05: choose systems to fuse; see the score and the test against each part."""
+    from workbench.explore.fusion import fusion_explorer
+
+    vs, cfg, ratings, res = fusion
+    box = fusion_explorer(res, vs.vocab, cfg, wordsim=[ratings], analogies=False)
+    parts = box.children[0].children[0]
+    w_set, (w_fuse, status) = (
+        box.children[0].children[1].children[0],
+        box.children[0].children[1].children[1].children,
+    )
+    out = box.children[1]
+    assert parts.value == ("MVLSA (all views)", "GloVe", "WSG") and w_set.value == "MEN"
+    assert _texts(out).startswith("fusion of MVLSA (all views) + GloVe + WSG on MEN: ")
+    (table,) = _tables(out)
+    assert all(p in table["text/plain"] for p in ("MVLSA (all views)", "GloVe", "WSG"))
+    parts.value = ("GloVe",)
+    assert _texts(out) == "choose at least two systems to fuse\n" and not _tables(out)
+    w_fuse.click()
+    assert _texts(out) == "choose at least two systems to fuse\n"
+    parts.value = ("GloVe", "noise")
+    assert _texts(out).startswith("press fuse") and not _tables(out)  # no stale result
+    w_fuse.click()
+    assert _texts(out).startswith("fusion of GloVe + noise on MEN: ")
+    assert "2 fusion(s)" in status.value and len(_tables(out)) == 1

@@ -124,12 +124,25 @@ def test_view_set_select(planted):
         vs.select(exclude=["signal", "noise"])
 
 
-def test_pickle_cache_roundtrip(tmp_path):
-    p = tmp_path / "x.pkl"
-    mx._save_pickle(p, {"a": 1})
-    assert mx._load_pickle(p) == {"a": 1}
-    p.write_bytes(b"garbage")
-    assert mx._load_pickle(p) is None  # corrupt entry: rebuilt by the caller
+def test_view_set_cache_round_trip_without_pickle(planted, tmp_path):
+    from workbench._io import Cache
+    from workbench.mvlsa_experiments._viewsets import _view_set_arrays, _view_set_from_arrays
+
+    vs, _, _ = planted
+    cache = Cache("viewsets", root=tmp_path)
+    arrays, meta = _view_set_arrays(vs)
+    cache.store({"k": 1}, arrays, meta)
+    hit = cache.load({"k": 1})
+    back = _view_set_from_arrays(hit.arrays, hit.meta)
+    assert back.names == vs.names and back.vocab.words == vs.vocab.words
+    assert back.info == vs.info
+    for a, b in zip(vs.views, back.views):
+        assert a.family == b.family and a.contexts == b.contexts and a.meta == b.meta
+        assert np.array_equal(a.observed, b.observed)
+        ma = a.matrix.toarray() if sp.issparse(a.matrix) else a.matrix
+        mb = b.matrix.toarray() if sp.issparse(b.matrix) else b.matrix
+        assert np.array_equal(ma, mb)
+    assert not list(tmp_path.rglob("*.pkl"))
 
 
 # ----------------------------------------------------------------------------- one system

@@ -74,6 +74,34 @@ def test_two_command_setup_files():
     assert commands == ["make run", "make test"]
 
 
+def test_readme_says_where_hand_run_outputs_land():
+    """A notebook run by hand writes to results/interactive/ of the checkout (workbench.records
+    .output_dir), not under notebooks/."""
+    readme = (ROOT / "README.md").read_text()
+    para = readme[readme.index("To work interactively"):].split("\n\n", 1)[0]
+    assert "`results/interactive/`" in para and "workbench.log" in para
+    assert "below the notebook's working" not in readme
+
+
+@pytest.mark.parametrize(("uid", "allowed"), [("0", True), ("1000", False)])
+def test_make_lab_allows_root_only_for_root(tmp_path, uid, allowed):
+    """Jupyter refuses to run as root without --allow-root; other users must not get it."""
+    import shutil
+    import subprocess
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "id").write_text(f"#!/bin/sh\necho {uid}\n")
+    (fake / "id").chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"}
+    res = subprocess.run(["make", "-n", "-o", ".venv/.workbench-installed", "lab"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    (line,) = [ln for ln in res.stdout.splitlines() if "jupyter lab notebooks/" in ln]
+    assert line.rstrip().endswith("--allow-root") == allowed
+
+
 def test_notebook_names_and_tests_exist():
     assert NOTEBOOKS and NOTEBOOKS[0].stem == "00_tour"
     numbers = [p.stem[:2] for p in NOTEBOOKS]

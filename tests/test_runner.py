@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from pathlib import Path
 
 import nbformat
@@ -15,6 +17,8 @@ from workbench.records import read_records
 PARAMS = 'DATA_SIZE = "full"\nINTERACTIVE = False\nSEED = 0\nSCALE = 1.5\nLABEL = "x"\nN = 3\n'
 
 BODY = """\
+import logging
+import warnings
 import pandas as pd
 import matplotlib
 matplotlib.use("Agg")
@@ -25,6 +29,10 @@ save_table("numbers", pd.DataFrame({"n": list(range(N))}))
 fig, ax = plt.subplots()
 ax.plot(range(N))
 save_figure("line", fig)
+logging.getLogger("workbench.demo").info("an info line for the log only")
+warnings.warn("values were clipped", RuntimeWarning)
+warnings.warn("values were clipped", RuntimeWarning)  # again (another line): counted, not shown
+warnings.warn("old API", DeprecationWarning)  # for developers: in the log only
 """
 
 
@@ -191,6 +199,13 @@ def test_run_writes_outputs_failure_reported_others_continue(nbdir, capsys, monk
     )
     assert code == 1
     captured = capsys.readouterr()
+    # overall progress: one line per notebook as it finishes, then the summary table
+    lines = captured.out.splitlines()
+    assert re.fullmatch(r"\[1/3\] 00_alpha +\d+\.\d s  complete", lines[0])
+    assert re.fullmatch(r"\[2/3\] 01_beta +\d+\.\d s  failed -- cell 3 \(In \[4\]\): "
+                        r"ValueError: planted failure x", lines[1])  # fmt: skip
+    assert re.fullmatch(r"\[3/3\] 02_gamma +\d+\.\d s  complete", lines[2])
+    assert "| **3 notebooks** | 2 complete, 1 failed |" in captured.out
     assert "FAILED 01_beta" in captured.err
     assert "cell 3 (In [4]): ValueError: planted failure x" in captured.err
     assert 'raise ValueError("planted failure " + LABEL)' in captured.err  # the failing source
@@ -221,6 +236,80 @@ def test_run_writes_outputs_failure_reported_others_continue(nbdir, capsys, monk
     summary = json.loads((out / "summary.json").read_text())
     assert [n["status"] for n in summary["notebooks"]] == ["complete", "failed", "complete"]
     assert "01_beta" in (out / "summary.md").read_text()
+    # output cells show results, not logs: the log and the warnings are in workbench.log and
+    # the warning that matters is summarised once
+    log = (alpha / "workbench.log").read_text()
+    assert "INFO workbench.demo: an info line for the log only" in log
+    assert (
+        log.count("RuntimeWarning: values were clipped") == 2
+        and "DeprecationWarning: old API" in log
+    )
+    cells = json.loads((alpha / "00_alpha.ipynb").read_text())["cells"]
+    stderr = "".join("".join(o["text"]) for c in cells for o in c.get("outputs", [])
+                     if o.get("name") == "stderr")  # fmt: skip
+    assert stderr.splitlines()[0] == "\u26a0 RuntimeWarning: values were clipped"
+    assert stderr.count("values were clipped") == 1 and "workbench.log" in stderr
+    assert "old API" not in stderr and "info line" not in stderr
+    # written under the umask 022 set below: readable by the other users of a shared machine
+    for folder in (out, alpha, alpha / "tables", alpha / "figures", failed):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o755, folder
+    for f in (alpha / "records.json", alpha / "manifest.json", alpha / "00_alpha.ipynb",
+              alpha / "workbench.log",
+              alpha / "tables" / "numbers.csv", alpha / "figures" / "line.png",
+              out / "summary.json", out / "summary.md"):  # fmt: skip
+        assert stat.S_IMODE(f.stat().st_mode) == 0o644, f
+
+
+@pytest.fixture(autouse=True)
+def _umask_022():
+    """Every runner test runs under umask 022 (restored afterwards)."""
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+@pytest.mark.parametrize(("umask", "dir_mode", "file_mode"),
+                         [(0o022, 0o755, 0o644), (0o027, 0o750, 0o640), (0o077, 0o700, 0o600)])  # fmt: skip
+def test_result_modes_follow_the_umask(nbdir, monkeypatch, umask, dir_mode, file_mode):
+    """Result folders and files get ``0o777 & ~umask`` / ``0o666 & ~umask`` (not the 0700 of
+    mkdtemp or the 0600 of mkstemp)."""
+    monkeypatch.setattr(runner, "_execute", fake_execute)
+    os.umask(umask)
+    out = nbdir.parent / "results"
+    run(nbdir, ["alpha"], size="small")
+    assert stat.S_IMODE((out / "00_alpha").stat().st_mode) == dir_mode
+    for f in (out / "00_alpha" / "manifest.json", out / "summary.json", out / "summary.md"):
+        assert stat.S_IMODE(f.stat().st_mode) == file_mode, f
+
+
+def test_progress_lines_in_completion_order_with_parallel_jobs(nbdir, monkeypatch):
+    import time as _time
+
+    def slow_alpha(path, output_notebook, parameters, **kw):
+        if path.stem == "00_alpha":
+            _time.sleep(1.0)
+        return fake_execute(path, output_notebook, parameters, **kw)
+
+    monkeypatch.setattr(runner, "_execute", slow_alpha)
+    seen = []
+    report = run(nbdir, ["alpha", "gamma"], size="small", jobs=2,
+                 on_result=lambda r, i, n: seen.append(runner.progress_line(r, i, n)))  # fmt: skip
+    assert [r.name for r in report.results] == ["00_alpha", "02_gamma"]  # plan order
+    assert [line.split()[:2] for line in seen] == [["[1/2]", "02_gamma"], ["[2/2]", "00_alpha"]]
+    assert report.elapsed >= 1.0
+
+
+def test_progress_line_format():
+    ok = runner.NotebookResult("03_mvlsa", "complete", Path("x"), wall_time=187.4)
+    assert (
+        runner.progress_line(ok, 3, 10) == "[ 3/10] 03_mvlsa                 3 min 07 s  complete"
+    )
+    fail = runner.NotebookFailure(4, 5, "ValueError", "boom")
+    bad = runner.NotebookResult("01_beta", "failed", Path("x"), wall_time=2.25, failure=fail)
+    assert runner.progress_line(bad, 1, 2).endswith(
+        "2.2 s  failed -- cell 4 (In [5]): ValueError: boom"
+    )
+    assert runner._duration(3725) == "1 h 02 min"
 
 
 def fake_execute(path, output_notebook, parameters, **kw):

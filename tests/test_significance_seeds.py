@@ -14,7 +14,9 @@ def test_seed_list():
     with pytest.raises(ValueError, match="SEEDS"):
         seed_list(0, 0)
     with pytest.raises(TypeError, match="n_seeds"):
-        seed_list(0, 2.0)
+        seed_list(0, "2")
+    with pytest.raises(ValueError, match="n_seeds"):
+        seed_list(0, 2.5)
 
 
 def test_seed_summary_matches_numpy():

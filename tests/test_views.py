@@ -10,6 +10,7 @@ import pytest
 import scipy.sparse as sp
 
 from workbench import views as wv
+from workbench._io import CacheWarning
 from workbench.views import (
     PreprocessSpec,
     View,
@@ -168,7 +169,8 @@ def test_cache_reuses_built_views(tmp_path, monkeypatch):
     docs = random_docs(3)
     vocab = Vocabulary.from_corpus(docs)
     first = positional_views(docs, vocab, [1, 2], cache=tmp_path)
-    assert len(list(tmp_path.glob("*.npz"))) == 2 and len(list(tmp_path.glob("*.json"))) == 1
+    folder = tmp_path / "views"  # the "views" namespace of the verified cache (workbench._io)
+    assert len(list(folder.glob("*.npz"))) == 1 and len(list(folder.glob("*.json"))) == 1
 
     def boom(*a, **k):
         raise AssertionError("rebuilt although cached")
@@ -181,6 +183,14 @@ def test_cache_reuses_built_views(tmp_path, monkeypatch):
         positional_views(docs, vocab, [1, 2], cache=tmp_path, respect_documents=False)
     with pytest.raises(AssertionError, match="rebuilt"):  # other corpus -> other key
         positional_views(random_docs(4), vocab, [1, 2], cache=tmp_path)
+    # a damaged entry is rebuilt with one warning, never used and never an error
+    monkeypatch.undo()
+    (data,) = folder.glob("*.npz")
+    data.write_bytes(data.read_bytes()[:-10])
+    with pytest.warns(CacheWarning, match=data.stem.split("-")[0]):
+        rebuilt = positional_views(docs, vocab, [1, 2], cache=tmp_path)
+    for a, b in zip(first, rebuilt):
+        assert (a.matrix != b.matrix).nnz == 0
     # default cache location follows WORKBENCH_CACHE
     monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "c"))
     assert str(wv.views_cache_dir()).startswith(str(tmp_path / "c"))

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._validation import check_bool, check_int
+
 __all__ = ["NULL_TOKEN", "IBM1Model", "train_ibm1", "viterbi_align"]
 
 logger = logging.getLogger(__name__)
@@ -75,6 +77,7 @@ class IBM1Model:
 
     def best_translations(self, source_word: str, topn: int = 5) -> list[tuple[str, float]]:
         """The ``topn`` most probable target words for ``source_word`` with their probabilities."""
+        topn = check_int(topn, "topn", low=1)
         e = self.source_index.get(source_word)
         if e is None:
             raise KeyError(f"source word {source_word!r} is not in the model's vocabulary")
@@ -192,8 +195,8 @@ def train_ibm1(
     statistical machine translation: parameter estimation. Computational Linguistics 19(2).
     """
     _check_bitext(source, target)
-    if not isinstance(n_iter, (int, np.integer)) or n_iter < 0:
-        raise ValueError(f"n_iter must be a non-negative integer, got {n_iter!r}")
+    n_iter = check_int(n_iter, "n_iter", low=0)
+    null = check_bool(null, "null")
     n_sent = len(source)
     src_words = ([NULL_TOKEN] if null else []) + [w for w in _vocab(source) if w != NULL_TOKEN]
     tgt_words = _vocab(target)

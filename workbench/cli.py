@@ -1,4 +1,4 @@
-"""Command line: ``python -m workbench run|list`` (also installed as ``workbench``).
+"""Command line: ``python -m workbench run|list|cache`` (also installed as ``workbench``).
 
 Exit codes: 0 success, 1 a notebook failed, 2 bad usage (nothing was run), 130 interrupted.
 """
@@ -6,12 +6,14 @@ Exit codes: 0 success, 1 a notebook failed, 2 bad usage (nothing was run), 130 i
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from workbench import runner
+from workbench import _io, runner
 
 __all__ = ["build_parser", "main"]
 
@@ -75,6 +77,18 @@ def build_parser() -> argparse.ArgumentParser:
     lst = sub.add_parser("list", help="list notebooks, their parameters and result status")
     lst.add_argument("--out", default="results", help="results folder (default: results/)")
     lst.add_argument("--notebooks-dir", default=None, help="folder with the notebooks")
+
+    cache = sub.add_parser(
+        "cache",
+        help="list, verify or clear the on-disk cache",
+        description=(
+            "The verified cache under WORKBENCH_CACHE (default ~/.cache/workbench): built views, "
+            "trained baselines, tuned settings, multi-sense models and the extracted WordNet."
+        ),
+    )
+    cache.add_argument("action", choices=("list", "verify", "clear"))
+    cache.add_argument("--namespace", default=None, help="only this namespace (e.g. views)")
+    cache.add_argument("--yes", action="store_true", help="clear without asking")
     return parser
 
 
@@ -100,6 +114,72 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cache(args: argparse.Namespace) -> int:
+    root = _io.cache_root()
+    caches = [c for c in _io.iter_entries(root) if args.namespace in (None, c.namespace)]
+    trees = [p.parent for p in sorted(root.rglob(_io.TREE_MANIFEST))]
+    if args.namespace is not None and not caches:
+        print(f"error: no cache namespace {args.namespace!r} under {root}", file=sys.stderr)
+        return 2
+    if args.action == "clear":
+        targets = (
+            [c.folder for c in caches] if args.namespace else sorted(p for p in root.iterdir())
+        )
+        if not targets:
+            print(f"nothing to clear under {root}")
+            return 0
+        if not args.yes:
+            if not sys.stdin.isatty():
+                print("error: clear removes cached data; pass --yes to confirm", file=sys.stderr)
+                return 2
+            answer = input(f"remove {len(targets)} cache item(s) under {root}? [y/N] ")
+            if answer.strip().lower() not in ("y", "yes"):
+                print("nothing removed")
+                return 0
+        for target in targets:
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target, ignore_errors=True)
+            else:
+                target.unlink(missing_ok=True)
+        print(f"removed {len(targets)} cache item(s) under {root}")
+        return 0
+    bad = 0
+    print(f"cache root: {root}")
+    for c in caches:
+        statuses = c.check() if args.action == "verify" else _listed(c)
+        for st in statuses:
+            mark = "ok" if st.ok else f"INVALID: {st.problem}"
+            bad += not st.ok
+            print(f"{c.namespace:<28} {st.key}  {st.size / 1e6:9.1f} MB  {st.created:<24} {mark}")
+        if args.action == "verify":
+            for orphan in c.orphans():
+                print(f"{c.namespace:<28} {orphan.name}  (no manifest names it)")
+    for folder in trees:
+        problem = _io.verify_tree(folder) if args.action == "verify" else ""
+        bad += bool(problem)
+        print(f"{folder.relative_to(root).as_posix():<28} (extracted folder)  "
+              f"{'INVALID: ' + problem if problem else 'ok'}")  # fmt: skip
+    if args.action == "verify":
+        print(f"{bad} invalid entr{'y' if bad == 1 else 'ies'}" + (
+            " (rebuilt automatically on next use)" if bad else ""))  # fmt: skip
+    return 1 if bad else 0
+
+
+def _listed(cache: _io.Cache) -> list[_io.EntryStatus]:
+    """Entries of ``cache`` from their manifests only (no hashing)."""
+    out = []
+    for manifest_path in sorted(cache.folder.glob("*.json")):
+        try:
+            m = json.loads(manifest_path.read_text(encoding="utf-8"))
+            size = int((m.get("data") or {}).get("size", 0))
+            out.append(_io.EntryStatus(cache.namespace, manifest_path.stem, manifest_path, True,
+                                       "", size, str(m.get("created", ""))))  # fmt: skip
+        except (OSError, ValueError, AttributeError, TypeError) as exc:
+            out.append(_io.EntryStatus(cache.namespace, manifest_path.stem, manifest_path,
+                                       False, f"manifest unreadable ({exc.__class__.__name__})"))  # fmt: skip
+    return out
+
+
 def _run(args: argparse.Namespace) -> int:
     params: dict[str, object] = {}
     for text in args.param:
@@ -114,7 +194,10 @@ def _run(args: argparse.Namespace) -> int:
         notebooks_dir=args.notebooks_dir,
         progress=False if args.no_progress else None,
         jobs=args.jobs,
+        # one line per notebook as it finishes (overall progress), then the summary table
+        on_result=lambda result, i, n: print(runner.progress_line(result, i, n), flush=True),
     )
+    print()
     print(report.summary_table())
     for r in report.failed:
         assert r.failure is not None
@@ -130,6 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "list":
             return _list(args)
+        if args.command == "cache":
+            return _cache(args)
         return _run(args)
     except runner.RunnerUsageError as exc:
         print(f"error: {exc}", file=sys.stderr)

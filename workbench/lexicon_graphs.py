@@ -33,6 +33,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._validation import check_array, check_bool, check_int
+
 logger = logging.getLogger(__name__)
 
 __all__ = [
@@ -90,7 +92,7 @@ class LexiconGraph:
                 f"LexiconGraph {self.name!r}: adjacency shape {A.shape} does not match "
                 f"{len(words)} words"
             )
-        A = sp.csr_matrix(A, dtype=np.float64)
+        A = sp.csr_matrix(check_array(A, "adjacency", ndim=2, accept_sparse=True))
         A = ((abs(A) + abs(A.T)) > 0).astype(np.float64).tocsr()
         A.setdiag(0)
         A.eliminate_zeros()
@@ -149,6 +151,13 @@ class LexiconGraph:
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+def _word_list(words: Any) -> list[str]:
+    """``words`` as a list of str; a single string is refused (it would be split into letters)."""
+    if isinstance(words, (str, bytes)) or not hasattr(words, "__iter__"):
+        raise TypeError(f"words must be a sequence of words, got {words!r}")
+    return [str(w) for w in words]
 
 
 def base_forms(word: str, wordnet: Any, *, include_word: bool = True) -> set[str]:
@@ -218,7 +227,13 @@ def graph_from_lexicon(
     adjacency, :math:`A = [K S K^\\top > 0]` with the diagonal removed (and the pairs with
     :math:`K K^\\top > 0` removed unless ``link_inflections``).
     """
-    words = [str(w) for w in words]
+    if not isinstance(lexicon, Mapping):
+        raise TypeError(
+            f"lexicon must be a mapping term -> iterable of terms, got {type(lexicon).__name__}"
+        )
+    use_base_forms = check_bool(use_base_forms, "use_base_forms")
+    link_inflections = check_bool(link_inflections, "link_inflections")
+    words = _word_list(words)
     if use_base_forms:
         if wordnet is None:
             from workbench.datasets import load_wordnet
@@ -285,6 +300,11 @@ def wordnet_relations(
     open them (one pass, ~2 s, instead of ~15 s of nltk synset objects for a 3k-word
     vocabulary); otherwise nltk's synset API gives the same relation.
     """
+    if isinstance(relations, str):
+        raise TypeError(
+            f"relations must be a sequence of relation names, not a string ({relations!r}); "
+            f"e.g. ({relations!r},)"
+        )
     bad = set(relations) - set(WORDNET_RELATIONS)
     if bad or not relations:
         raise ValueError(
@@ -396,6 +416,7 @@ def wordnet_graph(
     """WordNet graph: an edge if one word's base form is a synonym, hypernym or hyponym of
     the other's (§5.1 of Osborne et al. 2016). Matching is case-insensitive (WordNet's
     index is lower-case)."""
+    words = _word_list(words)
     if wordnet is None:
         from workbench.datasets import load_wordnet
 
@@ -441,11 +462,14 @@ def framenet_graph(
     ``frames`` is ``frame -> lemmas`` (default :func:`workbench.datasets.load_framenet_frames`,
     lower-cased lemmas). ``max_frame_size`` optionally skips huge frames.
     """
+    use_base_forms = check_bool(use_base_forms, "use_base_forms")
+    link_inflections = check_bool(link_inflections, "link_inflections")
+    max_frame_size = check_int(max_frame_size, "max_frame_size", low=1, allow_none=True)
+    words = _word_list(words)
     if frames is None:
         from workbench.datasets import load_framenet_frames
 
         frames = load_framenet_frames()
-    words = [str(w) for w in words]
     if use_base_forms:
         if wordnet is None:
             from workbench.datasets import load_wordnet

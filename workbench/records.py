@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import os
 import string
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from workbench._io import atomic_path, atomic_write_text
+from workbench._validation import check_bool, check_dir, check_file, format_error
 
 RECORD_MIME = "application/vnd.workbench.record+json"
 RECORD_FILE_ENV = "WORKBENCH_RECORD_FILE"
@@ -43,22 +46,48 @@ __all__ = [
 
 
 def to_jsonable(value: Any) -> Any:
-    """Convert numpy / pandas values to plain JSON types (NaN and inf become ``None``)."""
+    """Convert numpy / pandas values to plain JSON types.
+
+    NaN, inf and the pandas missing values (``pd.NA``, ``pd.NaT``) become ``None``: JSON has no
+    NaN, and the records deliberately hold undefined numbers (the p-value of a comparison with
+    too few items, the standard deviation over a single seed); read back they are ``None``,
+    which the :func:`narrate` specs print as ``"n/a"``.
+
+    Raises
+    ------
+    TypeError
+        A value of an unsupported type (the message gives where in ``value`` it is).
+    ValueError
+        A mapping or Series whose keys collide once made strings (``1`` and ``"1"``), which
+        JSON would silently merge.
+    """
+    return _jsonable(value, "value")
+
+
+def _jsonable(value: Any, where: str) -> Any:
     if isinstance(value, pd.DataFrame):
         return {
             "__type__": "DataFrame",
-            "columns": [to_jsonable(c) for c in value.columns],
-            "index": [to_jsonable(i) for i in value.index],
-            "data": [[to_jsonable(v) for v in row] for row in value.itertuples(index=False)],
+            "columns": [_jsonable(c, f"{where}.columns") for c in value.columns],
+            "index": [_jsonable(i, f"{where}.index") for i in value.index],
+            "data": [[_jsonable(v, f"{where}[{c!r}]") for c, v in zip(value.columns, row)]
+                     for row in value.itertuples(index=False)],  # fmt: skip
         }
-    if isinstance(value, pd.Series):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, Mapping):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (pd.Series, Mapping)):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            key = str(k)
+            if key in out:
+                raise ValueError(
+                    f"{where} has two keys that are both {key!r} as JSON strings; JSON would keep "
+                    "only one of them (make the keys or the Series index unique)"
+                )
+            out[key] = _jsonable(v, f"{where}[{k!r}]")
+        return out
     if isinstance(value, (list, tuple, set, frozenset)):
-        return [to_jsonable(v) for v in value]
+        return [_jsonable(v, f"{where}[{i}]") for i, v in enumerate(value)]
     if isinstance(value, np.ndarray):
-        return [to_jsonable(v) for v in value.tolist()]
+        return [_jsonable(v, f"{where}[{i}]") for i, v in enumerate(value.tolist())]
     if isinstance(value, (np.bool_, bool)):
         return bool(value)
     if isinstance(value, (np.integer, int)):
@@ -66,28 +95,18 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, (np.floating, float)):
         f = float(value)
         return f if math.isfinite(f) else None
-    if value is None or isinstance(value, str):
-        return value
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, str):
+        return str(value)
     if isinstance(value, Path):
         return str(value)
     raise TypeError(
-        f"record(): cannot store a value of type {type(value).__name__}; "
+        f"cannot store {where} of type {type(value).__name__}; "
         "use numbers, strings, lists, dicts, numpy arrays or pandas objects"
     )
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and an atomic rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def record(name: str, value: Any) -> Any:
@@ -105,10 +124,33 @@ def record(name: str, value: Any) -> Any:
     -------
     Any
         The JSON form that was stored.
+
+    Raises
+    ------
+    TypeError
+        ``name`` is not a string, or ``value`` (somewhere inside) has an unsupported type; the
+        message names the record and where in the value.
+    ValueError
+        ``name`` is empty, or keys of a mapping / Series collide as JSON strings.
+
+    Notes
+    -----
+    NaN and infinite numbers are stored as ``null`` (JSON has no NaN) and read back as
+    ``None``. This is deliberate: notebooks record undefined values -- the p-value of a
+    comparison on too few items, the standard deviation over one seed, an MRDS that does not
+    exist at that size -- and the Discussion code and the ``pts`` / ``p`` specs of
+    :func:`narrate` treat ``None`` as "n/a".
     """
-    if not isinstance(name, str) or not name:
-        raise ValueError("record(): name must be a non-empty string")
-    payload = to_jsonable(value)
+    if not isinstance(name, str):
+        raise TypeError(
+            f"record(): name must be a non-empty string, got {name!r} ({type(name).__name__})"
+        )
+    if not name:
+        raise ValueError("record(): name must be a non-empty string, got ''")
+    try:
+        payload = _jsonable(value, "the value")
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"record({name!r}): {exc}") from None
     _RECORDED[name] = payload
     target = os.environ.get(RECORD_FILE_ENV)
     if target:
@@ -133,12 +175,31 @@ def record(name: str, value: Any) -> Any:
 _RECORDED: dict[str, Any] = {}
 
 
+def _number(value: Any, what: str) -> float | None:
+    """``value`` as a float, ``None`` for None / NaN / inf (printed "n/a"); a value that is not a
+    number (a string, a list, ...) raises ``TypeError`` naming ``what``."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} needs a number or None, got {value!r} ({type(value).__name__})")
+    v = float(value)
+    return v if math.isfinite(v) else None
+
+
 def points(value: Any, *, signed: bool = False) -> str:
     """A fraction as points with one decimal (``0.4213`` -> ``"42.1"``; ``signed``: ``"+42.1"``),
     ``"n/a"`` for None or a non-finite value -- the ``pts`` / ``dpts`` specs of :func:`narrate`."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+    if value is None:
         return "n/a"
-    return f"{100 * float(value):{'+' if signed else ''}.1f}"
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"points() needs a number or None, got {value!r} ({type(value).__name__})"
+        ) from None
+    if not math.isfinite(v):
+        return "n/a"
+    return f"{100 * v:{'+' if signed else ''}.1f}"
 
 
 def recorded() -> dict[str, Any]:
@@ -154,13 +215,29 @@ class _NarrationFormatter(string.Formatter):
     * ``p`` -- a p-value (``< 0.001`` below one in a thousand, else three decimals);
     * ``mpts`` / ``mdpts`` -- per-seed values (a list, or a dict keyed by seed) as
       ``mean ± sd`` in points (``[0.42, 0.44]`` -> ``43.0 ± 1.4``; one seed: the value alone).
+
+    A value that does not fit its spec (a string for ``pts``, a p-value outside [0, 1]) raises
+    an error naming the field.
     """
 
+    _field = ""
+
+    def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
+        self._field = field_name
+        return super().get_field(field_name, args, kwargs)
+
     def format_field(self, value: Any, format_spec: str) -> str:
+        what = f"narrate(): field {{{self._field}:{format_spec}}}"
         if format_spec in ("mpts", "mdpts"):
             from workbench.significance.seeds import _values
 
-            vals = _values(value)
+            try:
+                vals = _values(value)
+            except (TypeError, ValueError):
+                raise TypeError(
+                    f"{what} needs per-seed numbers (a list or a dict keyed by seed), "
+                    f"got {value!r}"
+                ) from None
             vals = vals[np.isfinite(vals)]
             if vals.size == 0:
                 return "n/a"
@@ -168,15 +245,22 @@ class _NarrationFormatter(string.Formatter):
             text = f"{100 * vals.mean():{sign}.1f}"
             return text + (f" ± {100 * vals.std(ddof=1):.1f}" if vals.size > 1 else "")
         if format_spec in ("pts", "dpts", "p"):
-            if value is None or (isinstance(value, float) and not math.isfinite(value)):
+            v = _number(value, what)
+            if v is None:
                 return "n/a"
-            v = float(value)
             if format_spec == "pts":
                 return f"{100 * v:.1f}"
             if format_spec == "dpts":
                 return f"{100 * v:+.1f}"
+            if not 0.0 <= v <= 1.0 + 1e-12:
+                raise ValueError(f"{what} needs a p-value in [0, 1], got {value!r}")
             return "< 0.001" if v < 0.001 else f"{v:.3f}"
-        return super().format_field(value, format_spec)
+        try:
+            return super().format_field(value, format_spec)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"{what}: {exc} (the extra specs are pts, dpts, p, mpts and mdpts)"
+            ) from None
 
     def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
         if isinstance(key, str) and key not in kwargs:
@@ -203,6 +287,8 @@ def narrate(template: str, /, **values: Any) -> Any:
     """
     from IPython.display import Markdown
 
+    if not isinstance(template, str):
+        raise TypeError(f"narrate(): template must be a string, got {type(template).__name__}")
     text = _NarrationFormatter().vformat(template, (), {**recorded(), **values})
     return Markdown(text)
 
@@ -214,14 +300,31 @@ def read_records(path: str | os.PathLike[str]) -> dict[str, Any]:
     ----------
     path : path-like
         Either the run's ``records.json`` or an executed ``.ipynb``.
+
+    Raises
+    ------
+    FileNotFoundError
+        No file at ``path``.
+    workbench._validation.DataFormatError
+        The file is not valid JSON, or not a JSON object (the message names the file and line).
+    ValueError
+        ``path`` is neither a ``.json`` nor an ``.ipynb`` file.
     """
-    path = Path(path)
-    if not path.exists():
+    if isinstance(path, (str, os.PathLike)) and not Path(path).expanduser().exists():
         raise FileNotFoundError(f"no records at {path}")
+    path = check_file(path, "path", allow_empty=True)
+    if path.suffix not in (".json", ".ipynb"):
+        raise ValueError(f"{path}: expected a .json records file or an executed .ipynb")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8") or "{}")
+    except json.JSONDecodeError as exc:
+        raise format_error(path, exc.lineno, f"not valid JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise format_error(path, None, f"expected a JSON object, got a {type(data).__name__}")
     if path.suffix == ".json":
-        return json.loads(path.read_text(encoding="utf-8"))
+        return data
     if path.suffix == ".ipynb":
-        nb = json.loads(path.read_text(encoding="utf-8"))
+        nb = data
         out: dict[str, Any] = {}
         for cell in nb.get("cells", []):
             for o in cell.get("outputs", []):
@@ -247,14 +350,35 @@ def find_records(
     With ``current_only`` (default) only runs of the current version of the notebook count
     (the manifest's ``notebook_sha256`` equals that of ``notebooks/<notebook>.ipynb``), so a
     run of an older version is never compared as if it were this one.
+
+    Raises
+    ------
+    TypeError
+        ``notebook`` or ``size`` is not a string, ``root`` not a path, ``current_only`` not a
+        bool.
+    ValueError
+        ``notebook`` is not the name of a notebook of the checkout (the message lists them), or
+        holds a path separator or a glob character.
+    FileNotFoundError, NotADirectoryError
+        ``root`` was given but is not a folder (the default ``results/`` may be missing: None).
     """
-    base = Path(root) if root is not None else _project_root() / "results"
+    for name, val in (("notebook", notebook), ("size", size)):
+        if not isinstance(val, str) or not val:
+            raise TypeError(f"{name} must be a non-empty string, got {val!r}")
+    if any(c in notebook for c in "/\\*?[]"):
+        raise ValueError(f"notebook must be a notebook name such as '03_mvlsa', got {notebook!r}")
+    current_only = check_bool(current_only, "current_only")
+    base = check_dir(root, "root") if root is not None else _project_root() / "results"
+    folder = _project_root() / "notebooks"
+    if folder.is_dir() and not (folder / f"{notebook}.ipynb").is_file():
+        known = sorted(p.stem for p in folder.glob("*.ipynb"))
+        raise ValueError(f"unknown notebook {notebook!r}; notebooks: {', '.join(known)}")
     best: tuple[str, Path] | None = None
     if not base.is_dir():
         return None
     want_sha = None
     if current_only:
-        source = _project_root() / "notebooks" / f"{notebook}.ipynb"
+        source = folder / f"{notebook}.ipynb"
         if not source.is_file():
             return None
         import hashlib
@@ -295,8 +419,25 @@ def output_dir() -> Path:
     return path
 
 
+def _check_output_name(name: Any, where: str) -> str:
+    """``name`` as the file stem of a table / figure: a non-empty string without path parts."""
+    if not isinstance(name, str):
+        raise TypeError(f"{where}: name must be a string, got {name!r} ({type(name).__name__})")
+    if not name or name.startswith(".") or any(c in name for c in "/\\"):
+        raise ValueError(
+            f"{where}: name must be a non-empty file name without '/', '\\' or a leading '.', "
+            f"got {name!r}"
+        )
+    return name
+
+
 def save_table(name: str, table: pd.DataFrame, *, index: bool = True) -> Path:
-    """Save a table as CSV into the run's output folder; returns the CSV path."""
+    """Save a table as CSV into the run's output folder; returns the CSV path.
+
+    ``name`` is the file stem (no folder); a table that is not a DataFrame raises TypeError.
+    """
+    _check_output_name(name, "save_table()")
+    index = check_bool(index, "index")
     if not isinstance(table, pd.DataFrame):
         raise TypeError(
             f"save_table({name!r}): expected a pandas DataFrame, got {type(table).__name__}"
@@ -307,17 +448,25 @@ def save_table(name: str, table: pd.DataFrame, *, index: bool = True) -> Path:
 
 
 def save_figure(name: str, fig: Any = None) -> list[Path]:
-    """Save a matplotlib figure as PNG and PDF into the run's output folder."""
+    """Save a matplotlib figure as PNG and PDF into the run's output folder.
+
+    ``name`` is the file stem (no folder); ``fig`` defaults to the current figure.
+    """
     import matplotlib.pyplot as plt
 
+    _check_output_name(name, "save_figure()")
+    if fig is not None and not callable(getattr(fig, "savefig", None)):
+        raise TypeError(
+            f"save_figure({name!r}): fig must be a matplotlib Figure or None, "
+            f"got {type(fig).__name__}"
+        )
     fig = fig if fig is not None else plt.gcf()
     folder = output_dir() / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for ext in ("png", "pdf"):
         path = folder / f"{name}.{ext}"
-        tmp = folder / f".{name}.tmp.{ext}"
-        fig.savefig(tmp, dpi=150, bbox_inches="tight")
-        os.replace(tmp, path)
+        with atomic_path(path, suffix=f".{ext}") as tmp:
+            fig.savefig(tmp, dpi=150, bbox_inches="tight")
         paths.append(path)
     return paths

@@ -8,13 +8,14 @@ the eigenwords notebook for "Eigen + RF", "CCAPrior + RF", "GloVe + RF", ... row
 from __future__ import annotations
 
 import logging
-import math
 import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 import numpy as np
 import scipy.sparse as sp
+
+from workbench._validation import check_array, check_choice, check_float, check_int
 
 logger = logging.getLogger(__name__)
 
@@ -59,16 +60,6 @@ def lexicon_adjacency(words: list[str], lexicon: Any) -> sp.csr_matrix:
     return A
 
 
-def _check_positive(value: Any, name: str) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number, got {value!r}") from None
-    if not (math.isfinite(v) and v > 0):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return v
-
-
 def retrofit_matrix(
     X: np.ndarray,
     adjacency: sp.spmatrix,
@@ -79,22 +70,20 @@ def retrofit_matrix(
     method: Method = "jacobi",
 ) -> np.ndarray:
     """Retrofit the rows of ``X`` along a (possibly directed) 0/1 adjacency; see :func:`retrofit`."""
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-d, got shape {X.shape}")
-    if not np.isfinite(X).all():
-        raise ValueError("the word vectors contain NaN or infinite values")
-    if isinstance(n_iter, bool) or not isinstance(n_iter, (int, np.integer)) or n_iter < 0:
-        raise ValueError(f"n_iter must be a non-negative integer, got {n_iter!r}")
-    a = _check_positive(alpha, "alpha")
-    A = sp.csr_matrix(adjacency, dtype=np.float64)
+    X = check_array(X, "X (the word vectors)", ndim=2)
+    n_iter = check_int(n_iter, "n_iter", low=0)
+    a = check_float(alpha, "alpha", low=0, low_open=True)
+    check_choice(method, "method", ("jacobi", "gauss-seidel"))
+    A = sp.csr_matrix(check_array(adjacency, "adjacency", ndim=2, accept_sparse=True))
     if A.shape != (X.shape[0], X.shape[0]):
         raise ValueError(f"adjacency shape {A.shape} does not match {X.shape[0]} vectors")
     deg = np.diff(A.indptr).astype(np.float64)
     if beta == "inverse_degree":
         b = np.divide(1.0, deg, out=np.zeros_like(deg), where=deg > 0)
     else:
-        b = np.where(deg > 0, _check_positive(beta, "beta"), 0.0)
+        if isinstance(beta, str):
+            raise ValueError(f"beta must be 'inverse_degree' or a number > 0, got {beta!r}")
+        b = np.where(deg > 0, check_float(beta, "beta", low=0, low_open=True), 0.0)
     active = deg > 0
     denom = a + b * deg  # alpha + sum_j beta_ij
     Q = X.copy()
@@ -110,8 +99,6 @@ def retrofit_matrix(
             for i in rows:
                 nb = indices[indptr[i] : indptr[i + 1]]
                 Q[i] = (a * X[i] + b[i] * Q[nb].sum(axis=0)) / denom[i]
-    else:
-        raise ValueError(f'method must be "jacobi" or "gauss-seidel", got {method!r}')
     return Q
 
 
@@ -170,6 +157,9 @@ def retrofit(
     """
     if not (hasattr(vectors, "words") and hasattr(vectors, "vectors")):
         raise TypeError(f"vectors must be a WordVectors, got {type(vectors).__name__}")
+    check_int(n_iter, "n_iter", low=0)
+    check_float(alpha, "alpha", low=0, low_open=True)
+    check_choice(method, "method", ("jacobi", "gauss-seidel"))
     words = list(vectors.words)
     A = lexicon_adjacency(words, lexicon)
     if A.nnz == 0:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import numbers
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,13 +30,3 @@ def _words_of(views: Sequence[Any], words: Sequence[str] | None, n: int) -> list
     if len(words) != n:
         raise ValueError(f"got {len(words)} words for {n} rows")
     return words
-
-
-def _positive_int(value: Any, name: str) -> int:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (numbers.Integral, np.integer))
-        or value < 1
-    ):
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)

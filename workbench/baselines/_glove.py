@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import math
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +13,16 @@ import numpy as np
 import scipy.sparse as sp
 from tqdm.auto import tqdm
 
-from ._common import _positive_int, _word_vectors, _words_of
+from workbench._progress import finish_bar
+from workbench._validation import (
+    check_array,
+    check_bool,
+    check_float,
+    check_int,
+    check_random_state,
+)
+
+from ._common import _word_vectors, _words_of
 
 logger = logging.getLogger(__name__)
 
@@ -50,30 +58,19 @@ class GloVeFit:
 def _cooc_triplets(cooccurrence: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Row indices, column indices and values (float64) of the positive entries, row-major."""
     m = getattr(cooccurrence, "matrix", cooccurrence)
-    if not (sp.issparse(m) or isinstance(m, np.ndarray)) or m.ndim != 2:
-        raise ValueError("cooccurrence must be a 2-D sparse matrix, ndarray or View")
+    m = check_array(m, "cooccurrence (a sparse matrix, ndarray or View)", ndim=2,
+                    accept_sparse=True)  # fmt: skip
     if m.shape[0] != m.shape[1]:
         raise ValueError(f"cooccurrence must be square (words x words), got shape {m.shape}")
     coo = sp.coo_array(m)
     coo.sum_duplicates()
     x = coo.data.astype(np.float64)
-    if not np.isfinite(x).all():
-        raise ValueError("cooccurrence contains NaN or infinite values")
     if np.any(x < 0):
         raise ValueError("cooccurrence counts must be non-negative")
     pos = x > 0
     if not pos.any():
         raise ValueError("cooccurrence has no positive entry")
     return coo.row[pos].astype(np.int32), coo.col[pos].astype(np.int32), x[pos], m.shape[0]
-
-
-def _real(value: Any, name: str, *, low: float, strict: bool, allowed: str) -> float:
-    """A finite real ``> low`` (``strict``) or ``>= low``, else a ValueError naming ``name``."""
-    ok = isinstance(value, (numbers.Real, np.floating, np.integer)) and not isinstance(value, bool)
-    v = float(value) if ok else math.nan
-    if not ok or not math.isfinite(v) or (v <= low if strict else v < low):
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-    return v
 
 
 def _float_dtype(dtype: Any) -> np.dtype:
@@ -97,8 +94,8 @@ def glove_objective(
 ) -> float:
     r"""Mean over non-zeros of :math:`\tfrac12 f(X_{ij})(w_i^\top \tilde w_j + b_i + \tilde b_j - \log X_{ij})^2`."""
     i, j, x, _ = _cooc_triplets(cooccurrence)
-    x_max = _real(x_max, "x_max", low=0.0, strict=True, allowed="a finite number > 0")
-    alpha = _real(alpha, "alpha", low=0.0, strict=False, allowed="a finite number >= 0")
+    x_max = check_float(x_max, "x_max", low=0, low_open=True)
+    alpha = check_float(alpha, "alpha", low=0)
     f = _weights(x, x_max, alpha)
     total = 0.0
     for s in range(0, x.size, 1 << 16):
@@ -300,14 +297,16 @@ def fit_glove(
     representation. EMNLP. J. Duchi, E. Hazan, Y. Singer (2011). Adaptive subgradient methods
     for online learning and stochastic optimization. JMLR 12.
     """
-    d = _positive_int(n_components, "n_components")
-    n_epochs = _positive_int(epochs, "epochs")
-    x_max = _real(x_max, "x_max", low=0.0, strict=True, allowed="a finite number > 0")
-    alpha = _real(alpha, "alpha", low=0.0, strict=False, allowed="a finite number >= 0")
-    eta = _real(learning_rate, "learning_rate", low=0.0, strict=True, allowed="a finite number > 0")
-    clip = _real(grad_clip, "grad_clip", low=0.0, strict=True, allowed="a finite number > 0")
-    if tol is not None:
-        tol = _real(tol, "tol", low=0.0, strict=False, allowed="None or a finite number >= 0")
+    d = check_int(n_components, "n_components", low=1)
+    n_epochs = check_int(epochs, "epochs", low=1)
+    x_max = check_float(x_max, "x_max", low=0, low_open=True)
+    alpha = check_float(alpha, "alpha", low=0)
+    eta = check_float(learning_rate, "learning_rate", low=0, low_open=True)
+    clip = check_float(grad_clip, "grad_clip", low=0, low_open=True)
+    tol = check_float(tol, "tol", low=0, allow_none=True)
+    random_state = check_random_state(random_state)
+    if progress is not None:
+        progress = check_bool(progress, "progress")
     real = _float_dtype(dtype)
     rows, cols, x, n_words = _cooc_triplets(cooccurrence)
     logx = np.log(x).astype(real)
@@ -321,8 +320,9 @@ def fit_glove(
     history: list[float] = []
     skipped = 0
     disable = None if progress is None else not progress
-    bar = tqdm(range(n_epochs), desc="GloVe epochs", disable=disable, leave=False)
-    for epoch in bar:
+    bar = tqdm(total=n_epochs, desc="GloVe epochs", disable=disable, leave=False)
+    for epoch in range(n_epochs):
+        bar.update()
         _gather(rng.permutation(logx.size), rows, cols, logx, fx, *buffers)
         cost, n_skip = _glove_epoch(*buffers, p, q, real.type(eta), real.type(clip))
         skipped += n_skip
@@ -341,7 +341,7 @@ def fit_glove(
                     epoch + 1, change, tol,
                 )  # fmt: skip
                 break
-    bar.close()
+    finish_bar(bar)  # stopped at tol: complete, not failed (a red bar reads as a failure)
     if skipped:
         logger.warning("GloVe skipped %d updates with NaN or infinite values", skipped)
     return GloVeFit(

@@ -9,7 +9,14 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ._common import _positive_int, _word_vectors, _words_of
+from workbench._validation import (
+    check_bool,
+    check_float,
+    check_int,
+    check_random_state,
+)
+
+from ._common import _word_vectors, _words_of
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +51,8 @@ def lsa(
         better for similarity, Levy et al. 2015).
     n_iter : int
         Power iterations of the randomized SVD.
+    random_state : int, Generator, RandomState or None
+        Seeds the randomized SVD.
 
     Returns
     -------
@@ -57,8 +66,12 @@ def lsa(
     """
     from workbench.gcca import _check_views, truncated_svd
 
+    k = check_int(n_components, "n_components", low=1)
+    center = check_bool(center, "center")
+    power = check_float(singular_value_power, "singular_value_power")
+    n_iter = check_int(n_iter, "n_iter", low=0)
+    random_state = check_random_state(random_state)
     xs, _ = _check_views(views)
-    k = _positive_int(n_components, "n_components")
     raw = [getattr(v, "contexts", None) for v in views]
     labels: list[tuple[str, ...]] = [tuple(lab) for lab in raw if lab is not None]
     if len(labels) == len(raw) and len(set(labels)) > 1:
@@ -98,6 +111,6 @@ def lsa(
     res = truncated_svd(
         y, k, center=center, method="randomized", n_iter=n_iter, random_state=random_state
     )
-    vec = res.U * (res.s**singular_value_power).astype(res.U.dtype)
+    vec = res.U * (res.s**power).astype(res.U.dtype)
     keep = np.flatnonzero(nz)
     return _word_vectors([names[i] for i in keep], vec)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -11,6 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 
+from workbench._validation import check_choice, check_float, check_int, check_random_state
 from workbench.embeddings import WordVectors
 from workbench.gcca import truncated_svd
 from workbench.gcca._linalg import _fix_signs
@@ -25,8 +25,6 @@ from workbench.views import (
     window_weight,
 )
 
-from ._common import _positive_int
-
 logger = logging.getLogger(__name__)
 
 __all__ = ["PPMISVDFit", "fit_ppmi_svd", "ppmi_svd", "window_counts", "SVD_SOLVERS"]
@@ -34,18 +32,6 @@ __all__ = ["PPMISVDFit", "fit_ppmi_svd", "ppmi_svd", "window_counts", "SVD_SOLVE
 #: ``"arpack"``: exact truncated SVD (scipy's ``svds``, as hyperwords' ``sparsesvd``);
 #: ``"randomized"``: randomized subspace iteration (:func:`workbench.gcca.truncated_svd`).
 SVD_SOLVERS = ("arpack", "randomized")
-
-
-def _positive_number(value: object, name: str, *, allow_zero: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
-    v = float(value)
-    ok = np.isfinite(v) and (v >= 0 if allow_zero else v > 0)
-    if not ok:
-        raise ValueError(
-            f"{name} must be a finite number {'>=' if allow_zero else '>'} 0, got {value!r}"
-        )
-    return v
 
 
 def window_counts(
@@ -69,9 +55,10 @@ def window_counts(
     scipy.sparse.csr_array, shape (V, V)
         Rows are words, columns contexts.
     """
-    w = _positive_int(window, "window")
-    if weighting not in WINDOW_WEIGHTINGS:
-        raise ValueError(f"weighting must be one of {WINDOW_WEIGHTINGS}, got {weighting!r}")
+    w = check_int(window, "window", low=1)
+    check_choice(weighting, "weighting", WINDOW_WEIGHTINGS)
+    if not isinstance(encoded, EncodedCorpus):
+        raise TypeError(f"encoded must be an EncodedCorpus, got {type(encoded).__name__}")
     pos = encoded.position_in_document()
     total: sp.csr_array | None = None
     for k in range(1, w + 1):
@@ -110,7 +97,7 @@ class PPMISVDFit:
 
     def vectors(self, eig: float = 0.5) -> WordVectors:
         r"""Word vectors :math:`U_k \Sigma_k^{p}` with ``p = eig``."""
-        p = _positive_number(eig, "eig", allow_zero=True)
+        p = check_float(eig, "eig", low=0)
         return WordVectors(list(self.words), self.U * self.s**p)
 
 
@@ -138,20 +125,16 @@ def fit_ppmi_svd(
     -------
     PPMISVDFit
     """
-    k = _positive_int(n_components, "n_components")
-    w = _positive_int(window, "window")
-    mc = _positive_int(min_count, "min_count")
-    if max_vocab is not None:
-        _positive_int(max_vocab, "max_vocab")
-    _positive_number(cds, "cds")
-    _positive_number(shift, "shift")
-    q = n_iter
-    if isinstance(q, bool) or not isinstance(q, (numbers.Integral, np.integer)) or q < 0:
-        raise ValueError(f"n_iter must be an integer >= 0, got {n_iter!r}")
-    if weighting not in WINDOW_WEIGHTINGS:
-        raise ValueError(f"weighting must be one of {WINDOW_WEIGHTINGS}, got {weighting!r}")
-    if svd_solver not in SVD_SOLVERS:
-        raise ValueError(f"svd_solver must be one of {SVD_SOLVERS}, got {svd_solver!r}")
+    k = check_int(n_components, "n_components", low=1)
+    w = check_int(window, "window", low=1)
+    mc = check_int(min_count, "min_count", low=1)
+    max_vocab = check_int(max_vocab, "max_vocab", low=1, allow_none=True)
+    cds = check_float(cds, "cds", low=0, low_open=True)
+    shift = check_float(shift, "shift", low=0, low_open=True)
+    q = check_int(n_iter, "n_iter", low=0)
+    check_choice(weighting, "weighting", WINDOW_WEIGHTINGS)
+    check_choice(svd_solver, "svd_solver", SVD_SOLVERS)
+    seed = check_random_state(random_state)
     if isinstance(corpus, (str, bytes)):
         raise TypeError("corpus must be a Corpus or an iterable of token lists, not a string")
     if isinstance(corpus, EncodedCorpus):
@@ -190,13 +173,13 @@ def fit_ppmi_svd(
         )
     x = pm[has]
     if svd_solver == "arpack" and k < min(x.shape):
-        rng = np.random.default_rng(random_state)  # type: ignore[arg-type]
+        rng = np.random.default_rng(seed)
         u, s, _ = svds(x, k=k, v0=rng.standard_normal(min(x.shape)))
         order = np.argsort(-s)
         u, s = np.ascontiguousarray(u[:, order]), s[order]
     else:
         res = truncated_svd(
-            x, k, center=False, method="randomized", n_iter=int(q), random_state=random_state
+            x, k, center=False, method="randomized", n_iter=int(q), random_state=seed
         )
         u, s = np.array(res.U), np.asarray(res.s)
     if s.size < k or s[-1] <= 0:
@@ -280,7 +263,7 @@ def ppmi_svd(
     J. Bullinaria, J. Levy (2007). Extracting semantic representations from word
     co-occurrence statistics: a computational study. Behavior Research Methods 39(3).
     """
-    _positive_number(eig, "eig", allow_zero=True)
+    check_float(eig, "eig", low=0)
     fit = fit_ppmi_svd(
         corpus,
         vocab=vocab,

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import logging
-import math
-import numbers
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from ._common import _positive_int, _word_vectors
+from workbench._validation import check_float, check_int
+
+from ._common import _word_vectors
 
 logger = logging.getLogger(__name__)
 
@@ -121,20 +121,14 @@ def train_word2vec(
     from gensim.models import Word2Vec
     from gensim.utils import RULE_DISCARD, RULE_KEEP
 
-    _positive_int(vector_size, "vector_size")
-    _positive_int(window, "window")
-    _positive_int(min_count, "min_count")
-    _positive_int(negative, "negative")
-    _positive_int(epochs, "epochs")
-    _positive_int(workers, "workers")
-    if (
-        isinstance(sample, bool)
-        or not isinstance(sample, (numbers.Real, np.floating, np.integer))
-        or not (math.isfinite(sample) and 0 <= sample < 1)
-    ):
-        raise ValueError(f"sample must be a number in [0, 1), got {sample!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, np.integer)):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
+    vector_size = check_int(vector_size, "vector_size", low=1)
+    window = check_int(window, "window", low=1)
+    min_count = check_int(min_count, "min_count", low=1)
+    negative = check_int(negative, "negative", low=1)
+    epochs = check_int(epochs, "epochs", low=1)
+    workers = check_int(workers, "workers", low=1)
+    sample = check_float(sample, "sample", low=0, high=1, high_open=True)
+    seed = check_int(seed, "seed", low=0)
     sentences = _Sentences(corpus).materialize()
     trim_rule = None
     keep: set[str] | None = None

@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._validation import check_array
+
 from ..alignment import IBM1Model
 from .documents import TermSpace
 
@@ -65,7 +67,7 @@ class WordByWordTranslation:
 
     def transform(self, X: Any) -> sp.csr_matrix:
         """Translate source-language document vectors (documents x joint terms)."""
-        x = sp.csr_matrix(X, dtype=np.float64)
+        x = sp.csr_matrix(check_array(X, "X", ndim=2, accept_sparse=True))
         if x.shape[1] != self.matrix_.shape[0]:
             raise ValueError(
                 f"X has {x.shape[1]} terms, the term space has {self.matrix_.shape[0]}"

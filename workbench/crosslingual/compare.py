@@ -20,12 +20,15 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from workbench._validation import check_array, check_choice, check_float
+
 __all__ = ["paired_retrieval", "compare_pairs", "pairwise_mcnemar", "compact_letters"]
 
 _BLOCK_ELEMENTS = 1 << 24
 
 
 def _rows_for_metric(x: Any, metric: str, name: str) -> np.ndarray | sp.csr_matrix:
+    x = check_array(x, name, ndim=2, accept_sparse=True)
     if sp.issparse(x):
         m = sp.csr_matrix(x, dtype=np.float64)
         if metric == "l1" or m.nnz > 0.2 * m.shape[0] * m.shape[1]:
@@ -33,11 +36,7 @@ def _rows_for_metric(x: Any, metric: str, name: str) -> np.ndarray | sp.csr_matr
         norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
         norms[norms == 0] = 1.0
         return sp.csr_matrix(sp.diags(1.0 / norms) @ m)
-    arr = np.asarray(x, dtype=np.float64)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (items x features), got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or infinite values")
+    arr = x
     if metric == "l1":
         return arr
     norms = np.linalg.norm(arr, axis=1)
@@ -76,8 +75,7 @@ def paired_retrieval(A: Any, B: Any, *, metric: Literal["cosine", "l1"] = "cosin
     """
     from ..evaluation.retrieval import RetrievalResult
 
-    if metric not in ("cosine", "l1"):
-        raise ValueError(f"metric must be 'cosine' or 'l1', got {metric!r}")
+    check_choice(metric, "metric", ("cosine", "l1"))
     a = _rows_for_metric(A, metric, "A")
     b = _rows_for_metric(B, metric, "B")
     if a.shape != b.shape:
@@ -130,6 +128,7 @@ def compare_pairs(
     """
     from ..significance import compare_accuracy, holm
 
+    alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
     rows = []
     for a, b in pairs:
         if a not in hits or b not in hits:
@@ -179,9 +178,14 @@ def pairwise_mcnemar(hits: Mapping[str, np.ndarray], *, alpha: float = 0.05) -> 
 
     from ..significance import holm
 
+    alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
     names = list(hits)
     if len(names) < 2:
         raise ValueError("need hits of at least two methods")
+    for m in names:
+        h = check_array(hits[m], f"hits[{m!r}]", ndim=1, dtype=None)
+        if h.dtype != bool and not np.isin(h, (0, 1)).all():
+            raise ValueError(f"hits[{m!r}] must be boolean (or 0/1) per query")
     acc = {m: float(np.mean(hits[m])) for m in names}
     order = sorted(names, key=lambda m: -acc[m])
     rows = []

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._validation import check_array, check_bool, check_int
+
 __all__ = [
     "TermSpace",
     "BookSplit",
@@ -117,8 +119,8 @@ def build_term_space(
     langs = tuple(documents)
     if len(langs) < 2:
         raise ValueError(f"need documents in at least two languages, got {list(langs)}")
-    if n_drop < 0 or n_terms < 1:
-        raise ValueError(f"need n_drop >= 0 and n_terms >= 1, got {n_drop}, {n_terms}")
+    n_drop = check_int(n_drop, "n_drop", low=0)
+    n_terms = check_int(n_terms, "n_terms", low=1)
     lengths = {lang: len(documents[lang]) for lang in langs}
     if len(set(lengths.values())) != 1:
         raise ValueError(f"misaligned document lists: number of documents per language {lengths}")
@@ -182,6 +184,7 @@ def count_matrix(
         Unknown ``language``, or a document without any token (unless ``allow_empty``).
     """
     space.check_language(language)
+    allow_empty = check_bool(allow_empty, "allow_empty")
     _check_docs(documents, language, allow_empty)
     allowed = space.language_mask(language)
     rows: list[int] = []
@@ -201,7 +204,9 @@ def count_matrix(
 
 def log_tf_idf(space: TermSpace, counts: sp.spmatrix | sp.sparray) -> sp.csr_matrix:
     r"""Per-language log(tf)-idf weighting, eq. (8): :math:`D_{ij} = \log_2(f_{ij}+1)\,\log_2(n/d_j)`."""
-    c = sp.csr_matrix(counts, dtype=np.float64)
+    c = sp.csr_matrix(check_array(counts, "counts", ndim=2, accept_sparse=True))
+    if c.nnz and c.data.min() < 0:
+        raise ValueError(f"counts must be >= 0; got {int((c.data < 0).sum())} negative entries")
     if c.shape[1] != len(space.terms):
         raise ValueError(f"counts have {c.shape[1]} columns, the term space has {len(space.terms)}")
     out = c.copy()
@@ -219,9 +224,13 @@ def joint_log_tf_idf(
     shapes = {c.shape for c in counts_list}
     if len(shapes) != 1:
         raise ValueError(f"misaligned count matrices: shapes {sorted(shapes)}")
-    total = sp.csr_matrix(counts_list[0], dtype=np.float64)
-    for c in counts_list[1:]:
-        total = total + sp.csr_matrix(c, dtype=np.float64)
+    checked = [
+        check_array(c, f"counts_list[{m}]", ndim=2, accept_sparse=True)
+        for m, c in enumerate(counts_list)
+    ]
+    total = sp.csr_matrix(checked[0])
+    for c in checked[1:]:
+        total = total + sp.csr_matrix(c)
     return log_tf_idf(space, total)
 
 
@@ -274,7 +283,9 @@ def split_books(
         Book ids in canonical order (duplicates ignored: per-document lists are accepted).
     divisions : mapping book -> division
     period : int, default 5
+        At least 4 (with a smaller period no book would go to *test*).
     """
+    period = check_int(period, "period", low=4)
     seen: dict[str, None] = {}
     for b in books:
         seen.setdefault(b, None)

@@ -25,6 +25,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from workbench._validation import check_choice, check_float, check_int
+
 from ..alignment import IBM1Model, train_ibm1
 from .baselines import WordByWordTranslation
 from .compare import compare_pairs, paired_retrieval
@@ -93,6 +95,27 @@ class ExperimentConfig:
     verse_pool: int = 1000
     verse_min_terms: int = 3
     methods: tuple[str, ...] = METHODS
+
+    def __post_init__(self) -> None:
+        """Check every setting (the message names the field, the value and what is allowed)."""
+        check_int(self.n_drop, "n_drop", low=0)
+        check_int(self.n_terms, "n_terms", low=1)
+        for name, low in (("jplsa_iter", 0), ("cplsa_iter", 0), ("projection_steps", 0),
+                          ("eval_every", 1), ("ibm1_iter", 1), ("verse_pool", 2),
+                          ("verse_min_terms", 1)):  # fmt: skip
+            check_int(getattr(self, name), name, low=low)
+        for name in ("dims", "topics", "opca_gammas", "cca_gammas", "methods"):
+            value = getattr(self, name)
+            if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or not value:
+                raise TypeError(f"{name} must be a non-empty tuple, got {value!r}")
+        for name in ("dims", "topics"):
+            for i, v in enumerate(getattr(self, name)):
+                check_int(v, f"{name}[{i}]", low=1)
+        for name in ("opca_gammas", "cca_gammas"):
+            for i, v in enumerate(getattr(self, name)):
+                check_float(v, f"{name}[{i}]", low=0, low_open=True)
+        for i, m in enumerate(self.methods):
+            check_choice(m, f"methods[{i}]", METHODS)
 
     @classmethod
     def small(cls) -> ExperimentConfig:
@@ -180,6 +203,8 @@ def prepare_bible(
     translations: tuple[str, str] = ("KJV", "RV1909"),
 ) -> BibleData:
     """Load, tokenize and split the parallel Bible; build the term space and matrices."""
+    n_drop = check_int(n_drop, "n_drop", low=0)
+    n_terms = check_int(n_terms, "n_terms", low=1)
     from ..datasets import BIBLE_DIVISIONS, load_parallel_bible
 
     corpus = load_parallel_bible("verse", translations)
@@ -561,12 +586,13 @@ def run_translingual(
     """
     from threadpoolctl import threadpool_limits
 
-    cfg = config or ExperimentConfig()
+    cfg = ExperimentConfig() if config is None else config
+    if not isinstance(cfg, ExperimentConfig):
+        raise TypeError(f"config must be an ExperimentConfig or None, got {type(cfg).__name__}")
     unknown = set(cfg.methods) - set(METHODS)
     if unknown:
         raise ValueError(f"unknown methods {sorted(unknown)}; choose from {list(METHODS)}")
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be a positive integer, got {n_jobs!r}")
+    n_jobs = check_int(n_jobs, "n_jobs", low=1)
     # one BLAS thread in this process: the PLSA workers use the other core(s), and more threads
     # than free cores make the dense eigen-solvers several times slower
     with threadpool_limits(1):
@@ -759,6 +785,7 @@ def top_matches(result: Any, chapter: tuple[str, int], *, topn: int = 5) -> pd.D
         marks the true translation. Scores are cosine similarities, or minus the L1 distance for
         the PLSA models.
     """
+    topn = check_int(topn, "topn", low=1)
     data = result.data
     test = data.parts["test"]
     ids = [data.ids[i] for i in test]

@@ -24,6 +24,9 @@ import numpy as np
 import scipy.sparse as sp
 from tqdm.auto import tqdm
 
+from workbench._progress import finish_bar
+from workbench._validation import check_array, check_float, check_int
+
 from .projections import check_aligned_views
 
 __all__ = ["JPLSA", "CPLSA", "frequency_sorted_topics", "kl_project"]
@@ -117,8 +120,13 @@ def frequency_sorted_topics(term_counts: np.ndarray, n_topics: int) -> np.ndarra
     roughly equal token mass, so that each word belongs to exactly one topic, topics explain about
     the same number of tokens, and words of similar frequency share a topic. Terms never seen get
     the topics ``rank % n_topics`` (they carry no mass).
+
+    Raises ``ValueError`` for ``n_topics < 1`` and for negative, NaN or infinite counts.
     """
-    counts = np.asarray(term_counts, dtype=np.float64).ravel()
+    n_topics = check_int(n_topics, "n_topics", low=1)
+    counts = check_array(term_counts, "term_counts").ravel()
+    if (counts < 0).any():
+        raise ValueError(f"term_counts must be >= 0; got {int((counts < 0).sum())} negative counts")
     order = np.argsort(-counts, kind="stable")
     sorted_counts = counts[order]
     total = sorted_counts.sum()
@@ -154,17 +162,6 @@ def _log_prior(thetas: Sequence[np.ndarray], phi_t: np.ndarray, alpha: float, be
     )
 
 
-def _check_plsa_params(est: Any) -> None:
-    if not isinstance(est.n_topics, (int, np.integer)) or est.n_topics < 1:
-        raise ValueError(f"n_topics must be a positive integer, got {est.n_topics!r}")
-    if not isinstance(est.n_iter, (int, np.integer)) or est.n_iter < 0:
-        raise ValueError(f"n_iter must be a non-negative integer, got {est.n_iter!r}")
-    if not (est.alpha >= 1 and est.beta >= 1):
-        raise ValueError(f"MAP-EM needs alpha >= 1 and beta >= 1, got {est.alpha}, {est.beta}")
-    if not (isinstance(est.fold_in_iter, (int, np.integer)) and est.fold_in_iter >= 1):
-        raise ValueError(f"fold_in_iter must be a positive integer, got {est.fold_in_iter!r}")
-
-
 def _check_nonempty(views: Sequence[sp.csr_matrix]) -> list[np.ndarray]:
     lengths = []
     for m, v in enumerate(views):
@@ -188,6 +185,17 @@ class _PLSABase:
     topic_word_: np.ndarray
     n_features_in_: int
 
+    def _validate_params(self, callback: Any) -> None:
+        """The parameters shared by :class:`JPLSA` and :class:`CPLSA` (MAP-EM needs
+        ``alpha, beta >= 1``)."""
+        check_int(self.n_topics, "n_topics", low=1)
+        check_int(self.n_iter, "n_iter", low=0)
+        check_float(self.alpha, "alpha", low=1)
+        check_float(self.beta, "beta", low=1)
+        check_int(self.fold_in_iter, "fold_in_iter", low=1)
+        if callback is not None and not callable(callback):
+            raise TypeError(f"callback must be callable or None, got {type(callback).__name__}")
+
     def transform(self, X: Any) -> np.ndarray:
         """Fold in documents (counts, documents x terms, any language): topic proportions.
 
@@ -196,7 +204,8 @@ class _PLSABase:
         """
         if not hasattr(self, "topic_word_"):
             raise RuntimeError(f"{type(self).__name__} is not fitted; call fit(views) first")
-        x = _counts(X if sp.issparse(X) else np.atleast_2d(np.asarray(X, dtype=np.float64)))
+        x = check_array(X, "X", ndim=(1, 2), accept_sparse=True)
+        x = _counts(x if sp.issparse(x) else np.atleast_2d(x))
         if x.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {x.shape[1]} terms, the model was fitted on {self.n_features_in_}"
@@ -273,14 +282,16 @@ class JPLSA(_PLSABase):
         set to the current estimate (e.g. to evaluate on dev for early stopping); returning
         ``True`` stops the iterations.
         """
-        _check_plsa_params(self)
+        self._validate_params(callback)
         views = _check_counts(views, min_views=1)
         _check_nonempty([sum(views[1:], views[0])])
         x = sum(views[1:], views[0]).tocsr()
         (theta,), phi_t = _init_params([x], self.n_topics, self.alpha, self.beta)
         a1, b1 = self.alpha - 1, self.beta - 1
         objective: list[float] = []
-        for _ in tqdm(range(self.n_iter + 1), desc="JPLSA EM", disable=None, leave=False):
+        bar = tqdm(total=self.n_iter + 1, desc="JPLSA EM", disable=None, leave=False)
+        for _ in range(self.n_iter + 1):
+            bar.update()
             last = len(objective) == self.n_iter
             loglik, row_acc, col_acc = _em_statistics(x, theta, phi_t, rows=not last, cols=not last)
             objective.append(loglik + _log_prior([theta], phi_t, self.alpha, self.beta))
@@ -297,6 +308,7 @@ class JPLSA(_PLSABase):
                     loglik, _, _ = _em_statistics(x, theta, phi_t, rows=False)
                     objective.append(loglik + _log_prior([theta], phi_t, self.alpha, self.beta))
                     break
+        finish_bar(bar)  # converged early (or the last iteration): complete, not failed
         self.doc_topic_ = theta
         self.topic_word_ = np.ascontiguousarray(phi_t.T)
         self.objective_ = objective
@@ -362,7 +374,17 @@ def kl_project(
         :math:`R_m\Phi^T` and :math:`R_m^T\tilde\Theta_m` with
         :math:`R_m = X_m / (\tilde\Theta_m\Phi)` at the nonzeros (the M-step's expected counts
         are ``tilted_m * R_m Phi^T`` and ``phi_t * R_m^T tilted_m``).
+
+    Raises
+    ------
+    ValueError
+        ``epsilon < 0``, ``n_steps < 0``, one ``thetas`` entry per view not given, or ``lam``
+        of the wrong shape.
     """
+    epsilon = check_float(epsilon, "epsilon", low=0)
+    n_steps = check_int(n_steps, "n_steps", low=0)
+    if len(thetas) != len(views) or not views:
+        raise ValueError(f"thetas has {len(thetas)} entries for {len(views)} views")
     n_views = len(views)
     n_docs, n_topics = thetas[0].shape
     pairs = [(a, b) for a in range(n_views) for b in range(a + 1, n_views)]
@@ -370,6 +392,10 @@ def kl_project(
     phi_t = np.ascontiguousarray(phi_t, dtype=np.float64)
     if lam is None:
         lam = np.zeros((len(pairs), 2, n_docs, n_topics))
+    elif np.shape(lam) != (len(pairs), 2, n_docs, n_topics):
+        raise ValueError(
+            f"lam has shape {np.shape(lam)}, expected {(len(pairs), 2, n_docs, n_topics)}"
+        )
     inv_len = [(1.0 / n)[:, None] for n in lengths]
 
     def tilted_and_fractions(final: bool) -> tuple[list[np.ndarray], list[np.ndarray], list[Any]]:
@@ -474,9 +500,9 @@ class CPLSA(_PLSABase):
 
         ``callback(iteration, model)``: as in :meth:`JPLSA.fit` (returning ``True`` stops).
         """
-        _check_plsa_params(self)
-        if not self.epsilon >= 0:
-            raise ValueError(f"epsilon must be >= 0, got {self.epsilon!r}")
+        self._validate_params(callback)
+        check_float(self.epsilon, "epsilon", low=0)
+        check_int(self.n_projection_steps, "n_projection_steps", low=0)
         views = _check_counts(views, min_views=2)
         _check_nonempty(views)
         thetas, phi_t = _init_params(views, self.n_topics, self.alpha, self.beta)
@@ -484,7 +510,9 @@ class CPLSA(_PLSABase):
         lam = None
         objective: list[float] = []
         violation: list[float] = []
-        for it in tqdm(range(self.n_iter + 1), desc="CPLSA EM", disable=None, leave=False):
+        bar = tqdm(total=self.n_iter + 1, desc="CPLSA EM", disable=None, leave=False)
+        for it in range(self.n_iter + 1):
+            bar.update()
             tilted, lam, fracs, stats = kl_project(
                 thetas,
                 phi_t,
@@ -528,6 +556,7 @@ class CPLSA(_PLSABase):
                 self.n_features_in_ = views[0].shape[1]
                 if callback(it + 1, self):
                     break
+        finish_bar(bar)  # converged early (or the last iteration): complete, not failed
         self.doc_topic_ = thetas
         self.topic_word_ = np.ascontiguousarray(phi_t.T)
         self.objective_ = objective

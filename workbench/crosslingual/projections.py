@@ -25,6 +25,8 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 
+from workbench._validation import check_array, check_bool, check_choice, check_float, check_int
+
 __all__ = ["CLLSI", "OPCA", "CrossLingualCCA", "check_aligned_views"]
 
 logger = logging.getLogger(__name__)
@@ -37,8 +39,10 @@ def check_aligned_views(views: Any, *, min_views: int = 2) -> list[Any]:
 
     Returns the views as float64 ``scipy.sparse.csr_matrix`` (sparse input) or C-contiguous
     ``ndarray``. Raises ``ValueError`` naming the problem: not a list, too few views, misaligned
-    document counts, different term spaces, NaN/inf, an empty view.
+    document counts, different term spaces, NaN/inf, an empty view; ``TypeError`` for complex or
+    non-numeric views.
     """
+    min_views = check_int(min_views, "min_views", low=1)
     if sp.issparse(views) or isinstance(views, (np.ndarray, str)):
         raise ValueError("views must be a list of document-term matrices, not a single matrix")
     try:
@@ -49,20 +53,11 @@ def check_aligned_views(views: Any, *, min_views: int = 2) -> list[Any]:
         raise ValueError(f"need at least {min_views} aligned views (languages), got {len(views)}")
     out = []
     for m, v in enumerate(views):
-        if sp.issparse(v):
-            x = sp.csr_matrix(v, dtype=np.float64)
+        x = check_array(v, f"view {m} (documents x terms)", ndim=2, accept_sparse=True)
+        if sp.issparse(x):
             x.sum_duplicates()
-            data = x.data
         else:
-            try:
-                x = np.ascontiguousarray(v, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise ValueError(f"view {m}: not a numeric matrix ({type(v).__name__})") from None
-            data = x.ravel()
-        if x.ndim != 2:
-            raise ValueError(f"view {m}: must be 2-D (documents x terms), got {x.ndim}-D")
-        if not np.all(np.isfinite(data)):
-            raise ValueError(f"view {m}: contains NaN or infinite values")
+            x = np.ascontiguousarray(x)
         out.append(x)
     rows = [x.shape[0] for x in out]
     if len(set(rows)) != 1:
@@ -88,22 +83,14 @@ def _fit_prologue(
     est: Any, views: Sequence[Any]
 ) -> tuple[list[Any], int, int, int, int, float, list[np.ndarray]]:
     """Shared start of OPCA / CCA ``fit``: check parameters and views, sizes, column means."""
-    _check_params(est.n_components, est.gamma, est.solver)
+    check_int(est.n_components, "n_components", low=1)
+    check_float(est.gamma, "gamma", low=0, low_open=True)
+    check_choice(est.solver, "solver", _SOLVERS)
+    check_bool(est.center, "center")
     checked = check_aligned_views(views, min_views=2)
     n, n_terms = checked[0].shape
     means = [np.asarray(v.mean(axis=0)).ravel() for v in checked]
     return checked, n, n_terms, len(checked), int(est.n_components), float(est.gamma), means
-
-
-def _check_params(n_components: Any, gamma: Any = None, solver: str = "auto") -> None:
-    if not isinstance(n_components, (int, np.integer)) or n_components < 1:
-        raise ValueError(f"n_components must be a positive integer, got {n_components!r}")
-    if gamma is not None and (
-        not isinstance(gamma, (int, float, np.integer, np.floating)) or not float(gamma) > 0
-    ):
-        raise ValueError(f"gamma must be a positive number, got {gamma!r}")
-    if solver not in _SOLVERS:
-        raise ValueError(f"solver must be one of {_SOLVERS}, got {solver!r}")
 
 
 def _fix_signs(vectors: np.ndarray) -> np.ndarray:
@@ -157,12 +144,9 @@ class _Projection:
 
     def _check_x(self, x: Any) -> Any:
         self._check_fitted()
-        if sp.issparse(x):
-            x = sp.csr_matrix(x, dtype=np.float64)
-        else:
-            x = np.asarray(x, dtype=np.float64)
-            if x.ndim == 1:
-                x = x[None, :]
+        x = check_array(x, "X", ndim=(1, 2), accept_sparse=True)
+        if x.ndim == 1:
+            x = x[None, :]
         if x.ndim != 2 or x.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has shape {x.shape}; expected (n_documents, {self.n_features_in_}) "
@@ -209,7 +193,7 @@ class CLLSI(_Projection):
 
     def fit(self, views: Sequence[Any]) -> CLLSI:
         """Fit on aligned views (summed into concatenated documents) or one joint matrix."""
-        _check_params(self.n_components)
+        check_int(self.n_components, "n_components", low=1)
         views = check_aligned_views(views, min_views=1)
         d = views[0]
         for v in views[1:]:
@@ -217,7 +201,7 @@ class CLLSI(_Projection):
         gram = _dense(d @ d.T)
         gram = (gram + gram.T) / 2
         n = gram.shape[0]
-        k = self.n_components
+        k = int(self.n_components)
         if k > n:
             raise ValueError(f"n_components={k} exceeds the number of training documents ({n})")
         w, vecs = la.eigh(gram, subset_by_index=[n - k, n - 1])
@@ -470,10 +454,7 @@ class CrossLingualCCA(_Projection):
         x = self._check_x(X)
         if view is None:
             return np.asarray(x @ self.components_)
-        if not isinstance(view, (int, np.integer)) or not 0 <= view < len(self.view_components_):
-            raise ValueError(
-                f"view must be an index in [0, {len(self.view_components_)}), got {view!r}"
-            )
+        view = check_int(view, "view", low=0, high=len(self.view_components_) - 1)
         out = np.asarray(x @ self.view_components_[view])
         if self.center:
             out = out - self.means_[view] @ self.view_components_[view]

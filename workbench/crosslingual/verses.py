@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench._validation import check_choice, check_int
+
 from .compare import compact_letters, paired_retrieval, pairwise_mcnemar
 
 __all__ = [
@@ -53,10 +55,8 @@ PAPER_CLAIMS: tuple[tuple[str, str], ...] = (
 def eligible_verses(data: Any, part: str, min_terms: int = 3) -> np.ndarray:
     """Indices (into ``data.verse_ids``) of the verses of ``part`` ("dev" or "test") with at
     least ``min_terms`` counted terms in every language."""
-    if part not in ("dev", "test"):
-        raise ValueError(f"part must be 'dev' or 'test', got {part!r}")
-    if isinstance(min_terms, bool) or not isinstance(min_terms, (int, np.integer)) or min_terms < 1:
-        raise ValueError(f"min_terms must be a positive integer, got {min_terms!r}")
+    check_choice(part, "part", ("dev", "test"))
+    min_terms = check_int(min_terms, "min_terms", low=1)
     ok = np.asarray(data.verse_part) == part
     for lang in data.languages:
         ok &= np.asarray(data.verse_counts[lang].sum(axis=1)).ravel() >= min_terms
@@ -71,8 +71,8 @@ def sample_verse_pools(
     Each part draws ``min(pool_size, eligible)`` verses without replacement from its own stream,
     spawned from ``seed`` (so the dev pool does not depend on the test pool's size).
     """
-    if isinstance(pool_size, bool) or not isinstance(pool_size, (int, np.integer)) or pool_size < 2:
-        raise ValueError(f"pool_size must be an integer >= 2, got {pool_size!r}")
+    pool_size = check_int(pool_size, "pool_size", low=2)
+    seed = check_int(seed, "seed", low=0)
     streams = np.random.SeedSequence(seed).spawn(2)
     pools = {}
     for part, ss in zip(("dev", "test"), streams):
@@ -308,8 +308,13 @@ def run_verse_retrieval(
     """
     from threadpoolctl import threadpool_limits
 
+    if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+        raise TypeError(f"seeds must be a sequence of integers, got {seeds!r}")
+    seed_ints = [check_int(s, f"seeds[{i}]", low=0) for i, s in enumerate(seeds)]
+    pool_size = check_int(pool_size, "pool_size", low=2, allow_none=True)
+    min_terms = check_int(min_terms, "min_terms", low=1, allow_none=True)
     with threadpool_limits(1):  # many small products; extra threads only contend
-        return _run(result, [int(s) for s in seeds], pool_size, min_terms)
+        return _run(result, seed_ints, pool_size, min_terms)
 
 
 def _run(

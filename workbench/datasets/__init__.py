@@ -3,16 +3,19 @@
 Every loader finds ``data/`` itself (:func:`data_dir`, env ``WORKBENCH_DATA``), verifies a bundled
 file's sha256 against ``data/checksums.sha256`` on first use in a process, and also accepts the
 path of a user file in the same format (not checksum-verified). Missing files raise
-``FileNotFoundError`` naming the file; truncated or malformed files raise :class:`DataFormatError`
-naming the file and the line.
+``FileNotFoundError`` and folders ``IsADirectoryError``, naming the file; empty, truncated or
+malformed files (undecodable bytes, NaN / infinite numbers, wrong column counts) raise
+:class:`DataFormatError` naming the file and the line. Text files are UTF-8 (a leading
+byte-order mark is dropped), plain or gzip-compressed.
 
 =====================  ==========================================================
 resource               loader
 =====================  ==========================================================
-word similarity        :func:`load_wordsim` (names in :data:`WORDSIM_NAMES`)
+word similarity        :func:`load_wordsim` (names in :data:`WORDSIM_NAMES`; user files,
+                       also SemEval-2017 Task 2 ``.data.txt`` + ``.gold.txt`` and CSV)
 SCWS with contexts     :func:`load_scws`, :func:`scws_context`
-Google analogies       :func:`load_analogies`
-TOEFL-style questions  :func:`load_toefl` (user files only)
+Google / MSR analogies :func:`load_analogies` (MSR: user file without section headers)
+TOEFL-style questions  :func:`load_toefl` (user files only: ``.qst`` + ``.ans``)
 Gutenberg corpora      :func:`load_corpus` ("1M", "5M"; "25M" from the shared folder)
 Bible                  :func:`load_bible`, :func:`load_parallel_bible`
 UD English-EWT         :func:`load_conllu`

@@ -11,6 +11,8 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
+from workbench._validation import DataFormatError, check_file, format_error
+
 logger = logging.getLogger(__name__)
 
 __all__ = [
@@ -26,10 +28,6 @@ __all__ = [
 
 CHECKSUM_FILE = "checksums.sha256"
 _REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-class DataFormatError(ValueError):
-    """A data file is truncated or malformed; the message names the file and the line."""
 
 
 class ChecksumError(DataFormatError):
@@ -170,11 +168,27 @@ def verify_checksums(*, strict: bool = False) -> dict[str, bool]:
 # --------------------------------------------------------------------------- reading
 
 
-def resolve_file(path: str | os.PathLike[str], *, verify: bool = True) -> Path:
-    """Check that ``path`` exists (FileNotFoundError naming it) and verify it if bundled."""
-    p = Path(path).expanduser()
-    if not p.is_file():
-        raise FileNotFoundError(f"data file not found: {p}")
+def check_name_or_path(value: object, name: str) -> str:
+    """``str(value)`` for a dataset name or a path; ``TypeError`` naming ``name`` otherwise.
+
+    Used by the loaders that take either a bundled name or a file path, so that ``None`` or a
+    number is refused instead of being looked up as the name ``"None"``.
+    """
+    if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
+        raise TypeError(
+            f"{name} must be a dataset name or a path (str or os.PathLike), "
+            f"got {value!r} ({type(value).__name__})"
+        )
+    return os.fsdecode(value)
+
+
+def resolve_file(path: str | os.PathLike[str], *, verify: bool = True, name: str = "path") -> Path:
+    """``path`` checked by :func:`~workbench._validation.check_file` and verified if bundled.
+
+    A missing file raises ``FileNotFoundError``, a directory ``IsADirectoryError`` and an empty
+    file :class:`DataFormatError`, each naming the file (and ``name``, the parameter).
+    """
+    p = check_file(path, name)
     if verify:
         verify_bundled(p)
     return p
@@ -185,36 +199,65 @@ def bundled(rel: str) -> Path:
     return resolve_file(data_dir() / rel)
 
 
-def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """Yield ``(line_number, line)`` (1-based, newline stripped) from a text or ``.gz`` file.
+_GZIP_MAGIC = b"\x1f\x8b"
 
-    Truncated / corrupt gzip streams and undecodable bytes raise :class:`DataFormatError`
-    naming the file and the line at which reading failed.
+
+def is_gzip(path: Path) -> bool:
+    """Whether ``path`` is read as gzip: its name ends in ``.gz`` or it starts with gzip's magic."""
+    if path.suffix == ".gz":
+        return True
+    with open(path, "rb") as fh:
+        return fh.read(2) == _GZIP_MAGIC
+
+
+def first_undecodable_line(path: Path, gz: bool) -> tuple[int, str] | None:
+    """Line number and byte description of the first line of ``path`` that is not UTF-8."""
+    try:
+        with gzip.open(path, "rb") if gz else open(path, "rb") as fh:
+            for lineno, raw in enumerate(fh, 1):
+                try:
+                    raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    return lineno, f"byte {raw[exc.start]:#04x} at column {exc.start + 1}"
+    except (EOFError, OSError, zlib.error):
+        return None
+    return None
+
+
+def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, line)`` (1-based, newline stripped) from a text or gzip file.
+
+    The file is UTF-8; a leading byte-order mark is dropped (``utf-8-sig``). Gzip is recognised
+    by the ``.gz`` suffix or by its magic bytes. Truncated / corrupt gzip streams raise
+    :class:`DataFormatError` naming the file and the line at which reading failed; undecodable
+    bytes raise it naming the file, the line and the column of the first bad byte.
     """
     lineno = 0
+    gz = is_gzip(path)
     try:
-        if path.suffix == ".gz":
-            fh = gzip.open(path, "rt", encoding="utf-8", newline="")
+        if gz:
+            fh = gzip.open(path, "rt", encoding="utf-8-sig", newline="")
         else:
-            fh = open(path, encoding="utf-8", newline="")  # noqa: SIM115
+            fh = open(path, encoding="utf-8-sig", newline="")  # noqa: SIM115
         with fh:
             for lineno, line in enumerate(fh, 1):  # noqa: B007
                 yield lineno, line.rstrip("\r\n")
+    except UnicodeDecodeError as exc:
+        # the decoder works on blocks: find the exact line by decoding line by line
+        found = first_undecodable_line(path, gz)
+        where, what = found if found is not None else (lineno + 1, str(exc))
+        raise format_error(
+            path, where, f"not valid UTF-8 ({what}); the file must be UTF-8 text"
+        ) from exc
     except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as exc:
         if isinstance(exc, FileNotFoundError):
             raise
-        raise DataFormatError(
-            f"{path.name} line {lineno + 1}: truncated or corrupt file ({exc}) [{path}]"
-        ) from exc
-    except UnicodeDecodeError as exc:
-        raise DataFormatError(
-            f"{path.name} line {lineno + 1}: not valid UTF-8 ({exc}) [{path}]"
-        ) from exc
+        raise format_error(path, lineno + 1, f"truncated or corrupt file ({exc})") from exc
 
 
-def fail(path: Path, lineno: int, message: str) -> DataFormatError:
+def fail(path: Path, lineno: int | None, message: str) -> DataFormatError:
     """Build a DataFormatError "<file> line N: message [full path]"."""
-    return DataFormatError(f"{path.name} line {lineno}: {message} [{path}]")
+    return format_error(path, lineno, message)
 
 
 def write_checksum_file(root: str | os.PathLike[str] | None = None) -> Path:

@@ -9,7 +9,9 @@ from typing import Literal
 
 import pandas as pd
 
-from ._common import bundled, fail, iter_lines, resolve_file
+from workbench._validation import check_choice
+
+from ._common import bundled, check_name_or_path, fail, iter_lines, resolve_file
 from .text import tokenize
 
 logger = logging.getLogger(__name__)
@@ -69,15 +71,25 @@ def load_bible(translation: str | os.PathLike[str]) -> pd.DataFrame:
     pandas.DataFrame
         Columns ``book`` (OSIS id), ``chapter`` (int), ``verse`` (int), ``text``, in file order;
         ``attrs["translation"]`` and ``attrs["language"]`` (``None`` for user files).
+
+    Raises
+    ------
+    ValueError
+        Unknown translation name (the message lists the valid ones).
+    FileNotFoundError, IsADirectoryError
+        Missing file, or a folder given.
+    DataFormatError
+        Empty file, a line without 4 fields, an empty book, a chapter / verse that is not an
+        integer (chapter >= 1, verse >= 0), a duplicated verse (file and line in the message).
     """
-    key = str(translation)
+    key = check_name_or_path(translation, "translation")
     lang: str | None
     if not isinstance(translation, os.PathLike) and key.upper() in BIBLE_TRANSLATIONS:
         name = key.upper()
         rel, lang = BIBLE_TRANSLATIONS[name]
         path = bundled(rel)
     elif isinstance(translation, os.PathLike) or os.sep in key or "." in key:
-        path = resolve_file(key)
+        path = resolve_file(key, name="translation")
         name, lang = path.name.split(".")[0], None
     else:
         raise ValueError(
@@ -91,7 +103,7 @@ def load_bible(translation: str | os.PathLike[str]) -> pd.DataFrame:
     chapters: list[int] = []
     verses: list[int] = []
     texts: list[str] = []
-    seen: set[tuple[str, int, int]] = set()
+    seen: dict[tuple[str, int, int], int] = {}
     for lineno, line in iter_lines(path):
         if not line.strip():
             continue
@@ -104,16 +116,22 @@ def load_bible(translation: str | os.PathLike[str]) -> pd.DataFrame:
             ch, vs = int(f[1]), int(f[2])
         except ValueError:
             raise fail(path, lineno, f"chapter/verse {f[1]!r}/{f[2]!r} are not integers") from None
+        if not f[0].strip():
+            raise fail(path, lineno, "empty book")
+        if ch < 1 or vs < 0:
+            raise fail(path, lineno, f"chapter {ch} / verse {vs}: need chapter >= 1 and verse >= 0")
         ident = (f[0], ch, vs)
         if ident in seen:
-            raise fail(path, lineno, f"duplicated verse {f[0]} {ch}:{vs}")
-        seen.add(ident)
+            raise fail(
+                path, lineno, f"duplicated verse {f[0]} {ch}:{vs} (first on line {seen[ident]})"
+            )
+        seen[ident] = lineno
         books.append(f[0])
         chapters.append(ch)
         verses.append(vs)
         texts.append(f[3].strip())
     if not books:
-        raise fail(path, 1, "no verses found")
+        raise fail(path, None, "no verses found")
     df = pd.DataFrame({"book": books, "chapter": chapters, "verse": verses, "text": texts})
     df.attrs["translation"] = name
     df.attrs["language"] = lang
@@ -193,17 +211,27 @@ def load_parallel_bible(
     -------
     ParallelCorpus
     """
-    if level not in ("chapter", "verse"):
-        raise ValueError(f"level must be 'chapter' or 'verse', got {level!r}")
-    if align not in ("strict", "intersect"):
-        raise ValueError(f"align must be 'strict' or 'intersect', got {align!r}")
-    if isinstance(translations, str) or len(translations) < 2:
-        raise ValueError("translations must be a sequence of at least two translations")
+    check_choice(level, "level", ("chapter", "verse"))
+    check_choice(align, "align", ("strict", "intersect"))
+    if isinstance(translations, (str, os.PathLike)) or not isinstance(translations, (tuple, list)):
+        raise TypeError(
+            "translations must be a list or tuple of at least two translation names or paths, "
+            f"got {translations!r}"
+        )
+    if len(translations) < 2:
+        raise ValueError(
+            f"translations must name at least two translations, got {list(translations)!r}"
+        )
     units: dict[str, dict[tuple, str]] = {}
     languages: dict[str, str] = {}
     for tr in translations:
         df = load_bible(tr)
         name = str(df.attrs["translation"])
+        if name in units:
+            raise ValueError(
+                f"translations lists {name!r} twice ({list(translations)!r}); each translation "
+                "(or file name) may appear once"
+            )
         languages[name] = str(df.attrs["language"] or "")
         if level == "verse":
             keyed = {

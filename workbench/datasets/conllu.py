@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._common import bundled, fail, iter_lines, resolve_file
+from ._common import bundled, check_name_or_path, fail, iter_lines, resolve_file
 
 __all__ = ["Token", "Sentence", "load_conllu", "CONLLU_SPLITS"]
 
@@ -56,10 +56,20 @@ def load_conllu(name_or_path: str | os.PathLike[str] = "train") -> list[Sentence
     Notes
     -----
     Each token line must have 10 tab-separated fields; ``ID`` and ``HEAD`` of syntactic words must
-    be integers (``HEAD`` ``_`` is read as -1, i.e. unannotated). Lines with range ids (``1-2``)
-    or decimal ids (``8.1``) are skipped. Sentences are separated by blank lines.
+    be integers (``HEAD`` ``_`` is read as -1, i.e. unannotated), ids numbered 1, 2, ... within
+    each sentence and every ``HEAD`` 0 (the root) or the id of another word of the same sentence.
+    Lines with range ids (``1-2``) or decimal ids (``8.1``) are skipped. Sentences are separated
+    by blank lines. A file without any sentence is an error.
+
+    Raises
+    ------
+    FileNotFoundError, IsADirectoryError
+        Missing file, or a folder given.
+    DataFormatError
+        Empty file, malformed token line, ``HEAD`` outside its sentence, undecodable bytes,
+        truncated gzip (file and line in the message).
     """
-    key = str(name_or_path)
+    key = check_name_or_path(name_or_path, "name_or_path")
     if not isinstance(name_or_path, os.PathLike) and key.lower() in CONLLU_SPLITS:
         path = bundled(CONLLU_SPLITS[key.lower()])
         st = path.stat()
@@ -68,7 +78,7 @@ def load_conllu(name_or_path: str | os.PathLike[str] = "train") -> list[Sentence
             _CACHE[cache_key] = tuple(_read(path))
         return list(_CACHE[cache_key])
     elif isinstance(name_or_path, os.PathLike) or os.sep in key or "." in key:
-        path = resolve_file(key)
+        path = resolve_file(key, name="name_or_path")
     else:
         raise ValueError(
             f"unknown treebank split {key!r}; valid: {', '.join(CONLLU_SPLITS)} (or a path)"
@@ -79,24 +89,45 @@ def load_conllu(name_or_path: str | os.PathLike[str] = "train") -> list[Sentence
 _CACHE: dict[tuple[str, int, int], tuple[Sentence, ...]] = {}
 
 
+def _sentence(
+    path: Path, sent_id: str | None, text: str | None, tokens: list[Token], lines: list[int], n: int
+) -> Sentence:
+    """Check the heads of a finished sentence and build it (``n`` = its 1-based ordinal)."""
+    size = len(tokens)
+    for tok, lineno in zip(tokens, lines):
+        if tok.head == -1:
+            continue
+        if not 0 <= tok.head <= size:
+            raise fail(
+                path,
+                lineno,
+                f"HEAD {tok.head} of token {tok.id} points outside its sentence of {size} "
+                f"words (allowed: 0 for the root, 1-{size}, or '_')",
+            )
+        if tok.head == tok.id:
+            raise fail(path, lineno, f"HEAD of token {tok.id} is the token itself")
+    return Sentence(
+        sent_id or str(n),
+        text if text is not None else " ".join(t.form for t in tokens),
+        tuple(tokens),
+    )
+
+
 def _read(path: Path) -> Iterator[Sentence]:
     sent_id: str | None = None
     text: str | None = None
     tokens: list[Token] = []
+    lines: list[int] = []
     n = 0
     start = 1
     for lineno, line in iter_lines(path):
         if not line.strip():
             if tokens:
                 n += 1
-                yield Sentence(
-                    sent_id or str(n),
-                    text if text is not None else " ".join(t.form for t in tokens),
-                    tuple(tokens),
-                )
+                yield _sentence(path, sent_id, text, tokens, lines, n)
             elif sent_id is not None or text is not None:
                 raise fail(path, start, "sentence without tokens")
-            sent_id, text, tokens = None, None, []
+            sent_id, text, tokens, lines = None, None, [], []
             continue
         if line.startswith("#"):
             if not tokens:
@@ -111,22 +142,33 @@ def _read(path: Path) -> Iterator[Sentence]:
             continue
         f = line.split("\t")
         if len(f) != 10:
-            raise fail(path, lineno, f"expected 10 tab-separated fields, got {len(f)}")
+            raise fail(
+                path,
+                lineno,
+                f"expected 10 tab-separated fields, got {len(f)} (a CoNLL-U token line is "
+                "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC)",
+            )
         tid = f[0]
         if "-" in tid or "." in tid:
             continue
         try:
             i = int(tid)
+        except ValueError:
+            raise fail(path, lineno, f"ID {tid!r} is not an integer") from None
+        try:
             head = -1 if f[6] == "_" else int(f[6])
         except ValueError:
-            raise fail(path, lineno, f"ID {f[0]!r} / HEAD {f[6]!r} must be integers") from None
+            raise fail(path, lineno, f"HEAD {f[6]!r} is not an integer or '_'") from None
+        if f[6] != "_" and head < 0:
+            raise fail(path, lineno, f"HEAD {head} of token {tid} is negative (allowed: >= 0, '_')")
         if i != len(tokens) + 1:
             raise fail(path, lineno, f"token id {i} out of sequence (expected {len(tokens) + 1})")
         tokens.append(Token(i, f[1], f[2], f[3], f[4], head, f[7]))
+        lines.append(lineno)
     if tokens:
         n += 1
-        yield Sentence(
-            sent_id or str(n),
-            text if text is not None else " ".join(t.form for t in tokens),
-            tuple(tokens),
-        )
+        yield _sentence(path, sent_id, text, tokens, lines, n)
+    elif sent_id is not None or text is not None:
+        raise fail(path, start, "sentence without tokens")
+    if n == 0:
+        raise fail(path, None, "no sentences found (is this a CoNLL-U file?)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import gzip
 import io
 import logging
@@ -12,10 +13,22 @@ import tempfile
 import threading
 import warnings
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._common import bundled, cache_dir, fail, file_sha256, iter_lines, resolve_file
+from workbench._io import CacheWarning, dir_mode, replace_dir, verify_tree, write_tree_manifest
+
+from ._common import (
+    bundled,
+    cache_dir,
+    check_name_or_path,
+    fail,
+    file_sha256,
+    iter_lines,
+    resolve_file,
+)
 
 if TYPE_CHECKING:
     from nltk.corpus.reader import WordNetCorpusReader
@@ -38,11 +51,11 @@ WORDNET_FILE = "lexicons/wordnet-3.0.tar.gz"
 
 
 def _lexicon_path(name_or_path: str | os.PathLike[str], names: dict[str, str]) -> Path:
-    key = str(name_or_path)
+    key = check_name_or_path(name_or_path, "name_or_path")
     if not isinstance(name_or_path, os.PathLike) and key.lower() in names:
         return bundled(names[key.lower()])
     if isinstance(name_or_path, os.PathLike) or os.sep in key or "." in key:
-        return resolve_file(key)
+        return resolve_file(key, name="name_or_path")
     raise ValueError(f"unknown lexicon {key!r}; valid names: {', '.join(names)} (or a path)")
 
 
@@ -62,20 +75,50 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "ppdb") -> dict[str, set
         As in the file (case kept, NOT symmetrised: see :func:`symmetrize`). A word appearing on
         several lines gets the union of its neighbours; a line with a single word gives an empty
         set; a word is never its own neighbour.
+
+    Raises
+    ------
+    DataFormatError
+        Empty file, undecodable bytes, truncated gzip, or a file whose first line is a word
+        followed by numbers only (a word-vector file, not a lexicon).
     """
     path = _lexicon_path(name_or_path, LEXICON_NAMES)
     adj: dict[str, set[str]] = {}
-    for _lineno, line in iter_lines(path):
+    first = True
+    for lineno, line in iter_lines(path):
         words = line.split()
         if not words:
             continue
+        if first:
+            first = False
+            if _looks_like_vectors(words):
+                raise fail(
+                    path,
+                    lineno,
+                    f"a word followed by {len(words) - 1} numbers: this looks like a word-vector "
+                    "file, not a lexicon ('word neighbour1 neighbour2 ...')",
+                )
         head = words[0]
         nbrs = adj.setdefault(head, set())
         nbrs.update(words[1:])
         nbrs.discard(head)
     if not adj:
-        raise fail(path, 1, "no lexicon entries found")
+        raise fail(path, None, "no lexicon entries found")
     return adj
+
+
+def _looks_like_vectors(words: list[str]) -> bool:
+    """``word`` then >= 2 values that all parse as numbers and contain a ``.`` or an exponent."""
+    if len(words) < 3:
+        return False
+    for w in words[1:]:
+        if not any(c in w for c in ".eE"):
+            return False
+        try:
+            float(w)
+        except ValueError:
+            return False
+    return True
 
 
 def symmetrize(adj: dict[str, set[str]]) -> dict[str, set[str]]:
@@ -107,13 +150,15 @@ def load_framenet_frames(path: str | os.PathLike[str] | None = None) -> dict[str
             continue
         lu = fields[0]
         lemma = lu.rsplit(".", 1)[0] if "." in lu else lu
+        if not lemma:
+            raise fail(p, lineno, f"lexical unit {lu!r} has an empty lemma")
         names = [f.split(":", 1)[1] for f in fields[1:] if f.startswith("FN_frame:")]
         if not names:
             raise fail(p, lineno, f"lexical unit {lu!r} has no FN_frame: field")
         for name in names:
             frames.setdefault(name, set()).add(lemma.lower())
     if not frames:
-        raise fail(p, 1, "no frames found")
+        raise fail(p, None, "no frames found")
     return frames
 
 
@@ -122,10 +167,24 @@ _wn_readers: dict[str, WordNetCorpusReader] = {}
 
 
 def _extract_once(archive: Path) -> Path:
-    """Extract ``archive`` into the cache (temp dir + atomic rename); return the WordNet folder."""
-    digest = file_sha256(archive)[:16]
-    target = cache_dir() / f"wordnet-{digest}"
-    if not target.is_dir():
+    """Extract ``archive`` into the cache and return the WordNet folder.
+
+    The archive goes to a temporary folder, gets a manifest of the size and SHA-256 of every
+    file (:func:`workbench._io.write_tree_manifest`) and is then renamed into place, so an
+    interrupted extraction is never used. A folder whose files no longer match its manifest
+    (edited, truncated, deleted) is re-extracted with one :class:`~workbench._io.CacheWarning`.
+    """
+    digest = file_sha256(archive)
+    target = cache_dir() / f"wordnet-{digest[:16]}"
+    with _wn_extract_lock(target):
+        if target.is_dir():
+            problem = verify_tree(target, source=digest)
+            if not problem:
+                return _wordnet_folder(target, archive)
+            msg = f"extracted WordNet {target} is invalid ({problem}); it is extracted again"
+            warnings.warn(msg, CacheWarning, stacklevel=3)
+            logger.warning(msg)
+            shutil.rmtree(target, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=".wordnet-", dir=cache_dir()))
         try:
             with tarfile.open(archive, "r:gz") as tar:
@@ -133,16 +192,28 @@ def _extract_once(archive: Path) -> Path:
                     tar.extractall(tmp, filter="data")
                 except TypeError:  # pragma: no cover - Python without extraction filters
                     tar.extractall(tmp)  # noqa: S202
-            try:
-                os.rename(tmp, target)
-            except OSError:
-                if not target.is_dir():  # another process did not win the race
-                    raise
+            write_tree_manifest(tmp, source=digest)
+            os.chmod(tmp, dir_mode())
+            replace_dir(tmp, target)
         except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
             raise fail(archive, 1, f"truncated or corrupt archive ({exc})") from exc
         finally:
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
+    return _wordnet_folder(target, archive)
+
+
+@contextmanager
+def _wn_extract_lock(target: Path) -> Iterator[None]:
+    with open(target.with_name(f".{target.name}.lock"), "a+b") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def _wordnet_folder(target: Path, archive: Path) -> Path:
     for cand in [target, *sorted(p for p in target.iterdir() if p.is_dir())]:
         if (cand / "index.noun").is_file() and (cand / "data.noun").is_file():
             return cand
@@ -204,9 +275,12 @@ def load_wordnet(path: str | os.PathLike[str] | None = None) -> WordNetCorpusRea
     if path is None:
         src = bundled(WORDNET_FILE)
     else:
+        check_name_or_path(path, "path")
         src = Path(path).expanduser()
         if not src.exists():
-            raise FileNotFoundError(f"data file not found: {src}")
+            raise FileNotFoundError(f"path {str(src)!r} does not exist")
+        if not src.is_dir():
+            src = resolve_file(src)  # an empty file is named as such, not as a corrupt archive
     key = str(src.resolve())
     with _wn_lock:
         if key in _wn_readers:

@@ -8,7 +8,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._common import data_dir, fail, file_sha256, iter_lines, resolve_file, shared_data_dir
+from workbench._validation import check_bool, check_int
+
+from ._common import (
+    check_name_or_path,
+    data_dir,
+    fail,
+    file_sha256,
+    iter_lines,
+    resolve_file,
+    shared_data_dir,
+)
 
 __all__ = ["TOKEN_PATTERN", "tokenize", "Document", "Corpus", "load_corpus", "CORPUS_NAMES"]
 
@@ -31,6 +41,8 @@ def tokenize(text: str, *, lowercase: bool = True) -> list[str]:
     >>> tokenize("Don't stop -- ¿Qué pasó? 3.14 well-known")
     ["don't", 'stop', 'qué', 'pasó', '3.14', 'well-known']
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
     return _findall(text.lower() if lowercase else text)
 
 
@@ -66,17 +78,17 @@ class Corpus:
     lowercase : bool
     max_tokens : int or None
         Stop after this many tokens (the last document is cut).
+
+    Iterating over a file that holds no token at all raises :class:`DataFormatError`.
     """
 
     def __init__(
         self, name: str, path: Path, *, lowercase: bool = True, max_tokens: int | None = None
     ) -> None:
-        if max_tokens is not None and max_tokens < 0:
-            raise ValueError(f"max_tokens must be >= 0 or None, got {max_tokens}")
         self.name = name
         self.path = path
-        self.lowercase = lowercase
-        self.max_tokens = max_tokens
+        self.lowercase = check_bool(lowercase, "lowercase")
+        self.max_tokens: int | None = check_int(max_tokens, "max_tokens", low=0, allow_none=True)
         self._sha256: str | None = None
         self._n_documents: int | None = None
         self._n_tokens: int | None = None
@@ -103,6 +115,7 @@ class Corpus:
         title = self.path.name
         buf: list[str] = []
         seen_text = False
+        n_tokens = 0
 
         def flush() -> Document:
             toks = _findall(("\n".join(buf)).lower() if lower else "\n".join(buf))
@@ -116,6 +129,7 @@ class Corpus:
                     )
                 if buf or seen_text:
                     doc = flush()
+                    n_tokens += len(doc.tokens)
                     if budget is not None:
                         if len(doc.tokens) >= budget:
                             yield Document(doc.title, doc.tokens[:budget])
@@ -130,9 +144,14 @@ class Corpus:
                 buf.append(line)
         if buf or seen_text:
             doc = flush()
+            n_tokens += len(doc.tokens)
+            if n_tokens == 0:
+                raise fail(self.path, None, "no word tokens in the file")
             if budget is not None and len(doc.tokens) > budget:
                 doc = Document(doc.title, doc.tokens[:budget])
             yield doc
+        else:
+            raise fail(self.path, None, "no word tokens in the file")
 
     def __iter__(self) -> Iterator[Document]:
         return self.iter_documents()
@@ -183,8 +202,22 @@ def load_corpus(
         Lowercase tokens (default).
     max_tokens : int, optional
         Truncate the stream after this many tokens.
+
+    Raises
+    ------
+    ValueError
+        Unknown corpus name (the message lists the valid names), ``max_tokens`` < 0.
+    TypeError
+        ``max_tokens`` not an integer (e.g. the string ``'10'``), ``lowercase`` not a bool.
+    FileNotFoundError, IsADirectoryError
+        Missing file, or a folder given.
+    DataFormatError
+        Empty file; while iterating: undecodable bytes, truncated gzip, a bad ``@@DOC`` marker,
+        no token at all (file and line in the message).
     """
-    key = str(name_or_path)
+    key = check_name_or_path(name_or_path, "name_or_path")
+    lowercase = check_bool(lowercase, "lowercase")
+    max_tokens = check_int(max_tokens, "max_tokens", low=0, allow_none=True)
     if not isinstance(name_or_path, os.PathLike) and key.upper() in CORPUS_NAMES:
         name = key.upper()
         rel = CORPUS_NAMES[name]
@@ -204,6 +237,6 @@ def load_corpus(
         raise ValueError(
             f"unknown corpus {key!r}; valid names: {', '.join(CORPUS_NAMES)} (or a file path)"
         )
-    path = resolve_file(p)
+    path = resolve_file(p, name="name_or_path")
     stem = path.name.split(".")[0]
     return Corpus(stem, path, lowercase=lowercase, max_tokens=max_tokens)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import math
 import os
+import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,7 +13,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._common import bundled, fail, iter_lines, resolve_file
+from workbench._validation import check_choice, check_int
+
+from ._common import bundled, check_name_or_path, fail, iter_lines, resolve_file
 from .text import tokenize
 
 __all__ = [
@@ -60,33 +65,156 @@ WORDSIM_FILES: dict[str, str] = {
 
 def _parse_float(path: Path, lineno: int, value: str, what: str) -> float:
     try:
-        return float(value)
+        v = float(value)
     except ValueError:
         raise fail(path, lineno, f"{what} {value!r} is not a number") from None
+    if not math.isfinite(v):
+        raise fail(path, lineno, f"{what} {value!r} is not a finite number (NaN / inf not allowed)")
+    return v
+
+
+#: ``word1`` / ``w1`` / ``word 2`` / ``term_2`` ... in a header line (SemEval-2017 CSV/TSV copies).
+_HEADER_WORD = re.compile(r"^(?:word|w|term)[\s_-]?([12])$", re.IGNORECASE)
+
+
+def _split_fields(line: str) -> list[str]:
+    """Fields of a rating line: tab-separated, else comma-separated (CSV quoting), else by spaces."""
+    if "\t" in line:
+        return [f.strip() for f in line.split("\t")]
+    if "," in line:
+        row = next(csv.reader([line]))
+        if len(row) == 3:
+            return [f.strip() for f in row]
+    return line.split()
+
+
+def _is_header(fields: list[str]) -> bool:
+    if len(fields) != 3:
+        return False
+    m1, m2 = _HEADER_WORD.match(fields[0]), _HEADER_WORD.match(fields[1])
+    if not (m1 and m2 and m1.group(1) == "1" and m2.group(1) == "2"):
+        return False
+    try:
+        float(fields[2])
+    except ValueError:
+        return True
+    return False
 
 
 def _read_pairs(path: Path) -> pd.DataFrame:
     w1: list[str] = []
     w2: list[str] = []
     scores: list[float] = []
+    first = True
     for lineno, line in iter_lines(path):
         if not line.strip() or line.startswith("#"):
             continue
-        fields = line.split("\t") if "\t" in line else line.split()
+        fields = _split_fields(line)
+        if first:
+            first = False
+            if _is_header(fields):
+                continue
         if len(fields) != 3:
-            raise fail(path, lineno, f"expected 3 tab-separated fields, got {len(fields)}")
-        a, b, s = (f.strip() for f in fields)
+            raise fail(
+                path,
+                lineno,
+                f"expected 3 tab-separated fields, got {len(fields)} (word1<TAB>word2<TAB>score)",
+            )
+        a, b, s = fields
         if not a or not b:
             raise fail(path, lineno, "empty word")
         w1.append(a)
         w2.append(b)
         scores.append(_parse_float(path, lineno, s, "score"))
     if not w1:
-        raise fail(path, 1, "no word pairs found")
+        raise fail(path, None, "no word pairs found")
     return pd.DataFrame({"word1": w1, "word2": w2, "score": np.asarray(scores, dtype=float)})
 
 
-def load_wordsim(name_or_path: str | os.PathLike[str], *, split: str | None = None) -> pd.DataFrame:
+# --------------------------------------------------------------------------- data + gold files
+
+_DATA_SUFFIX = ".data.txt"
+_GOLD_SUFFIX = ".gold.txt"
+
+
+def _gold_candidates(data: Path) -> list[Path]:
+    """Where the SemEval-2017 Task 2 scores of ``<x>.data.txt`` are: next to it or in ``../keys``."""
+    gold = data.name[: -len(_DATA_SUFFIX)] + _GOLD_SUFFIX
+    return [data.with_name(gold), data.parent.parent / "keys" / gold]
+
+
+def _aligned_lines(path: Path) -> list[tuple[int, str]]:
+    """Non-blank lines of a file aligned line by line with another; only trailing blanks allowed."""
+    out: list[tuple[int, str]] = []
+    blank_at: int | None = None
+    for lineno, line in iter_lines(path):
+        if not line.strip():
+            if blank_at is None:
+                blank_at = lineno
+            continue
+        if blank_at is not None:
+            raise fail(
+                path,
+                blank_at,
+                "blank line inside the file (the word-pair and score files are read line by line "
+                "in parallel; remove it)",
+            )
+        out.append((lineno, line))
+    if not out:
+        raise fail(path, None, "no lines found")
+    return out
+
+
+def _read_data_gold(data: Path, gold: Path) -> pd.DataFrame:
+    """Word pairs (``word1<TAB>word2`` a line) and their scores (one a line) from two files."""
+    w1: list[str] = []
+    w2: list[str] = []
+    for lineno, line in _aligned_lines(data):
+        fields = [f.strip() for f in line.split("\t")] if "\t" in line else line.split()
+        if len(fields) != 2 or not all(fields):
+            raise fail(
+                data,
+                lineno,
+                f"expected 2 tab-separated words (word1<TAB>word2), got {len(fields)} field(s)",
+            )
+        w1.append(fields[0])
+        w2.append(fields[1])
+    scores: list[float] = []
+    score_lines = _aligned_lines(gold)
+    for lineno, line in score_lines:
+        fields = line.split()
+        if len(fields) != 1:
+            raise fail(gold, lineno, f"expected one score a line, got {len(fields)} fields")
+        scores.append(_parse_float(gold, lineno, fields[0], "score"))
+    if len(scores) < len(w1):
+        raise fail(
+            gold,
+            None,
+            f"{len(scores)} scores for the {len(w1)} word pairs of {data.name}: the pair "
+            f"{w1[len(scores)]!r} / {w2[len(scores)]!r} has no score",
+        )
+    if len(scores) > len(w1):
+        raise fail(
+            gold,
+            score_lines[len(w1)][0],
+            f"score without a word pair: {data.name} has only {len(w1)} pairs",
+        )
+    return pd.DataFrame({"word1": w1, "word2": w2, "score": np.asarray(scores, dtype=float)})
+
+
+def _first_fields(path: Path) -> list[str]:
+    for _, line in iter_lines(path):
+        if line.strip() and not line.startswith("#"):
+            return _split_fields(line)
+    return []
+
+
+def load_wordsim(
+    name_or_path: str | os.PathLike[str],
+    *,
+    split: str | None = None,
+    gold: str | os.PathLike[str] | None = None,
+) -> pd.DataFrame:
     """Load a word-similarity set as a DataFrame with columns ``word1, word2, score``.
 
     Parameters
@@ -94,31 +222,57 @@ def load_wordsim(name_or_path: str | os.PathLike[str], *, split: str | None = No
     name_or_path : str or path
         One of :data:`WORDSIM_NAMES` (case-insensitive; ``"SCWS"`` gives the 2003 SCWS pairs
         with their average rating, contexts ignored), or the path of a user file with one pair a
-        line, ``word1<TAB>word2<TAB>score`` (whitespace-separated also accepted), no header;
-        blank lines and lines starting with ``#`` are skipped.
+        line, ``word1<TAB>word2<TAB>score`` (comma-separated with CSV quoting, or
+        whitespace-separated, also accepted); an optional header line ``word1 word2 <name>``;
+        blank lines and lines starting with ``#`` are skipped. A leading UTF-8 byte-order mark
+        is dropped.
+
+        SemEval-2017 Task 2 (Camacho-Collados et al., 2017) layout: word pairs
+        ``word1<TAB>word2`` in ``<x>.data.txt`` (words may contain spaces) and the scores
+        (0-4 scale), one a line in the same order, in ``<x>.gold.txt``. The scores file is
+        taken from ``gold`` or else found next to the data file or in ``../keys/`` (as
+        distributed: ``subtask1-monolingual/data/en.test.data.txt`` and
+        ``subtask1-monolingual/keys/en.test.gold.txt``).
     split : {None, "dev", "test"}
         ``None`` returns every pair. ``"dev"`` / ``"test"`` return the part used to tune
         settings / the part reported once (see :func:`wordsim_split`); the two are disjoint and
         together give the whole set. ``df.attrs["split"]`` records the part.
+    gold : path, optional
+        File of scores, one a line, aligned with the word pairs of ``name_or_path`` (which then
+        has two fields a line).
 
     Returns
     -------
     pandas.DataFrame
         Words as in the file (case kept), ``score`` float; ``df.attrs["name"]`` is the canonical
-        name (or the file stem) and ``df.attrs["path"]`` the file read.
+        name (or the file stem; ``en.test`` for ``en.test.data.txt``) and ``df.attrs["path"]``
+        the file read (``df.attrs["gold"]`` the scores file, if separate).
 
     Raises
     ------
     ValueError
-        Unknown name (the message lists the valid names).
+        Unknown name (the message lists the valid names), or ``split`` not allowed.
+    TypeError
+        ``name_or_path`` or ``gold`` is not a str or a path.
     FileNotFoundError
-        Missing file.
+        Missing file (or no scores file found for a ``.data.txt`` file).
+    IsADirectoryError
+        A folder was given.
     DataFormatError
-        Malformed line (file and line number in the message).
+        Empty file, malformed line, NaN / infinite score, different numbers of pairs and scores
+        (file and line number in the message).
     """
-    key = str(name_or_path)
+    key = check_name_or_path(name_or_path, "name_or_path")
+    check_choice(split, "split", (None, "dev", "test"))
     canonical = key.upper()
-    if not isinstance(name_or_path, os.PathLike) and canonical in WORDSIM_FILES:
+    gold_path: Path | None = None
+    if gold is not None:
+        check_name_or_path(gold, "gold")
+        path = resolve_file(key, name="name_or_path")
+        gold_path = resolve_file(gold, name="gold")
+        df = _read_data_gold(path, gold_path)
+        df.attrs["name"] = _set_name(path)
+    elif not isinstance(name_or_path, os.PathLike) and canonical in WORDSIM_FILES:
         if canonical == "SCWS":
             items = load_scws()
             df = pd.DataFrame(
@@ -141,13 +295,29 @@ def load_wordsim(name_or_path: str | os.PathLike[str], *, split: str | None = No
                 f"unknown word-similarity set {key!r}; valid names: {', '.join(WORDSIM_NAMES)} "
                 "(or pass the path of a word1<TAB>word2<TAB>score file)"
             )
-        path = resolve_file(p)
-        df = _read_pairs(path)
-        df.attrs["name"] = path.stem
+        path = resolve_file(p, name="name_or_path")
+        if path.name.endswith(_DATA_SUFFIX):
+            found = [c for c in _gold_candidates(path) if c.is_file()]
+            if found:
+                gold_path = resolve_file(found[0], name="gold")
+            elif len(_first_fields(path)) == 2:
+                tried = " or ".join(str(c) for c in _gold_candidates(path))
+                raise FileNotFoundError(
+                    f"{path.name} holds word pairs without scores (SemEval-2017 layout) but no "
+                    f"scores file was found at {tried}; pass gold=<path of the scores file>"
+                )
+        df = _read_data_gold(path, gold_path) if gold_path is not None else _read_pairs(path)
+        df.attrs["name"] = _set_name(path)
     df.attrs["path"] = str(path)
+    if gold_path is not None:
+        df.attrs["gold"] = str(gold_path)
     if split is None:
         return df
     return _select_split(df, split)
+
+
+def _set_name(path: Path) -> str:
+    return path.name[: -len(_DATA_SUFFIX)] if path.name.endswith(_DATA_SUFFIX) else path.stem
 
 
 #: MEN's lemma-form pairs (aligned with the natural form) and its authors' dev part.
@@ -184,8 +354,7 @@ def wordsim_split(df: pd.DataFrame) -> np.ndarray:
 
 
 def _select_split(df: pd.DataFrame, split: str) -> pd.DataFrame:
-    if split not in ("dev", "test"):
-        raise ValueError(f"split must be None, 'dev' or 'test', got {split!r}")
+    check_choice(split, "split", ("dev", "test"))
     mask = wordsim_split(df)
     out = df[mask if split == "dev" else ~mask].reset_index(drop=True)
     out.attrs.update(df.attrs)
@@ -226,6 +395,7 @@ def load_scws(path: str | os.PathLike[str] | None = None) -> list[SCWSItem]:
     """
     p = bundled(WORDSIM_FILES["SCWS"]) if path is None else resolve_file(path)
     items: list[SCWSItem] = []
+    seen: dict[int, int] = {}
     for lineno, line in iter_lines(p):
         if not line.strip():
             continue
@@ -236,12 +406,17 @@ def load_scws(path: str | os.PathLike[str] | None = None) -> list[SCWSItem]:
             item_id = int(f[0])
         except ValueError:
             raise fail(p, lineno, f"id {f[0]!r} is not an integer") from None
+        if item_id in seen:
+            raise fail(p, lineno, f"duplicated id {item_id} (first on line {seen[item_id]})")
+        seen[item_id] = lineno
         score = _parse_float(p, lineno, f[7], "average rating")
         ratings = tuple(_parse_float(p, lineno, r, "rating") for r in f[8:] if r.strip())
         for k, ctx in ((5, f[5]), (6, f[6])):
             if "<b>" not in ctx or "</b>" not in ctx:
                 raise fail(p, lineno, f"context {k - 4} has no <b> ... </b> target marker")
         items.append(SCWSItem(item_id, f[1], f[2], f[3], f[4], f[5], f[6], score, ratings))
+    if not items:
+        raise fail(p, None, "no SCWS items found")
     return items
 
 
@@ -262,6 +437,11 @@ def scws_context(item_context: str, window: int) -> tuple[list[str], str, list[s
         marked word (lowercased, stripped), ``right`` = up to ``window`` tokens after it;
         tokens come from :func:`workbench.datasets.tokenize` (lowercased, punctuation dropped).
     """
+    if not isinstance(item_context, str):
+        raise TypeError(
+            f"item_context must be a str, got {item_context!r} ({type(item_context).__name__})"
+        )
+    w = max(check_int(window, "window"), 0)
     start = item_context.find("<b>")
     end = item_context.find("</b>", start + 3)
     if start < 0 or end < 0:
@@ -269,5 +449,4 @@ def scws_context(item_context: str, window: int) -> tuple[list[str], str, list[s
     left = tokenize(item_context[:start])
     right = tokenize(item_context[end + 4 :])
     target = item_context[start + 3 : end].strip().lower()
-    w = max(int(window), 0)
     return (left[-w:] if w else []), target, right[:w]

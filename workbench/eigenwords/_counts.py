@@ -4,7 +4,6 @@ Figure 3, straight from token id streams (see :mod:`workbench.eigenwords`)."""
 from __future__ import annotations
 
 import logging
-import math
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -12,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+
+from workbench._validation import check_array, check_bool, check_int
 
 logger = logging.getLogger("workbench.eigenwords")
 
@@ -61,31 +62,9 @@ def _doc_ids(n: int, doc_starts: np.ndarray) -> np.ndarray:
     return np.cumsum(marks[:n])
 
 
-def _check_window(window: int, name: str = "window") -> int:
-    if isinstance(window, bool) or not isinstance(window, (int, np.integer)) or window < 1:
-        raise ValueError(f"{name} must be a positive integer, got {window!r}")
-    return int(window)
-
-
-def _check_alpha(alpha: Any) -> float:
-    try:
-        a = float(alpha)
-    except (TypeError, ValueError):
-        raise ValueError(f"alpha must be a number in (0, 1], got {alpha!r}") from None
-    if not (math.isfinite(a) and 0.0 < a <= 1.0):
-        raise ValueError(
-            f"alpha must be in (0, 1] (Figure 3 of Osborne et al. 2016), got {alpha!r}"
-        )
-    return a
-
-
 def _check_vocab_size(vocab_size: Any, ids: np.ndarray) -> int:
-    if (
-        isinstance(vocab_size, bool)
-        or not isinstance(vocab_size, (int, np.integer))
-        or vocab_size < 1
-    ):
-        raise ValueError(f"vocab_size must be a positive integer, got {vocab_size!r}")
+    """``vocab_size`` as an ``int >= 1`` above every word id of ``ids``."""
+    vocab_size = check_int(vocab_size, "vocab_size", low=1)
     if ids.size and ids.max() >= vocab_size:
         raise ValueError(f"tokens contain word id {int(ids.max())} >= vocab_size={vocab_size}")
     return int(vocab_size)
@@ -111,7 +90,7 @@ def _symmetric_adjacency(adjacency: Any, vocab_size: int) -> sp.csr_matrix:
             "graph must be a LexiconGraph or a V x V scipy.sparse / numpy adjacency matrix, "
             f"got {type(adjacency).__name__}"
         )
-    A = sp.csr_matrix(adjacency, dtype=np.float64)
+    A = sp.csr_matrix(check_array(adjacency, "graph adjacency", ndim=2, accept_sparse=True))
     if A.shape != (vocab_size, vocab_size):
         raise ValueError(
             f"graph adjacency has shape {A.shape}, expected ({vocab_size}, {vocab_size}) "
@@ -173,7 +152,8 @@ def chunk_documents(doc_starts: Any, n_tokens: int, chunk_length: int) -> np.nda
     returned offsets as ``doc_starts`` to :func:`count_contexts` and
     :func:`count_prior_pairs` to reproduce that set-up.
     """
-    chunk_length = _check_window(chunk_length, "chunk_length")
+    chunk_length = check_int(chunk_length, "chunk_length", low=1)
+    n_tokens = check_int(n_tokens, "n_tokens", low=0)
     _, starts = _as_token_stream(np.zeros(n_tokens, dtype=np.int64), doc_starts)
     ends = np.append(starts[1:], n_tokens)
     pieces = [np.arange(s, e, chunk_length) for s, e in zip(starts, ends) if e > s]
@@ -243,7 +223,7 @@ def count_contexts(
     """
     ids, starts = _as_token_stream(tokens, doc_starts)
     V = _check_vocab_size(vocab_size, ids)
-    k = _check_window(window)
+    k = check_int(window, "window", low=1)
     n = ids.size
     doc = _doc_ids(n, starts)
     rows_all, cols_all, vals_all = [], [], []
@@ -353,9 +333,11 @@ def count_prior_pairs(
     V = _graph_size(graph)
     _check_vocab_size(V, ids)
     A = _symmetric_adjacency(graph, V)
-    k = _check_window(window)
-    N = _check_window(n_neighbors, "n_neighbors")
-    block = _check_window(block_size, "block_size")
+    k = check_int(window, "window", low=1)
+    N = check_int(n_neighbors, "n_neighbors", low=1)
+    block = check_int(block_size, "block_size", low=1)
+    if show_progress is not None:
+        show_progress = check_bool(show_progress, "show_progress")
     shape = (V, 2 * k * V)
     if A.nnz == 0:
         warnings.warn(
@@ -427,9 +409,9 @@ def similarity_laplacian_counts(
     V = _graph_size(graph)
     _check_vocab_size(V, ids)
     A = _symmetric_adjacency(graph, V)
-    k = _check_window(window)
-    N = _check_window(n_neighbors, "n_neighbors")
-    block = _check_window(block_size, "block_size")
+    k = check_int(window, "window", low=1)
+    N = check_int(n_neighbors, "n_neighbors", low=1)
+    block = check_int(block_size, "block_size", low=1)
     n = ids.size
     doc = _doc_ids(n, starts)
     deg = np.zeros(n, dtype=np.float64)

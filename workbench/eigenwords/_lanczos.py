@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._validation import check_array, check_float, check_int, check_random_state
+
 logger = logging.getLogger(__name__)
 
 __all__ = ["lanczos_svd"]
@@ -95,15 +97,15 @@ def lanczos_svd(
     :math:`A^\top u / \sigma` (or :math:`A v / \sigma`). A block that loses rank (an
     invariant subspace) is completed with random vectors orthogonal to the basis.
     """
+    A = check_array(A, "A", ndim=2, accept_sparse=True, min_rows=1, min_cols=1)
     n_rows, n_cols = A.shape
     n = min(n_rows, n_cols)
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
-        raise ValueError(f"k must be an integer in [1, {n}], got {k!r}")
-    if not (np.isfinite(tol) and tol > 0):
-        raise ValueError(f"tol must be a positive number, got {tol!r}")
+    k = check_int(k, "k", low=1, high=n)
+    tol = check_float(tol, "tol", low=0, low_open=True)
+    block_size = check_int(block_size, "block_size", low=1, allow_none=True)
+    max_basis = check_int(max_basis, "max_basis", low=1, allow_none=True)
+    random_state = check_random_state(random_state)
     b = int(block_size) if block_size is not None else int(np.clip(k // 12, 4, 32))
-    if b < 1:
-        raise ValueError(f"block_size must be a positive integer, got {block_size!r}")
     b = min(b, n)
     limit = min(n, int(max_basis) if max_basis is not None else 10 * int(k) + 100)
     if limit < k:

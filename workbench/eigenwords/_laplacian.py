@@ -8,11 +8,11 @@ from typing import Any, Literal
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._validation import check_array, check_choice, check_float, check_int
+
 from ._counts import (
     _as_token_stream,
-    _check_alpha,
     _check_vocab_size,
-    _check_window,
     _doc_ids,
     _graph_size,
     _slots,
@@ -33,7 +33,7 @@ def one_hot_views(
     """
     ids, starts = _as_token_stream(tokens, doc_starts)
     V = _check_vocab_size(vocab_size, ids)
-    k = _check_window(window)
+    k = check_int(window, "window", low=1)
     n = ids.size
     doc = _doc_ids(n, starts)
     pos = np.flatnonzero(ids >= 0)
@@ -67,11 +67,13 @@ def token_laplacian(
     tokens within ``N``, :math:`L_{ii}` = degree; use it with ``which="smallest"``.
     Materialises an n x n sparse matrix: small examples only.
     """
+    check_choice(kind, "kind", ("figure3", "similarity"))
+    weight = check_float(alpha, "alpha", low=0, high=1, low_open=True) if kind == "figure3" else 0
     ids, starts = _as_token_stream(tokens, doc_starts)
     V = _graph_size(graph)
     _check_vocab_size(V, ids)
     A = _symmetric_adjacency(graph, V)
-    N = _check_window(n_neighbors, "n_neighbors")
+    N = check_int(n_neighbors, "n_neighbors", low=1)
     doc = _doc_ids(ids.size, starts)
     pos = np.flatnonzero(ids >= 0)
     n = pos.size
@@ -92,18 +94,15 @@ def token_laplacian(
     R = sp.coo_matrix((np.ones(i.size), (i, j)), shape=(n, n)).tocsr()
     R = R + R.T
     if kind == "figure3":
-        weight = _check_alpha(alpha)
         return (sp.identity(n, format="csr") + weight * R).tocsr()
-    if kind == "similarity":
-        deg = np.asarray(R.sum(axis=1)).ravel()
-        return (sp.diags(deg) - R).tocsr()
-    raise ValueError(f'kind must be "figure3" or "similarity", got {kind!r}')
+    deg = np.asarray(R.sum(axis=1)).ravel()
+    return (sp.diags(deg) - R).tocsr()
 
 
 def lemma1_laplacian(n: int) -> np.ndarray:
     """The n x n Laplacian of Lemma 1: :math:`L = nI - \\mathbf{1}\\mathbf{1}^\\top`
     (:math:`n-1` on the diagonal, :math:`-1` off it)."""
-    n = _check_window(n, "n")
+    n = check_int(n, "n", low=1)
     return n * np.eye(n) - np.ones((n, n))
 
 
@@ -148,22 +147,24 @@ def laplacian_cca(
     ----------
     Osborne, Narayan and Cohen (2016), TACL 4, Lemmas 1-3, Proposition 4, §4.2.
     """
-    Xa = np.asarray(X.toarray() if sp.issparse(X) else X, dtype=np.float64)
-    Ya = np.asarray(Y.toarray() if sp.issparse(Y) else Y, dtype=np.float64)
-    if Xa.ndim != 2 or Ya.ndim != 2 or Xa.shape[0] != Ya.shape[0]:
+    Xa = check_array(X, "X", ndim=2, accept_sparse=True)
+    Ya = check_array(Y, "Y", ndim=2, accept_sparse=True)
+    Xa = np.asarray(Xa.toarray() if sp.issparse(Xa) else Xa)
+    Ya = np.asarray(Ya.toarray() if sp.issparse(Ya) else Ya)
+    if Xa.shape[0] != Ya.shape[0]:
         raise ValueError(
             f"X and Y must be 2-d with the same number of rows, got {Xa.shape}, {Ya.shape}"
         )
-    if which not in ("largest", "smallest"):
-        raise ValueError(f'which must be "largest" or "smallest", got {which!r}')
+    check_choice(which, "which", ("largest", "smallest"))
+    m = check_int(n_components, "n_components", low=1)
     if L is None:
         B = Xa.T @ Ya
     else:
-        La = L.toarray() if sp.issparse(L) else np.asarray(L, dtype=np.float64)
+        La = check_array(L, "L", ndim=2, accept_sparse=True)
+        La = La.toarray() if sp.issparse(La) else La
         if La.shape != (Xa.shape[0], Xa.shape[0]):
             raise ValueError(f"L must be ({Xa.shape[0]}, {Xa.shape[0]}), got {La.shape}")
         B = Xa.T @ La @ Ya
-    m = _check_window(n_components, "n_components")
     U, s, Vt = _truncated_svd(B, m, which=which, solver="dense", random_state=None)
     return LaplacianCCAResult(x_weights=U, y_weights=Vt.T, singular_values=s)
 
@@ -199,9 +200,10 @@ def graph_embeddings(
         ``m`` (capped at the number of connected words minus one).
     singular_value_power : float, default 0.5
         Embeddings are :math:`U \\Sigma^{p}` (``p = 0``: plain singular vectors).
-    solver : {"svds", "lanczos"}, default "svds"
-        ARPACK or block Lanczos (:func:`workbench.eigenwords.lanczos_svd`); graphs with
-        at most two connected words use a dense SVD.
+    solver : {"svds", "lanczos", "randomized", "dense"}, default "svds"
+        ARPACK or block Lanczos (:func:`workbench.eigenwords.lanczos_svd`), as in
+        :func:`~workbench.eigenwords.eigenwords_svd`; graphs with at most two connected words
+        use a dense SVD.
     random_state : int, optional
         Seed of the solver's start vector(s).
 
@@ -223,12 +225,15 @@ def graph_embeddings(
     A0 = getattr(graph, "adjacency", None)
     if A0 is None or len(words) != A0.shape[0]:
         raise TypeError("graph must be a LexiconGraph (words + adjacency)")
+    n_components = check_int(n_components, "n_components", low=1)
+    power = check_float(singular_value_power, "singular_value_power")
+    check_choice(solver, "solver", ("svds", "lanczos", "randomized", "dense"))
     A = _symmetric_adjacency(A0, len(words))
     keep = np.flatnonzero(np.diff(A.indptr) > 0)
     if keep.size == 0:
         raise ValueError("graph_embeddings: the graph has no edges")
     A = A[keep][:, keep].tocsr()
-    m = min(_check_window(n_components, "n_components"), max(keep.size - 1, 1))
+    m = min(n_components, max(keep.size - 1, 1))
     U, s, _ = _truncated_svd(
         A,
         m,
@@ -236,5 +241,5 @@ def graph_embeddings(
         solver=solver if keep.size > 2 else "dense",
         random_state=random_state,
     )
-    emb = U * (s ** float(singular_value_power))
+    emb = U * (s**power)
     return GraphEmbeddingResult(words=[words[i] for i in keep], embeddings=emb, singular_values=s)

@@ -10,12 +10,18 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 
+from workbench._validation import (
+    check_array,
+    check_choice,
+    check_float,
+    check_int,
+    check_random_state,
+)
+
 from ._counts import (
     CooccurrenceCounts,
     _as_token_stream,
-    _check_alpha,
     _check_vocab_size,
-    _check_window,
     _symmetric_adjacency,
     chunk_documents,
     count_contexts,
@@ -26,6 +32,14 @@ from ._lanczos import lanczos_svd
 Transform = Literal["sqrt", "none"]
 Which = Literal["largest", "smallest"]
 Solver = Literal["svds", "lanczos", "randomized", "dense"]
+_SOLVERS = ("svds", "lanczos", "randomized", "dense")
+_TRANSFORMS = ("sqrt", "none")
+_WHICH = ("largest", "smallest")
+
+
+def _check_alpha(alpha: Any) -> float:
+    """The prior weight of Figure 3 of Osborne et al. (2016), in (0, 1]."""
+    return float(check_float(alpha, "alpha", low=0, high=1, low_open=True))
 
 
 # ----------------------------------------------------------------------------- SVD
@@ -85,6 +99,8 @@ def _truncated_svd(
     random_state: Any,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Top/bottom-m SVD with signs fixed; returns ``(U, s, Vt)``."""
+    check_choice(solver, "solver", _SOLVERS)
+    random_state = check_random_state(random_state)
     rmin = min(A.shape)
     if m > rmin:
         raise ValueError(f"n_components={m} exceeds min(matrix shape)={rmin}")
@@ -96,10 +112,7 @@ def _truncated_svd(
         else:
             U, s, Vt = U[:, ::-1][:, :m], s[::-1][:m], Vt[::-1][:m]
     elif solver == "svds":
-        rng = np.random.default_rng(
-            random_state if isinstance(random_state, (int, np.integer)) else None
-        )
-        v0 = rng.standard_normal(rmin)
+        v0 = np.random.default_rng(random_state).standard_normal(rmin)
         U, s, Vt = svds(A, k=m, which="LM" if which == "largest" else "SM", v0=v0)
         order = np.argsort(-s) if which == "largest" else np.argsort(s)
         U, s, Vt = U[:, order], s[order], Vt[order]
@@ -112,10 +125,8 @@ def _truncated_svd(
             raise ValueError('solver="randomized" only computes the largest singular vectors')
         from sklearn.utils.extmath import randomized_svd
 
-        U, s, Vt = randomized_svd(A, m, n_iter=7, random_state=random_state)
-    else:
-        raise ValueError(
-            f'solver must be "svds", "lanczos", "randomized" or "dense", got {solver!r}'
+        U, s, Vt = randomized_svd(
+            A, m, n_iter=7, random_state=check_random_state(random_state, legacy=True)
         )
     U, Vt = _fix_signs(np.asarray(U), np.asarray(Vt))
     return U, np.asarray(s), Vt
@@ -158,12 +169,20 @@ def eigenwords_svd(
         faster on word-by-context matrices), sklearn's ``randomized_svd`` (largest only; an
         approximation whose result moves with the seed when the spectrum decays slowly)
         or a dense LAPACK SVD (small problems, tests).
-    random_state : int, optional
+    random_state : int, Generator, RandomState or None
         Seed of the solver's start vector (of the random test matrix for "randomized").
 
     Returns
     -------
     EigenwordsResult
+
+    Raises
+    ------
+    ValueError
+        ``n_components`` < 1 or above the matrix size, an unknown ``which``, ``transform`` or
+        ``solver``, ``alpha`` outside (0, 1] or without ``prior``, ``prior`` of another shape
+        than the counts, NaN / inf counts, negative counts with ``transform="sqrt"``, no
+        counts at all.
 
     Notes
     -----
@@ -184,17 +203,20 @@ def eigenwords_svd(
     """
     if not isinstance(counts, CooccurrenceCounts):
         raise TypeError("counts must be a CooccurrenceCounts (from count_contexts)")
-    m = _check_window(n_components, "n_components")
-    if which not in ("largest", "smallest"):
-        raise ValueError(f'which must be "largest" or "smallest", got {which!r}')
-    if transform not in ("sqrt", "none"):
-        raise ValueError(f'transform must be "sqrt" or "none", got {transform!r}')
-    M = counts.counts
+    m = check_int(n_components, "n_components", low=1)
+    check_choice(which, "which", _WHICH)
+    check_choice(transform, "transform", _TRANSFORMS)
+    check_choice(solver, "solver", _SOLVERS)
+    random_state = check_random_state(random_state)
+    M = check_array(counts.counts, "counts.counts", ndim=2, accept_sparse=True)
+    if not sp.issparse(M):
+        M = sp.csr_matrix(M)
     a_used = 0.0
     if prior is not None:
         if alpha is None:
             raise ValueError("alpha is required when prior counts are given")
         a_used = _check_alpha(alpha)
+        prior = check_array(prior, "prior", ndim=2, accept_sparse=True)
         if prior.shape != M.shape:
             raise ValueError(f"prior has shape {prior.shape}, counts have shape {M.shape}")
         M = (M + a_used * sp.csr_matrix(prior)).tocsr()
@@ -261,9 +283,19 @@ class _EigenBase:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({args})"
 
+    def _check_params(self) -> None:
+        """The parameters shared by :class:`Eigenwords` and :class:`CCAPrior` (run in fit)."""
+        check_int(self.n_components, "n_components", low=1)
+        check_int(self.window, "window", low=1)
+        check_choice(self.count_transform, "count_transform", _TRANSFORMS)
+        check_choice(self.solver, "solver", _SOLVERS)
+        check_random_state(self.random_state)
+        check_int(self.chunk_length, "chunk_length", low=1, allow_none=True)
+
     def _prepare(
         self, X: Any, vocabulary: Any
     ) -> tuple[np.ndarray, np.ndarray, int, list[str] | None]:
+        self._check_params()
         ids, starts = _as_token_stream(X)
         words = _vocab_words(vocabulary)
         if words is not None:
@@ -289,7 +321,9 @@ class _EigenBase:
         (:math:`D_2^{-1/2} V` rows), i.e. the CCA projection of the context view.
         """
         self._check_fitted()
-        X = np.asarray(X)
+        X = check_array(X, "X", ndim=2, dtype=None)
+        if X.size and X.dtype.kind not in "iu":
+            raise TypeError(f"X must hold integer context word ids, got dtype {X.dtype}")
         two_k = 2 * self.window
         if X.ndim != 2 or X.shape[1] != two_k:
             raise ValueError(f"X must have shape (n, {two_k}) (context word ids), got {X.shape}")
@@ -455,6 +489,8 @@ class CCAPrior(_EigenBase):
     def fit(self, X: Any, y: Any = None, *, graph: Any, vocabulary: Any = None) -> CCAPrior:
         """Count contexts and graph-adjacent pairs of ``X``, take the SVD; returns self."""
         alpha = _check_alpha(self.alpha)
+        check_int(self.n_neighbors, "n_neighbors", low=1)
+        check_choice(self.which, "which", _WHICH)
         ids, starts, V, words = self._prepare(X, vocabulary)
         if hasattr(graph, "reindex") and words is not None and list(graph.words) != words:
             graph = graph.reindex(words)

@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._validation import check_array
+
 logger = logging.getLogger(__name__)
 
 _ELEMENT_BUDGET = 1 << 23  # floats per temporary block (~32 MB in float32)
@@ -31,11 +33,7 @@ def _check_vectors(vectors: Any, name: str = "vectors") -> tuple[dict[str, int],
             f"{name} must be a WordVectors-like object with .index and .vectors, "
             f"got {type(vectors).__name__}"
         )
-    mat = np.asarray(mat)
-    if mat.ndim != 2:
-        raise ValueError(f"{name}.vectors must be 2-D (n_words x dim), got shape {mat.shape}")
-    if not np.all(np.isfinite(mat)):
-        raise ValueError(f"{name}.vectors contains NaN or infinite values")
+    mat = check_array(mat, f"{name}.vectors (n_words x dim)", ndim=2, dtype=None)
     return dict(index), mat
 
 
@@ -69,19 +67,13 @@ def _acc(hits: np.ndarray, mask: np.ndarray) -> float:
 
 
 def _as_dense_unit(x: Any, name: str) -> np.ndarray | sp.csr_matrix:
+    x = check_array(x, f"{name} (items x features)", ndim=2, accept_sparse=True)
     if sp.issparse(x):
         m = sp.csr_matrix(x, dtype=np.float64)
-        if m.ndim != 2:
-            raise ValueError(f"{name} must be 2-D")
         norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
         norms[norms == 0] = 1.0
         return sp.csr_matrix(sp.diags(1.0 / norms) @ m)
-    arr = np.asarray(x, dtype=np.float64)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (items x features), got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return _unit_rows(arr)
+    return _unit_rows(x)
 
 
 def _block_scores(
@@ -103,11 +95,7 @@ def _block_scores(
 def _prepare(x: Any, metric: str, name: str) -> np.ndarray | sp.csr_matrix:
     if metric == "cosine":
         return _as_dense_unit(x, name)
-    if sp.issparse(x):
-        return sp.csr_matrix(x, dtype=np.float64)
-    arr = np.asarray(x, dtype=np.float64)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (items x features), got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return arr
+    checked: np.ndarray | sp.csr_matrix = check_array(
+        x, f"{name} (items x features)", ndim=2, accept_sparse=True
+    )
+    return checked

@@ -10,6 +10,8 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from workbench._validation import check_bool, check_choice
+
 from ._common import (
     _ELEMENT_BUDGET,
     _acc,
@@ -93,8 +95,10 @@ def evaluate_toefl(
     ----------
     Landauer, T. K. & Dumais, S. T. (1997). A solution to Plato's problem. Psychological Review.
     """
-    if oov not in ("skip", "partial"):
-        raise ValueError(f"oov must be 'skip' or 'partial', got {oov!r}")
+    check_choice(oov, "oov", ("skip", "partial"))
+    lowercase = check_bool(lowercase, "lowercase")
+    if not isinstance(questions_df, pd.DataFrame):
+        raise TypeError(f"questions_df must be a DataFrame, got {type(questions_df).__name__}")
     index, mat = _check_vectors(vectors)
     cols = ["stem", "choice_a", "choice_b", "choice_c", "choice_d", "answer"]
     missing = set(cols) - set(questions_df.columns)
@@ -151,8 +155,7 @@ def knn_classify(
     AccuracyResult
         ``predicted`` holds the predicted labels; every test item is scorable.
     """
-    if metric not in ("cosine", "l1"):
-        raise ValueError(f"metric must be 'cosine' or 'l1', got {metric!r}")
+    check_choice(metric, "metric", ("cosine", "l1"))
     tr = _prepare(train_X, metric, "train_X")
     te = _prepare(test_X, metric, "test_X")
     ytr = np.asarray(train_y)

@@ -9,6 +9,8 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from workbench._validation import check_bool, check_choice, check_float, check_int
+
 from ._common import (
     _ANALOGY_BUDGET,
     _acc,
@@ -133,8 +135,11 @@ def evaluate_analogies(
     representations. NAACL. Levy, O. & Goldberg, Y. (2014). Linguistic regularities in sparse
     and explicit word representations. CoNLL.
     """
-    if method not in ("3cosadd", "3cosmul"):
-        raise ValueError(f"method must be '3cosadd' or '3cosmul', got {method!r}")
+    check_choice(method, "method", ("3cosadd", "3cosmul"))
+    top_n = check_int(top_n, "top_n", low=1, allow_none=True)
+    block_size = check_int(block_size, "block_size", low=1, allow_none=True)
+    lowercase = check_bool(lowercase, "lowercase")
+    epsilon = check_float(epsilon, "epsilon", low=0, low_open=True)
     index, mat = _check_vectors(vectors)
     if questions is None:
         from workbench.datasets import load_analogies
@@ -143,12 +148,7 @@ def evaluate_analogies(
     missing = {"section", "a", "b", "c", "d"} - set(questions.columns)
     if missing:
         raise ValueError(f"analogy questions lack columns {sorted(missing)}")
-    n_vocab = mat.shape[0] if top_n is None else int(top_n)
-    if n_vocab < 1:
-        raise ValueError(f"top_n must be >= 1, got {top_n}")
-    n_vocab = min(n_vocab, mat.shape[0])
-    if block_size is not None and block_size < 1:
-        raise ValueError(f"block_size must be >= 1, got {block_size}")
+    n_vocab = mat.shape[0] if top_n is None else min(top_n, mat.shape[0])
 
     def rows(col: str) -> np.ndarray:
         r = np.array(

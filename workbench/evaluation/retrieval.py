@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from workbench._validation import check_choice
+
 from ._common import (
     _ELEMENT_BUDGET,
     _block_scores,
@@ -87,8 +89,7 @@ def retrieval(
     Platt, J., Toutanova, K. & Yih, W. (2010). Translingual document representations from
     discriminative projections. EMNLP.
     """
-    if metric not in ("cosine", "l1"):
-        raise ValueError(f"metric must be 'cosine' or 'l1', got {metric!r}")
+    check_choice(metric, "metric", ("cosine", "l1"))
     q = _prepare(queries, metric, "queries")
     t = _prepare(targets, metric, "targets")
     if q.shape != t.shape:

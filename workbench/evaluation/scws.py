@@ -5,11 +5,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+from workbench._validation import (
+    check_array,
+    check_bool,
+    check_finite,
+    check_int,
+    check_nan_policy,
+)
 
 from ._common import (
     _check_vectors,
@@ -86,6 +94,7 @@ def evaluate_scws(
     *,
     window: int = 5,
     lowercase: bool = True,
+    nan_policy: Literal["raise", "omit", "propagate"] = "raise",
 ) -> SCWSResult:
     r"""avgSim, avgSimC, maxSim and maxSimC on the Stanford Contextual Word Similarity set.
 
@@ -99,6 +108,18 @@ def evaluate_scws(
     window : int
         Context tokens taken on each side of the ``<b> ... </b>`` target
         (:func:`workbench.datasets.scws_context`).
+    lowercase : bool
+        Look words up lowercased first (then in their original form).
+    nan_policy : {"raise", "omit", "propagate"}
+        Items whose gold score is NaN or infinite: ``"raise"`` (default) raises
+        ``ValueError``, ``"omit"`` leaves them unscored, ``"propagate"`` keeps them (the
+        correlations are then NaN), as in :mod:`scipy.stats`.
+
+    Raises
+    ------
+    ValueError
+        NaN / inf gold scores with ``nan_policy="raise"``, NaN / inf global, sense or context
+        centre vectors, ``window < 0``.
 
     Notes
     -----
@@ -126,8 +147,9 @@ def evaluate_scws(
     multiple word prototypes. ACL. Neelakantan, A. et al. (2014). Efficient non-parametric
     estimation of multiple embeddings per word in vector space. EMNLP.
     """
-    if window < 0:
-        raise ValueError(f"window must be >= 0, got {window}")
+    window = check_int(window, "window", low=0)
+    lowercase = check_bool(lowercase, "lowercase")
+    policy = check_nan_policy(nan_policy)
     from workbench.datasets import scws_context
 
     if items is None:
@@ -146,6 +168,8 @@ def evaluate_scws(
         if multi:
             s = np.atleast_2d(np.asarray(vectors.sense_vectors(key), dtype=float))
             c = np.atleast_2d(np.asarray(vectors.context_centers(key), dtype=float))
+            check_array(s, f"sense vectors of {key!r}", ndim=2)
+            check_array(c, f"context centres of {key!r}", ndim=2)
             if c.shape[1] != gmat.shape[1]:
                 raise ValueError(
                     f"context centres of {key!r} have dimension {c.shape[1]} but contexts are "
@@ -194,6 +218,9 @@ def evaluate_scws(
     df = pd.DataFrame(
         records, columns=["id", "word1", "word2", "gold", "avgSim", "avgSimC", "maxSim", "maxSimC"]
     )
+    gold_ok = check_finite(df["gold"].to_numpy(dtype=float), "gold scores", nan_policy=policy)
+    if not gold_ok.all():  # nan_policy="omit": items without a usable score are not scored
+        df.loc[~gold_ok, ["avgSim", "avgSimC", "maxSim", "maxSimC"]] = np.nan
     ok = df["avgSim"].notna().to_numpy()
     gold = df["gold"].to_numpy(dtype=float)[ok]
 

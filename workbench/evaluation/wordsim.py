@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from workbench._validation import check_bool, check_choice, check_finite, check_nan_policy
+
 from ._common import (
     _check_vectors,
     _frozen,
@@ -96,6 +98,7 @@ def evaluate_wordsim(
     *,
     oov: Literal["skip", "zero", "mean"] = "skip",
     lowercase: bool = True,
+    nan_policy: Literal["raise", "omit", "propagate"] = "raise",
 ) -> WordSimResult:
     r"""Score an embedding on a word-similarity rating set.
 
@@ -112,10 +115,20 @@ def evaluate_wordsim(
         word by the mean of all vectors.
     lowercase : bool
         Look words up lowercased first (then in their original form).
+    nan_policy : {"raise", "omit", "propagate"}
+        Pairs whose gold rating is NaN or infinite: ``"raise"`` (default) raises ``ValueError``,
+        ``"omit"`` leaves them unscored (``pred`` NaN, like out-of-vocabulary pairs),
+        ``"propagate"`` scores them, so the correlations are NaN (as in :mod:`scipy.stats`).
 
     Returns
     -------
     WordSimResult
+
+    Raises
+    ------
+    ValueError
+        NaN / inf gold ratings with ``nan_policy="raise"``, NaN / inf vectors, a non-numeric
+        ``score`` column, missing columns, an unknown ``oov`` or ``nan_policy``.
 
     Notes
     -----
@@ -128,13 +141,18 @@ def evaluate_wordsim(
     Faruqui, M. & Dyer, C. (2014). Community evaluation and exchange of word vectors at
     wordvectors.org. ACL demos.
     """
-    if oov not in ("skip", "zero", "mean"):
-        raise ValueError(f"oov must be 'skip', 'zero' or 'mean', got {oov!r}")
+    check_choice(oov, "oov", ("skip", "zero", "mean"))
+    lowercase = check_bool(lowercase, "lowercase")
+    policy = check_nan_policy(nan_policy)
     index, mat = _check_vectors(vectors)
     name, df = _resolve_wordsim(dataset)
     w1 = [str(w) for w in df["word1"].tolist()]
     w2 = [str(w) for w in df["word2"].tolist()]
-    gold = np.asarray(df["score"], dtype=float)
+    try:
+        gold = np.asarray(df["score"], dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"column 'score' of {name!r} must be numeric ratings: {exc}") from None
+    gold_ok = check_finite(gold, f"gold ratings (column 'score') of {name!r}", nan_policy=policy)
     r1 = np.array([_lookup(index, w, lowercase) for w in w1], dtype=np.int64)
     r2 = np.array([_lookup(index, w, lowercase) for w in w2], dtype=np.int64)
     oov_mask = (r1 < 0) | (r2 < 0)
@@ -150,6 +168,7 @@ def evaluate_wordsim(
     pred = np.einsum("ij,ij->i", u, v)
     if oov == "skip":
         pred[oov_mask] = np.nan
+    pred[~gold_ok] = np.nan  # nan_policy="omit": pairs without a usable rating are not scored
     scored = ~np.isnan(pred)
     spearman = _safe_corr(stats.spearmanr, pred[scored], gold[scored])
     pearson = _safe_corr(stats.pearsonr, pred[scored], gold[scored])
@@ -174,6 +193,8 @@ def wordsim_suite(vectors: Any, names: Sequence[str] | None = None, **kw: Any) -
     pearson``; keyword arguments are passed to :func:`evaluate_wordsim`. The per-pair results are
     available in ``df.attrs["results"]`` (dict name -> :class:`WordSimResult`).
     """
+    if isinstance(names, str):
+        raise TypeError(f"names must be a sequence of rating-set names, not a string ({names!r})")
     if names is None:
         from workbench.datasets import WORDSIM_NAMES
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.crosslingual import top_matches
-from workbench.explore._output import append_display
+from workbench.explore._output import append_display, output_area, show_message
 
 __all__ = ["chapter_explorer"]
 
@@ -18,9 +18,13 @@ def chapter_explorer(result: Any, *, topn: int = 5) -> Any:
     data = result.data
     options = [(f"{data.ids[i][0]} {data.ids[i][1]}", data.ids[i]) for i in data.parts["test"]]
     dropdown = widgets.Dropdown(options=options, description="English chapter")
-    out = widgets.Output()
+    out = output_area()
 
     def show(change: Any = None) -> None:
+        # kernel-side output (see workbench.explore._output)
+        if dropdown.value is None:
+            show_message(out, "no English test chapter to show")
+            return
         out.outputs = ()
         append_display(out, top_matches(result, dropdown.value, topn=topn))
 

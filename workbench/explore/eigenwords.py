@@ -7,9 +7,12 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.explore._output import append_display
+from workbench.explore._output import append_display, output_area, show_message
 
-__all__ = ["neighbour_table", "prior_knowledge_explorer"]
+__all__ = ["FALLBACK_WORDS", "default_word", "neighbour_table", "prior_knowledge_explorer"]
+
+#: Common content words tried, in order, when the requested initial word is missing.
+FALLBACK_WORDS = ("good", "house", "man", "great", "time", "water", "king")
 
 
 def neighbour_table(
@@ -54,6 +57,44 @@ def neighbour_table(
     return pd.DataFrame(data).head(topn)
 
 
+def default_word(
+    graphs: Mapping[str, Any],
+    embeddings: Mapping[str, Mapping[str, Any]],
+    preferred: str = "king",
+) -> str:
+    """A word whose neighbour table is full: ``preferred`` if every embedding has it and it has
+    neighbours in the first lexicon's graph, else the first such of :data:`FALLBACK_WORDS`, else
+    the first content-looking word (alphabetic, four letters or more, three graph neighbours or
+    more) of the first embedding (the most frequent for embeddings ordered by frequency), else
+    any word with graph neighbours.
+
+    Raises ValueError when no word qualifies (e.g. no embedding given).
+    """
+    shown = [v for group in embeddings.values() for v in group.values()]
+    if not graphs or not shown:
+        raise ValueError(
+            "prior_knowledge_explorer needs at least one lexicon graph and one embedding"
+        )
+    g = graphs[next(iter(graphs))]
+
+    def full(w: str) -> bool:
+        return all(w in v for v in shown) and w in g and len(g.neighbors(w)) > 0
+
+    for w in (preferred, *FALLBACK_WORDS):
+        if full(w):
+            return w
+    for w in shown[0]:
+        if full(w) and len(w) >= 4 and w.isalpha() and len(g.neighbors(w)) >= 3:
+            return str(w)
+    for w in shown[0]:
+        if full(w):
+            return str(w)
+    for w in shown[0]:  # no word with graph neighbours: at least the nearest neighbours
+        if all(w in v for v in shown):
+            return str(w)
+    raise ValueError("no word is in every embedding")
+
+
 def prior_knowledge_explorer(
     graphs: Mapping[str, Any],
     embeddings: Mapping[str, Mapping[str, Any]],
@@ -64,7 +105,8 @@ def prior_knowledge_explorer(
     """Pick a word and a lexicon; see its graph neighbours and its nearest neighbours
     before/after prior knowledge (CCAPrior) and retrofitting.
 
-    Parameters are as in :func:`neighbour_table`.
+    Parameters are as in :func:`neighbour_table`; ``word`` is the initial word when every
+    embedding has it and it has graph neighbours, else :func:`default_word` picks one.
 
     Returns
     -------
@@ -72,15 +114,26 @@ def prior_knowledge_explorer(
     """
     import ipywidgets as widgets
 
-    text = widgets.Text(value=word, description="word", continuous_update=False)
+    vocab = [v for group in embeddings.values() for v in group.values()]
+    text = widgets.Text(value=default_word(graphs, embeddings, word), description="word",
+                        continuous_update=False)  # fmt: skip
     lex = widgets.Dropdown(options=list(graphs), description="lexicon")
-    out = widgets.Output()
+    out = output_area()
 
     def refresh(_: Any = None) -> None:
         # kernel-side output (see workbench.explore._output)
-        out.outputs = ()
         w = text.value.strip()
+        if not w:
+            show_message(out, "type a word")
+            return
+        if lex.value is None:
+            show_message(out, "no lexicon to show")
+            return
         g = graphs[lex.value]
+        if w not in g and not any(w in v for v in vocab):
+            show_message(out, f"{w!r} is not in the vocabulary")
+            return
+        out.outputs = ()
         degree = len(g.neighbors(w)) if w in g else 0
         out.append_stdout(f"{w!r}: {degree} neighbours in {lex.value}\n")
         append_display(out, neighbour_table(w, lex.value, graphs, embeddings, topn=topn))

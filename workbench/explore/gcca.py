@@ -160,43 +160,57 @@ def mvlsa_explorer(
         once.
     """
     import ipywidgets as widgets
-    from IPython.display import display
+
+    from workbench.explore._output import append_display, output_area, show_message
 
     words = list(words)
+    vocabulary = set(words)
     cache = MVLSACache(views, masks, max_components=max_components, random_state=random_state)
     n_views = len(cache.views)
     w_m = widgets.Dropdown(options=list(view_ranks), value=list(view_ranks)[0], description="m")
     w_r = widgets.Dropdown(options=list(regularizations), value=list(regularizations)[0], description="r")
     w_v = widgets.IntSlider(value=0, min=0, max=n_views, description="v", continuous_update=False)
-    w_rw = widgets.Dropdown(options=[("K only", None), ("eq. 12 (GloVe-like)", "glove")], description="weights")
+    w_rw = widgets.Dropdown(options=[("K only", "none"), ("eq. 12 (GloVe-like)", "glove")],
+                            value="none", description="weights")  # fmt: skip
     w_k = widgets.IntSlider(value=min(100, max_components), min=1, max=max_components, description="k",
                             continuous_update=False)
-    w_q = widgets.Text(value=", ".join(queries), description="queries")
+    w_q = widgets.Text(value=", ".join(queries), description="queries", continuous_update=False)
     w_fit = widgets.Button(description="fit", button_style="primary")
     status = widgets.HTML()
-    out = widgets.Output()
+    out = output_area()
     state: dict[str, Any] = {"model": None}
 
     def show(_: Any = None) -> None:
+        # kernel-side output (see workbench.explore._output)
         model = state["model"]
-        out.clear_output(wait=True)
         if model is None:
+            show_message(out, "no fitted model: press fit")
             return
         k = min(w_k.value, model.embedding_.shape[1])
         qs = [q.strip().lower() for q in w_q.value.split(",") if q.strip()]
-        with out:
-            display(neighbours_table(model.embedding_, words, qs, n_components=k, topn=topn,
-                                     row_mask=model.row_mask_))
-            if score_fn is not None:
-                res = score_fn(model.to_word_vectors(words, k))
-                display(res if isinstance(res, pd.DataFrame) else pd.Series(res, name="score"))
+        known = [q for q in qs if q in vocabulary]
+        unknown = [q for q in qs if q not in vocabulary]
+        out.outputs = ()
+        if not qs:
+            out.append_stdout("type one or more query words (comma separated)\n")
+        if unknown:
+            out.append_stdout(f"not in the vocabulary: {', '.join(map(repr, unknown))}\n")
+        if known:
+            append_display(out, neighbours_table(model.embedding_, words, known, n_components=k,
+                                                 topn=topn, row_mask=model.row_mask_))  # fmt: skip
+        if score_fn is not None:
+            res = score_fn(model.to_word_vectors(words, k))
+            append_display(out, res if isinstance(res, pd.DataFrame) else pd.Series(res, name="score"))
 
     def fit(_: Any = None) -> None:
         status.value = "fitting…"
+        rw = None if w_rw.value == "none" else w_rw.value
         try:
-            state["model"] = cache.get(w_m.value, w_r.value, w_v.value, w_rw.value)
-        except ValueError as exc:  # bad combination (e.g. v too high): show, do not crash
-            status.value = f"<b>cannot fit:</b> {exc}"
+            state["model"] = cache.get(w_m.value, w_r.value, w_v.value, rw)
+        except ValueError as exc:  # bad combination (e.g. v too high): say so, do not crash
+            state["model"] = None
+            status.value = "<b>cannot fit</b> this setting"
+            show_message(out, f"cannot fit this setting: {exc}")
             return
         model = state["model"]
         status.value = (

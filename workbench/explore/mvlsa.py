@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.explore._output import append_display, output_area, show_message
 from workbench.explore.gcca import neighbours_table
 from workbench.mvlsa_experiments import (
     FittedSystem,
@@ -99,14 +100,15 @@ def mvlsa_study_explorer(
     update at once.
     """
     import ipywidgets as widgets
-    from IPython.display import display
 
     ex = SettingExplorer(view_set, dataclasses.replace(base, n_components=max(view_ranks)), wordsim=wordsim)
     fams = list(view_set.families())
+    vocabulary = set(view_set.words)
     w_n = widgets.Dropdown(options=list(transforms), value=base.transform if base.transform in transforms
                            else list(transforms)[0], description="n_j")  # fmt: skip
-    w_t = widgets.Dropdown(options=[("all", None)] + [(f"{t:,}", t) for t in top_ts if t is not None],
-                           description="t")  # fmt: skip
+    # "all" is a string value: a Dropdown whose value is None shows a blank selection
+    w_t = widgets.Dropdown(options=[("all", "all")] + [(f"{t:,}", t) for t in top_ts if t is not None],
+                           value="all", description="t")  # fmt: skip
     w_m = widgets.Dropdown(options=list(view_ranks), description="m")
     w_r = widgets.Dropdown(options=list(regularizations), description="r")
     w_v = widgets.IntSlider(value=0, min=0, max=len(view_set.views), description="v",
@@ -114,29 +116,51 @@ def mvlsa_study_explorer(
     w_f = widgets.SelectMultiple(options=fams, value=tuple(fams), description="families")
     w_k = widgets.IntSlider(value=max(view_ranks), min=1, max=max(view_ranks), description="k",
                             continuous_update=False)  # fmt: skip
-    w_q = widgets.Text(value=", ".join(queries), description="queries")
+    w_q = widgets.Text(value=", ".join(queries), description="queries", continuous_update=False)
     w_fit = widgets.Button(description="fit", button_style="primary")
     status = widgets.HTML()
-    out = widgets.Output()
+    out = output_area()
 
     def show(_: Any = None) -> None:
-        out.clear_output(wait=True)
+        # kernel-side output (see workbench.explore._output)
+        if not w_f.value:
+            status.value = ""
+            show_message(out, "select at least one view family")
+            return
         qs = [q.strip().lower() for q in w_q.value.split(",") if q.strip()]
-        settings = {"transform": w_n.value, "top_t": w_t.value, "view_rank": w_m.value,
-                    "regularization": w_r.value, "min_view_support": w_v.value}  # fmt: skip
+        known = [q for q in qs if q in vocabulary]
+        unknown = [q for q in qs if q not in vocabulary]
+        status.value = "fitting…"
+        settings = {"transform": w_n.value, "top_t": None if w_t.value == "all" else w_t.value,
+                    "view_rank": w_m.value, "regularization": w_r.value,
+                    "min_view_support": w_v.value}  # fmt: skip
         try:
-            table, scores = ex.report(qs, n_components=w_k.value, families=list(w_f.value), **settings)
-        except ValueError as exc:  # e.g. v above the number of views: show, do not crash
-            status.value = f"<b>cannot fit:</b> {exc}"
+            table, scores = ex.report(known, n_components=w_k.value, families=list(w_f.value), **settings)
+        except ValueError as exc:  # e.g. v above the number of views: say so, do not crash
+            status.value = "<b>cannot fit</b> this setting"
+            show_message(out, f"cannot fit this setting: {exc}")
             return
         status.value = f"{len(ex)} setting(s) fitted"
-        with out:
-            display(table)
-            display(scores.to_frame("Spearman"))
+        out.outputs = ()
+        if not qs:
+            out.append_stdout("type one or more query words (comma separated)\n")
+        if unknown:
+            out.append_stdout(f"not in the vocabulary: {', '.join(map(repr, unknown))}\n")
+        if known:
+            append_display(out, table)
+        append_display(out, scores.to_frame("Spearman"))
+
+    def changed(_: Any = None) -> None:
+        if not w_f.value:
+            show()  # the message, at once
+        else:
+            status.value = "settings changed: press <b>fit</b>"
 
     w_fit.on_click(show)
     w_k.observe(show, names="value")
     w_q.observe(show, names="value")
+    for w in (w_n, w_t, w_m, w_r, w_v, w_f):
+        w.observe(changed, names="value")
     show()
     return widgets.VBox([widgets.HBox([w_n, w_t, w_m]), widgets.HBox([w_r, w_v, w_k]), w_f, w_q,
                          widgets.HBox([w_fit, status]), out])  # fmt: skip

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.explore._output import append_display
+from workbench.explore._output import append_display, output_area, show_message
 from workbench.rpca import RPCAResult
 from workbench.senses import SenseNeighbours, component_pairs, neighbour_overlap
 
@@ -48,8 +48,9 @@ def component_browser(
         raise ValueError("results is empty")
     names = list(results)
     model = widgets.Dropdown(options=names, value=names[0], description="model")
-    comp = widgets.IntSlider(value=1, min=1, max=results[names[0]].rank, description="component")
-    out = widgets.Output()
+    comp = widgets.IntSlider(value=1, min=1, max=results[names[0]].rank, description="component",
+                             continuous_update=False)  # fmt: skip
+    out = output_area()
 
     def update(*_: Any) -> None:
         res = results[model.value]
@@ -79,6 +80,7 @@ def word_inspector(
     index: SenseNeighbours,
     *,
     topn: int = 8,
+    word: str | None = None,
 ) -> Any:
     """Inspect any word's senses: nearest neighbours and the sparse-noise norm of each pair.
 
@@ -89,6 +91,9 @@ def word_inspector(
     result : RPCAResult
         An Ex-RPCA decomposition (its ``sparse`` term is shown).
     index : SenseNeighbours
+    word : str, optional
+        Initial word (default: the word whose sense pair carries the largest sparse noise --
+        the likeliest pseudo-sense).
     """
     import ipywidgets as widgets
 
@@ -100,17 +105,24 @@ def word_inspector(
     options = sorted(by_word)
     if not options:
         raise ValueError("no word has sense pairs")
-    word = widgets.Combobox(
-        options=options, value=options[0], description="word", ensure_option=True
-    )
-    out = widgets.Output()
+    # ensure_option=False: with True the frontend never sends a word that is not an option, so
+    # an unknown word would leave the previous word's result on screen
+    if word is None:
+        word = max(options, key=lambda w: max(v for _, _, v in by_word[w]))
+    w_word = widgets.Combobox(options=options, value=word, description="word",
+                              ensure_option=False, continuous_update=False)  # fmt: skip
+    out = output_area()
 
     def update(*_: Any) -> None:
-        w = word.value
-        out.outputs = ()
-        if w not in msv:
-            out.append_stdout(f"{w!r} is not in the vocabulary\n")
+        # kernel-side output (see workbench.explore._output)
+        w = w_word.value.strip()
+        if not w:
+            show_message(out, "type a word (the list offers the words with sense pairs)")
             return
+        if w not in msv:
+            show_message(out, f"{w!r} is not in the vocabulary")
+            return
+        out.outputs = ()
         for s in range(msv.n_senses(w)):
             out.append_stdout(f"{w}_{s}: {', '.join(index.neighbours(w, s, topn))}\n")
         for a, b, v in by_word.get(w, []):
@@ -119,8 +131,8 @@ def word_inspector(
                 f"pair ({a}, {b}): ||S_p||_2 = {v:.3f}, neighbour overlap = {ov:.1f}\n"
             )
 
-    word.observe(update, names="value")
+    w_word.observe(update, names="value")
     update()
-    box = widgets.VBox([word, out])
+    box = widgets.VBox([w_word, out])
     box.update = update  # type: ignore[attr-defined]
     return box

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.explore._output import append_display
+from workbench.explore._output import append_display, output_area, show_message
 from workbench.significance import (
     DEPENDENT_CORR_METHODS,
     compare_wordsim,
@@ -13,7 +13,19 @@ from workbench.significance import (
     mrds_correlation,
 )
 
-__all__ = ["mrds_calculator", "comparison_explorer"]
+__all__ = ["P0_CHOICES", "mrds_calculator", "comparison_explorer"]
+
+#: Thresholds p₀ offered by the sliders (the conventional 0.05 and 0.01 among them).
+P0_CHOICES = (0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1)
+
+
+def _p0_slider(value: float) -> Any:
+    """A slider over :data:`P0_CHOICES` (plus ``value``) that lands exactly on each threshold."""
+    import ipywidgets as widgets
+
+    choices = sorted({*P0_CHOICES, float(value)})
+    return widgets.SelectionSlider(options=[(f"{p:g}", p) for p in choices], value=float(value),
+                                   description="p₀", continuous_update=False)  # fmt: skip
 
 
 def mrds_calculator(*, n: int = 353, r_ab: float = 0.9, p0: float = 0.05) -> Any:
@@ -30,7 +42,7 @@ def mrds_calculator(*, n: int = 353, r_ab: float = 0.9, p0: float = 0.05) -> Any
 
     w_n = widgets.BoundedIntText(value=n, min=5, max=10_000_000, description="n")
     w_r = widgets.FloatSlider(value=r_ab, min=0.0, max=0.99, step=0.01, description="r_AB")
-    w_p = widgets.FloatLogSlider(value=p0, base=10, min=-4, max=-1, step=0.1, description="p0")
+    w_p = _p0_slider(p0)
     methods = ["williams1959", "mvlsa2015"] + [
         m for m in DEPENDENT_CORR_METHODS if m not in ("williams1959", "zou2007")
     ]
@@ -74,11 +86,14 @@ def comparison_explorer(suite_a: Any, suite_b: Any, *, labels: tuple[str, str] =
     names = [k for k in ra if k in rb]
     w_ds = widgets.Dropdown(options=names, description="data set")
     w_alt = widgets.ToggleButtons(options=["two-sided", "greater", "less"], value="two-sided")
-    w_p = widgets.FloatLogSlider(value=0.05, base=10, min=-4, max=-1, step=0.1, description="p0")
-    out = widgets.Output()
+    w_p = _p0_slider(0.05)
+    out = output_area()
 
     def update(*_: Any) -> None:
         # kernel-side output (see workbench.explore._output)
+        if w_ds.value is None:
+            show_message(out, "the two systems share no rating set")
+            return
         out.outputs = ()
         try:
             c = compare_wordsim(

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.coverage import coverage_table, item_max_ranks, items_of
-from workbench.explore._output import append_display
+from workbench.explore._output import append_display, output_area, show_message
 
 __all__ = ["coverage_explorer"]
 
@@ -35,10 +35,13 @@ def coverage_explorer(
         continuous_update=False,
     )
     which = widgets.Dropdown(options=names, description="dataset")
-    out = widgets.Output()
+    out = output_area()
 
     def refresh(_: Any = None) -> None:
         # kernel-side output (see workbench.explore._output)
+        if which.value is None:
+            show_message(out, "no evaluation set to show")
+            return
         out.outputs = ()
         append_display(out, coverage_table(vocab, datasets, [cutoff.value]).round(3))
         items = items_of(datasets[which.value])

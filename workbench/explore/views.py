@@ -52,24 +52,32 @@ def view_inspector(views: Sequence[View], *, topn: int = 10, default_word: str |
     """
     import ipywidgets as widgets
 
-    from workbench.explore._output import append_display
+    from workbench.explore._output import append_display, output_area, show_message
 
     views = list(views)
     if not views or views[0].vocab is None:
         raise ValueError("view_inspector needs views built over a Vocabulary")
     vocab = views[0].vocab
     families = sorted({v.family for v in views})
-    word = widgets.Text(value=default_word or vocab.words[min(100, len(vocab) - 1)], description="word")
+    if default_word is None or default_word not in vocab:
+        default_word = vocab.words[min(100, len(vocab) - 1)]
+    word = widgets.Text(value=default_word, description="word", continuous_update=False)
     fams = widgets.SelectMultiple(options=families, value=tuple(families), description="families")
     n = widgets.IntSlider(value=topn, min=1, max=50, description="top n", continuous_update=False)
-    out = widgets.Output()
+    out = output_area()
 
     def refresh(_: Any = None) -> None:
-        out.outputs = ()
         w = word.value.strip().lower()
-        if w not in vocab:
-            out.append_stdout(f"{w!r} is not in the vocabulary ({len(vocab)} words)\n")
+        if not w:
+            show_message(out, "type a word")
             return
+        if w not in vocab:
+            show_message(out, f"{w!r} is not in the vocabulary ({len(vocab)} words)")
+            return
+        if not fams.value:
+            show_message(out, "select at least one view family")
+            return
+        out.outputs = ()
         chosen = [v for v in views if v.family in fams.value]
         for fam in [f for f in families if f in fams.value]:
             group = [v for v in chosen if v.family == fam]

@@ -12,11 +12,19 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state as _sk_random_state
 from sklearn.utils.validation import check_is_fitted
 from tqdm.auto import tqdm
 
-from ._linalg import _fix_signs, _lowdin, _top_eigh, truncated_svd
+from workbench._validation import (
+    check_bool,
+    check_choice,
+    check_float,
+    check_int,
+    check_random_state,
+)
+
+from ._linalg import SVD_METHODS, _fix_signs, _lowdin, _top_eigh, _truncated_svd
 
 logger = logging.getLogger(__name__)
 
@@ -35,27 +43,27 @@ def _check_views(views: Any, masks: Any = None) -> tuple[list[Any], list[np.ndar
 
 
 def _per_view(value: Any, n_views: int, name: str, *, kind: type = float) -> np.ndarray:
-    """Broadcast a scalar or check a per-view sequence of parameters."""
-    if isinstance(value, (numbers.Real, np.number)) and not isinstance(value, bool):
-        arr = np.full(n_views, value)
-    else:
-        try:
-            arr = np.asarray(list(value))
-        except TypeError:
-            raise ValueError(
-                f"{name} must be a number or a sequence of {n_views} numbers"
-            ) from None
-        if arr.shape != (n_views,):
-            raise ValueError(f"{name} has {arr.size} entries for {n_views} views")
-    if not np.issubdtype(arr.dtype, np.number) or not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite numbers, got {value!r}")
-    if kind is int:
-        if np.any(arr != np.round(arr)) or np.any(arr < 1):
-            raise ValueError(f"{name} must be positive integers, got {value!r}")
-        return arr.astype(np.int64)
-    if np.any(arr < 0):
-        raise ValueError(f"{name} must be >= 0, got {value!r}")
-    return arr.astype(np.float64)
+    """Broadcast a scalar or check a per-view sequence of parameters (``kind=float``: numbers
+    ``>= 0``; ``kind=int``: integers ``>= 1``); errors name ``name`` (and the view index)."""
+
+    def one(v: Any, label: str) -> Any:
+        if kind is int:
+            return check_int(v, label, low=1)
+        return check_float(v, label, low=0)
+
+    if isinstance(value, (numbers.Real, np.number)) or isinstance(value, (bool, np.bool_)):
+        return np.full(n_views, one(value, name), dtype=np.int64 if kind is int else np.float64)
+    what = "an integer >= 1" if kind is int else "a finite number >= 0"
+    if value is None or isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise TypeError(
+            f"{name} must be {what} or a sequence of {n_views} such values (one per view), "
+            f"got {value!r} ({type(value).__name__})"
+        )
+    items = list(np.ravel(value)) if isinstance(value, np.ndarray) else list(value)
+    if len(items) != n_views:
+        raise ValueError(f"{name} has {len(items)} entries for {n_views} views, got {value!r}")
+    out = [one(v, f"{name}[{j}]") for j, v in enumerate(items)]
+    return np.asarray(out, dtype=np.int64 if kind is int else np.float64)
 
 
 def _working_dtype(views: Sequence[Any]) -> np.dtype:
@@ -70,8 +78,10 @@ def glove_row_weights(X: Any, *, x_max: float = 100.0, alpha: float = 0.75) -> n
     ``w_i`` is the total of row ``i`` of ``X`` (sum of absolute values, so that signed views such
     as embedding views get a meaningful magnitude); all-zero rows get weight 0.
     """
-    if x_max <= 0 or alpha < 0:
-        raise ValueError(f"need x_max > 0 and alpha >= 0, got x_max={x_max}, alpha={alpha}")
+    x_max = check_float(x_max, "x_max", low=0, low_open=True)
+    alpha = check_float(alpha, "alpha", low=0)
+    if not sp.issparse(X):
+        X = np.asarray(X)
     tot = np.asarray(abs(X).sum(axis=1)).ravel().astype(np.float64)
     return np.minimum(1.0, (tot / x_max) ** alpha)
 
@@ -112,12 +122,17 @@ class _GCCABase(TransformerMixin, BaseEstimator):
 
     # -- helpers -------------------------------------------------------------------------
     def _weighting(self) -> str | None:
-        rw = self.row_weighting
-        if rw is None or rw == "none":
-            return None
-        if rw == "glove":
-            return "glove"
-        raise ValueError(f"row_weighting must be None or 'glove', got {rw!r}")
+        rw = check_choice(self.row_weighting, "row_weighting", (None, "none", "glove"))
+        return None if rw in (None, "none") else "glove"
+
+    def _check_params(self) -> None:
+        """The parameters shared by :class:`GCCA` and :class:`MVLSA` (run at the start of fit)."""
+        check_int(self.n_components, "n_components", low=1)
+        check_int(self.min_view_support, "min_view_support", low=0)
+        self._weighting()
+        check_float(self.row_weight_max, "row_weight_max", low=0, low_open=True)
+        check_float(self.row_weight_power, "row_weight_power", low=0)
+        check_bool(self.center, "center")
 
     def _row_weights(self, x: Any) -> np.ndarray:
         if self._weighting() == "glove":
@@ -125,15 +140,10 @@ class _GCCABase(TransformerMixin, BaseEstimator):
         return np.ones(x.shape[0])
 
     def _prepare(self, views: Any, masks: Any) -> _Prepared:
-        k = self.n_components
-        if isinstance(k, bool) or not isinstance(k, (numbers.Integral, np.integer)) or k < 1:
-            raise ValueError(f"n_components must be a positive integer, got {k!r}")
-        self._weighting()
+        self._check_params()
         xs, ms = _check_views(views, masks)
         n_views, n = len(xs), xs[0].shape[0]
-        v = self.min_view_support
-        if isinstance(v, bool) or not isinstance(v, (numbers.Integral, np.integer)) or v < 0:
-            raise ValueError(f"min_view_support must be a non-negative integer, got {v!r}")
+        v = int(self.min_view_support)
         if v > n_views:
             raise ValueError(
                 f"min_view_support={v} exceeds the number of views ({n_views}): no row can be kept"
@@ -166,7 +176,7 @@ class _GCCABase(TransformerMixin, BaseEstimator):
         if zero_c.any():
             row_mask = row_mask & ~zero_c
             logger.info("%d rows have zero total row weight and are dropped", int(zero_c.sum()))
-        if self.n_components > int(row_mask.sum()):
+        if int(self.n_components) > int(row_mask.sum()):
             raise ValueError(
                 f"n_components={self.n_components} exceeds the number of kept rows "
                 f"({int(row_mask.sum())})"
@@ -202,14 +212,7 @@ class _GCCABase(TransformerMixin, BaseEstimator):
         k = self.embedding_.shape[1]
         if n_components is None:
             return self.embedding_
-        if isinstance(n_components, bool) or not isinstance(
-            n_components, (numbers.Integral, np.integer)
-        ):
-            raise ValueError(f"n_components must be an integer, got {n_components!r}")
-        if not 1 <= n_components <= k:
-            raise ValueError(
-                f"n_components must be in [1, {k}] (the fitted size), got {n_components}"
-            )
+        n_components = check_int(n_components, "n_components", low=1, high=k)
         return self.embedding_[:, :n_components]
 
     def to_word_vectors(self, words: Sequence[str], n_components: int | None = None) -> Any:
@@ -241,7 +244,7 @@ class _GCCABase(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "embedding_")
         xs, ms = _check_views(views, masks)
         if len(xs) != self.n_views_:
-            raise ValueError(f"fitted on {self.n_views_} views, got {len(xs)}")
+            raise ValueError(f"views: fitted on {self.n_views_} views, got {len(xs)}")
         n = xs[0].shape[0]
         k = self.embedding_.shape[1]
         num = np.zeros((n, k))
@@ -249,7 +252,8 @@ class _GCCABase(TransformerMixin, BaseEstimator):
         for j, (x, mk) in enumerate(zip(xs, ms)):
             if x.shape[1] != self.n_features_per_view_[j]:
                 raise ValueError(
-                    f"view {j} has {x.shape[1]} columns; it had {self.n_features_per_view_[j]} in fit"
+                    f"view {j} has {x.shape[1]} columns; it had {self.n_features_per_view_[j]} in "
+                    "fit (transform needs the columns the estimator was fitted on)"
                 )
             idx = np.flatnonzero(mk)
             xj = x if idx.size == n else x[idx]
@@ -357,7 +361,9 @@ class GCCA(_GCCABase):
         self.center = center
 
     def fit(self, views: Any, masks: Any = None, y: Any = None) -> GCCA:
-        """Fit on a list of ``N``-row views (dense or sparse), optional boolean row masks."""
+        """Fit on a list of ``N``-row views (dense or sparse), optional boolean row masks.
+
+        Parameters are checked here, as in :meth:`MVLSA.fit`."""
         prep = self._prepare(views, masks)
         n_views = len(prep.views)
         reg = _per_view(self.regularization, n_views, "regularization")
@@ -392,7 +398,7 @@ class GCCA(_GCCABase):
             parts.append((rj, f, vec, inv, mu))
         cs = np.sqrt(prep.c[kept])
         m = msum / cs[:, None] / cs[None, :]
-        k = self.n_components
+        k = int(self.n_components)
         lam_k, hk, n_pos = _top_eigh((m + m.T) / 2, k, np.finfo(np.float64).eps)
         if n_pos < k:
             raise ValueError(
@@ -461,7 +467,7 @@ class MVLSA(_GCCABase):
         (``bench/bench_gcca.py``, k = m = 50), ``n_iter=1, n_oversamples=78`` (blocks of 128)
         ends 0.09-0.15 deg from the exact shared space (depending on the random stream) in about
         3/4 of the exact route's time, while blocks of 112 ended 0.53 deg away.
-    random_state : int, RandomState or None
+    random_state : int, RandomState, Generator or None
         Seeds the randomized SVDs (one ``numpy.random.Generator`` per view, seeded from it;
         results are reproducible for a fixed seed).
     n_jobs : int or None
@@ -555,30 +561,34 @@ class MVLSA(_GCCABase):
     def _n_threads(self) -> int:
         """``n_jobs`` as a thread count (None: 1; negative: joblib's convention, -1 = all cores)."""
         nj = self.n_jobs
-        bad = isinstance(nj, bool) or not isinstance(nj, (numbers.Integral, np.integer)) or nj == 0
-        if nj is not None and bad:
+        ok = not isinstance(nj, (bool, np.bool_)) and isinstance(nj, (numbers.Integral, type(None)))
+        if not ok or nj == 0:
             raise ValueError(f"n_jobs must be a nonzero integer or None, got {nj!r}")
         from joblib import effective_n_jobs
 
         return int(effective_n_jobs(nj))
 
     def fit(self, views: Any, masks: Any = None, y: Any = None) -> MVLSA:
-        """Fit on a list of ``N``-row views (dense or sparse), optional boolean row masks."""
+        """Fit on a list of ``N``-row views (dense or sparse), optional boolean row masks.
+
+        Every parameter is checked here (``__init__`` only stores them): a ``ValueError`` or
+        ``TypeError`` names the parameter, the value given and what is allowed (e.g.
+        ``n_iter=-1``, ``n_oversamples=-5``, ``regularization="1e-3"``, an unknown
+        ``svd_solver``); views with NaN / inf, complex or non-numeric entries are refused by
+        :func:`workbench.views.check_views`.
+        """
         t0 = time.perf_counter()
-        if self.svd_solver not in ("auto", "randomized", "gram", "dense"):
-            raise ValueError(
-                "svd_solver must be 'auto', 'randomized', 'gram' or 'dense', "
-                f"got {self.svd_solver!r}"
-            )
-        if not isinstance(self.relative_regularization, (bool, np.bool_)):
-            raise TypeError(
-                f"relative_regularization must be True or False, got {self.relative_regularization!r}"
-            )
+        check_choice(self.svd_solver, "svd_solver", SVD_METHODS)
+        check_bool(self.relative_regularization, "relative_regularization")
+        n_oversamples = check_int(self.n_oversamples, "n_oversamples", low=0, allow_none=True)
+        n_iter = check_int(self.n_iter, "n_iter", low=0)
+        random_state = check_random_state(self.random_state, legacy=True)
+        n_jobs = self._n_threads()
         prep = self._prepare(views, masks)
         n_views = len(prep.views)
         reg = _per_view(self.regularization, n_views, "regularization")
         ranks = _per_view(self.view_rank, n_views, "view_rank", kind=int)
-        k = self.n_components
+        k = int(self.n_components)
         n_obs = [int(np.count_nonzero(prep.row_mask[r])) for r in prep.rows]
         cap = [int(min(ranks[j], n_obs[j], x.shape[1])) for j, x in enumerate(prep.views)]
         if k > sum(cap):
@@ -587,9 +597,8 @@ class MVLSA(_GCCABase):
                 f"{sum(cap)} (view_rank={self.view_rank!r}, {n_views} views); lower n_components or "
                 "raise view_rank"
             )
-        rng = check_random_state(self.random_state)
         # one random stream per view: results depend neither on n_jobs nor on scheduling
-        seeds = rng.randint(np.iinfo(np.int32).max, size=n_views)
+        seeds = _sk_random_state(random_state).randint(np.iinfo(np.int32).max, size=n_views)
         dtype = prep.dtype
         kept = np.flatnonzero(prep.row_mask)
         pos = np.full(prep.n_rows, -1)
@@ -606,14 +615,14 @@ class MVLSA(_GCCABase):
             j: int, n_threads: int, buf: np.ndarray
         ) -> tuple[np.ndarray, np.ndarray, Any, int, int, float]:
             x, rj, wj = prep.view_rows(j)
-            res = truncated_svd(
+            res = _truncated_svd(
                 x,
                 cap[j],
-                center=self.center,
+                center=bool(self.center),
                 row_weights=None if weighting is None else wj,
                 method=self.svd_solver,
-                n_oversamples=self.n_oversamples,
-                n_iter=self.n_iter,
+                n_oversamples=n_oversamples,
+                n_iter=n_iter,
                 random_state=np.random.default_rng(seeds[j]),
                 n_threads=n_threads,
             )
@@ -642,7 +651,6 @@ class MVLSA(_GCCABase):
         # in parallel, including the ones that do not scale over threads (LU of the short
         # block, drawing the test matrix, copies); the views left over (fewer than n_jobs) run
         # one at a time on n_jobs threads.
-        n_jobs = self._n_threads()
         n_par = min(n_jobs, n_views)
         n_pooled = n_views - n_views % n_par if n_par > 1 else 0
         out: list[Any] = [None] * n_views

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-import numbers
 import os
 import threading
 from collections.abc import Iterator
@@ -16,12 +15,23 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state as _sk_random_state
+
+from workbench._validation import (
+    check_array,
+    check_bool,
+    check_choice,
+    check_int,
+    check_random_state,
+)
 
 logger = logging.getLogger(__name__)
 
 #: ``truncated_svd(method="auto")`` uses the exact scatter-matrix route up to this many columns.
 GRAM_MAX_COLS = 2000
+
+#: The ``method`` values of :func:`truncated_svd` (``svd_solver`` of :class:`MVLSA`).
+SVD_METHODS = ("auto", "randomized", "gram", "dense")
 
 
 @functools.lru_cache(maxsize=1)
@@ -143,7 +153,6 @@ class TruncatedSVD:
     method: str
 
 
-@_scipy_lapack_one_thread()
 def truncated_svd(
     X: Any,
     rank: int,
@@ -167,7 +176,7 @@ def truncated_svd(
     center : bool
         Subtract the column mean ``\mu`` (computed over all ``n`` rows) implicitly.
     row_weights : ndarray, shape (n,), optional
-        Positive row weights ``w`` applied after centring.
+        Non-negative row weights ``w`` applied after centring.
     method : {"auto", "randomized", "gram", "dense"}
         ``"dense"`` forms the centred matrix and calls LAPACK (exact; small inputs only);
         ``"gram"`` takes the eigendecomposition of the ``d x d`` centred scatter matrix,
@@ -197,6 +206,16 @@ def truncated_svd(
     -------
     TruncatedSVD
 
+    Raises
+    ------
+    ValueError
+        ``X`` not 2-D, empty or with NaN / inf entries; ``rank < 1``, ``n_iter < 0``,
+        ``n_oversamples < 0``, ``n_threads < 1``, an unknown ``method``; ``row_weights`` of the
+        wrong length, negative or non-finite.
+    TypeError
+        Complex or non-numeric ``X``; parameters of the wrong type (``rank=2.5``,
+        ``center="yes"``, ``random_state="a"``).
+
     Notes
     -----
     The implicit operator is :math:`L B = w \odot (X B - 1 (\mu^T B))` and
@@ -222,14 +241,53 @@ def truncated_svd(
     N. Halko, P.-G. Martinsson, J. A. Tropp (2011). Finding structure with randomness.
     SIAM Review 53(2).
     """
-    if method not in ("auto", "randomized", "gram", "dense"):
-        raise ValueError(f"method must be 'auto', 'randomized', 'gram' or 'dense', got {method!r}")
-    if isinstance(rank, bool) or not isinstance(rank, (numbers.Integral, np.integer)) or rank < 1:
-        raise ValueError(f"rank must be a positive integer, got {rank!r}")
+    method = check_choice(method, "method", SVD_METHODS)
+    rank = check_int(rank, "rank", low=1)
+    center = check_bool(center, "center")
+    n_oversamples = check_int(n_oversamples, "n_oversamples", low=0, allow_none=True)
+    n_iter = check_int(n_iter, "n_iter", low=0)
+    random_state = check_random_state(random_state)
+    n_threads = check_int(n_threads, "n_threads", low=1)
+    checked = check_array(X, "X", ndim=2, accept_sparse=True, min_rows=1, min_cols=1, dtype=None)
+    if not sp.issparse(X):
+        X = checked
+    if row_weights is not None:
+        w = check_array(row_weights, "row_weights", ndim=1)
+        if w.shape != (X.shape[0],):
+            raise ValueError(f"row_weights has shape {w.shape}, expected ({X.shape[0]},)")
+        if (w < 0).any():
+            raise ValueError(f"row_weights must be >= 0; got {int((w < 0).sum())} negative weights")
+    return _truncated_svd(
+        X,
+        rank,
+        center=center,
+        row_weights=row_weights,
+        method=method,
+        n_oversamples=n_oversamples,
+        n_iter=n_iter,
+        random_state=random_state,
+        n_threads=n_threads,
+    )
+
+
+@_scipy_lapack_one_thread()
+def _truncated_svd(
+    X: Any,
+    rank: int,
+    *,
+    center: bool = True,
+    row_weights: np.ndarray | None = None,
+    method: str = "auto",
+    n_oversamples: int | None = None,
+    n_iter: int = 5,
+    random_state: Any = None,
+    n_threads: int = 1,
+) -> TruncatedSVD:
+    """:func:`truncated_svd` on validated input (MVLSA checks its views and parameters once)."""
     n, d = X.shape
     dtype = np.dtype(np.float32) if X.dtype == np.float32 else np.dtype(np.float64)
     rank = int(min(rank, n, d))
-    w = None if row_weights is None else np.asarray(row_weights, dtype=dtype)
+    w: np.ndarray | None = None if row_weights is None else np.asarray(row_weights, dtype=dtype)
     if w is not None and w.shape != (n,):
         raise ValueError(f"row_weights has shape {w.shape}, expected ({n},)")
     mean = np.asarray(X.mean(axis=0)).ravel().astype(dtype) if center else None
@@ -334,13 +392,15 @@ def truncated_svd(
         vt = vec.T
         passes = 2
     else:
-        p_over = max(rank, 20) if n_oversamples is None else max(int(n_oversamples), 0)
+        p_over = max(rank, 20) if n_oversamples is None else int(n_oversamples)
         ell = int(min(rank + p_over, n, d))
         # drawn in float64 whatever the data's precision, so float32 and float64 data see the
         # same test matrix for the same seed
         gen = random_state
-        if not isinstance(gen, np.random.Generator):
-            gen = check_random_state(gen)
+        if isinstance(gen, np.random.SeedSequence):
+            gen = np.random.default_rng(gen)
+        elif not isinstance(gen, np.random.Generator):
+            gen = _sk_random_state(gen)
         z = gen.standard_normal((d, ell)).astype(dtype)
         # Subspace iteration on the right (d x l) side only: the tall n x l side would cost
         # n l^2 per step, more than a sparse pass when nnz / n < l. Inside the iteration only
@@ -364,7 +424,7 @@ def truncated_svd(
         vt = wt.astype(dtype) @ z.T
     s = np.asarray(s, dtype=np.float64)
     # s is descending, so the kept triplets are a prefix (slices, no copies)
-    r = int(min(np.count_nonzero(s > (s[0] if s.size else 0.0) * max(n, d) * eps), rank))
+    r = min(int(np.count_nonzero(s > (s[0] if s.size else 0.0) * max(n, d) * eps)), rank)
     u = np.asarray(u[:, :r], dtype=dtype)
     s, vt = s[:r], np.asarray(vt[:r], dtype=dtype)
     # sign fix on U, carried to Vt

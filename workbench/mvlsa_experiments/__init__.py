@@ -120,8 +120,6 @@ from workbench.mvlsa_experiments._tuning import (
 from workbench.mvlsa_experiments._viewsets import ViewSet, build_view_set, usable_views
 
 # private names other modules / tests import from here (not part of the public API)
-from workbench.mvlsa_experiments._viewsets import _load_pickle as _load_pickle
-from workbench.mvlsa_experiments._viewsets import _save_pickle as _save_pickle
 
 __all__ = [
     "PARAM_ALIASES",

@@ -10,14 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from workbench.mvlsa_experiments._settings import StudySettings
+from workbench._io import content_hash
+from workbench._validation import check_bool, check_int
+from workbench.mvlsa_experiments._settings import StudySettings, _check_instance, _names
 from workbench.mvlsa_experiments._viewsets import (
-    _CACHE_VERSION,
+    BASELINE_CACHE,
     ViewSet,
-    _cache_root,
-    _key,
-    _load_pickle,
-    _save_pickle,
+    _check_view_set,
+    study_cache,
 )
 
 logger = logging.getLogger(__name__)
@@ -60,21 +60,46 @@ def _train_baseline(
 ) -> tuple[Any, float, np.ndarray]:
     """Train one baseline for one seed (or load it from the disk cache): ``(vectors, seconds,
     loss history)``. A top-level function so that seeds can train in worker processes."""
-    from workbench import baselines
     from workbench.datasets import load_corpus
     from workbench.embeddings import WordVectors
-    from workbench.views import encode_corpus, window_view
 
     cfg = _configs(settings)[kind]
     corpus = load_corpus(settings.corpus, max_tokens=settings.max_tokens)
-    key = _key(_CACHE_VERSION, "baseline-v3", kind, corpus.sha256, list(vocab.words), cfg,
-               n_components, seed)  # fmt: skip
-    path = _cache_root() / f"baseline-{kind}-{settings.size}-{key}.pkl"
-    if cache and path.exists():
-        obj = _load_pickle(path)
-        if isinstance(obj, tuple) and len(obj) == 3:
-            return obj[0], 0.0, obj[2]
-    t0 = time.perf_counter()
+    inputs = {"kind": kind, "corpus": corpus.sha256, "vocab": content_hash(vocab), "config": cfg,
+              "n_components": n_components, "seed": seed, "size": settings.size}  # fmt: skip
+
+    built: list[float] = []
+
+    def build() -> tuple[dict[str, Any], dict[str, Any]]:
+        t0 = time.perf_counter()
+        vec, loss = _fit_baseline(kind, cfg, corpus, vocab, n_components, seed, cache)
+        arrays = {"words": np.asarray(vec.words, dtype=str), "vectors": vec.vectors,
+                  "loss": np.asarray(loss, dtype=np.float64)}  # fmt: skip
+        built.append(time.perf_counter() - t0)
+        return arrays, {"seconds": built[-1]}
+
+    if cache:
+        arrays = study_cache(BASELINE_CACHE).get_or_build(inputs, build).arrays
+    else:
+        arrays = build()[0]
+    vec = WordVectors([str(w) for w in arrays["words"]], arrays["vectors"])
+    return vec, (built[0] if built else 0.0), np.asarray(arrays["loss"])
+
+
+def _fit_baseline(
+    kind: str,
+    cfg: dict[str, Any],
+    corpus: Any,
+    vocab: Any,
+    n_components: int,
+    seed: int,
+    cache: bool,
+) -> tuple[Any, np.ndarray]:
+    """Train one baseline: ``(vectors, loss history)``."""
+    from workbench import baselines
+    from workbench.embeddings import WordVectors
+    from workbench.views import encode_corpus, window_view
+
     loss = np.zeros(0)
     words = list(vocab.words)
     if kind == "PPMI-SVD":
@@ -100,10 +125,7 @@ def _train_baseline(
         loss = np.asarray(fit.loss_history)
     else:
         raise ValueError(f"unknown baseline {kind!r}; known: {BASELINE_NAMES}")
-    secs = time.perf_counter() - t0
-    if cache:
-        _save_pickle(path, (vec, secs, loss))
-    return vec, secs, loss
+    return vec, loss
 
 
 def _configs(settings: StudySettings) -> dict[str, dict[str, Any]]:
@@ -123,6 +145,7 @@ def corpus_baselines(
     cache: bool = True,
 ) -> CorpusBaselines:
     """The baselines of one seed: :func:`corpus_baselines_seeds` with ``seeds=[seed]``."""
+    seed = check_int(seed, "seed", low=0)
     return corpus_baselines_seeds(view_set, settings, n_components=n_components, seeds=[seed],
                                   cache=cache, n_jobs=1)[seed]  # fmt: skip
 
@@ -155,9 +178,14 @@ def corpus_baselines_seeds(
     """
     from joblib import Parallel, delayed
 
-    seeds = [int(s) for s in seeds]
-    if not seeds or len(set(seeds)) != len(seeds):
-        raise ValueError(f"seeds must be distinct and non-empty, got {seeds!r}")
+    _check_view_set(view_set)
+    _check_instance(settings, "settings", StudySettings, "a StudySettings (from study_settings)")
+    n_components = check_int(n_components, "n_components", low=1)
+    seeds = [check_int(s, "seeds entries", low=0) for s in _names(seeds, "seeds")]
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct, got {seeds!r}")
+    cache = check_bool(cache, "cache")
+    n_jobs = check_int(n_jobs, "n_jobs", low=1)
     cfg = _configs(settings)
     vocab = view_set.vocab
     if cfg["PPMI-SVD"].get("svd_solver", "arpack") != "arpack":

@@ -61,6 +61,30 @@ def _count(n: int, total: int) -> str:
     return f"{n} of {total}"
 
 
+def _check_records(
+    rec: Any, notebook: str, keys: tuple[str, ...], other: Any = None, other_size: Any = None
+) -> None:
+    """The records of a run of ``notebook`` (a mapping holding ``keys``) and, when given, the
+    records of the run at ``other_size``; errors name what is missing."""
+    if not isinstance(rec, Mapping):
+        raise TypeError(
+            f"rec must be the records of a run of notebook {notebook} (a mapping, e.g. "
+            f"workbench.records.recorded()), got {type(rec).__name__}"
+        )
+    missing = [k for k in keys if k not in rec]
+    if missing:
+        raise KeyError(
+            f"rec lacks the records {missing} that notebook {notebook} writes; pass the records "
+            f"of a complete run of notebook {notebook}"
+        )
+    if other is not None and not isinstance(other, Mapping):
+        raise TypeError(f"other must be a mapping of records or None, got {type(other).__name__}")
+    if other_size is not None and not isinstance(other_size, str):
+        raise TypeError(f"other_size must be a data size (str) or None, got {other_size!r}")
+    if other is not None and other_size is None:
+        raise ValueError("other is given without other_size: name the data size of that run")
+
+
 def _scale_line(
     notebook: str, rec: Mapping[str, Any], other: Mapping[str, Any] | None, other_size: str | None
 ) -> str | None:
@@ -101,6 +125,8 @@ def discussion_03(
     """The Discussion of notebook 03 from its records (see the notebook's last cell); with
     ``other`` (the records of a run at ``other_size``) the findings that move between the two
     corpus sizes are listed."""
+    _check_records(rec, "03", ("test_mean", "test_wins", "tuning_path", "tuned"), other,
+                   other_size)  # fmt: skip
     mean = rec["test_mean"]
     wins = rec["test_wins"]
     path = rec["tuning_path"]
@@ -300,6 +326,8 @@ def discussion_04(
     other_size: str | None = None,
 ) -> str:
     """The Discussion of notebook 04 from its records (and the run at ``other_size``)."""
+    _check_records(rec, "04", ("drops", "n_significantly_helped", "n_significantly_hurt",
+                               "mean_wordsim_drop", "test_sets"), other, other_size)  # fmt: skip
     drops = rec["drops"]
     helped = rec["n_significantly_helped"]
     hurt = rec["n_significantly_hurt"]
@@ -382,6 +410,8 @@ def discussion_05(
     other_size: str | None = None,
 ) -> str:
     """The Discussion of notebook 05 from its records (and the run at ``other_size``)."""
+    _check_records(rec, "05", ("wordsim_mean", "gain_counts", "r_s_mean", "men", "scores"),
+                   other, other_size)  # fmt: skip
     wmean = rec["wordsim_mean"]
     counts = rec["gain_counts"]
     rs = rec["r_s_mean"]
@@ -444,6 +474,9 @@ def discussion_05(
 def findings(notebook: str, rec: Mapping[str, Any]) -> dict[str, str]:
     """The qualitative findings of a run of notebook ``"03"``, ``"04"`` or ``"05"`` (from its
     records), as short labels that can be compared across data sizes."""
+    if notebook not in ("03", "04", "05"):
+        raise ValueError(f"notebook must be '03', '04' or '05', got {notebook!r}")
+    _check_records(rec, notebook, ())
     out: dict[str, str] = {}
     if notebook == "03":
         for factor, row in rec.get("tuning_path", {}).items():
@@ -495,6 +528,13 @@ def compare_sizes(
     as a DataFrame with a ``moved`` column; empty when ``other`` is None."""
     import pandas as pd
 
+    for name, size in (("here_size", here_size), ("other_size", other_size)):
+        if not isinstance(size, str) or not size:
+            raise TypeError(f"{name} must be a non-empty string (a data size), got {size!r}")
+    if here_size == other_size:
+        raise ValueError(f"here_size and other_size must differ, both are {here_size!r}")
+    if other is not None and not isinstance(other, Mapping):
+        raise TypeError(f"other must be a mapping of records or None, got {type(other).__name__}")
     mine = findings(notebook, here)
     if other is None:
         return pd.DataFrame(columns=[here_size, other_size, "moved"])

@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
+from workbench._validation import check_bool, check_choice, check_float, check_int
 from workbench.gcca import MVLSA, truncated_svd
 from workbench.gcca._linalg import _fix_signs, _lowdin, _scipy_lapack_one_thread, _top_eigh
-from workbench.mvlsa_experiments._settings import MVLSAConfig
+from workbench.mvlsa_experiments._settings import SVD_SOLVERS, MVLSAConfig, _check_instance
 
 logger = logging.getLogger(__name__)
 
@@ -103,18 +105,39 @@ class FactorStore:
     _items: dict[tuple[object, ...], ViewFactor | None] = field(default_factory=dict)
     _last: Any = field(default=None, repr=False)
 
+    def __post_init__(self) -> None:
+        self.n_iter = check_int(self.n_iter, "FactorStore.n_iter", low=0)
+        self.svd_solver = check_choice(self.svd_solver, "FactorStore.svd_solver", SVD_SOLVERS)
+        self.n_jobs = check_int(self.n_jobs, "FactorStore.n_jobs", low=1)
+        if self.dtype is not None:
+            try:
+                kind = np.dtype(self.dtype).kind
+            except TypeError:
+                kind = ""
+            if kind != "f":
+                raise TypeError(
+                    "FactorStore.dtype must be a floating dtype (np.float32, np.float64) or None, "
+                    f"got {self.dtype!r}"
+                )
+
     def get(self, view: Any, config: MVLSAConfig, *, m: int | None = None) -> ViewFactor | None:
         """Factor of the *raw* ``view`` preprocessed by ``config`` (None if preprocessing leaves
         it without an observed row)."""
         from workbench.views import preprocess
 
-        m = int(config.view_rank if m is None else m)
+        _check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
+        if not all(hasattr(view, a) for a in ("name", "matrix", "observed", "family")):
+            raise TypeError(f"view must be a View, got {type(view).__name__}")
+        m = check_int(config.view_rank if m is None else m, "m", low=1)
         spec = config.spec()
         key = (view.name, spec, config.row_weighting, config.random_state)  # type: ignore[attr-defined]
         if key in self._items:
             have = self._items[key]
             if have is None or have.s.size >= m or have.complete:
                 return None if have is None else have.sliced(m)
+        raw = view.matrix
+        if not np.isfinite(raw.data if sp.issparse(raw) else np.asarray(raw)).all():
+            raise ValueError(f"view {view.name!r} has NaN or infinite entries")
         pv = view if view.family == "embedding" else preprocess(view, spec=spec)  # type: ignore[attr-defined]
         if not pv.observed.any() or pv.observed.sum() < 2:
             logger.info("view %s has no observed row after preprocessing; left out", view.name)  # type: ignore[attr-defined]
@@ -137,6 +160,8 @@ class FactorStore:
         """Forget the factors of other preprocessings / row weightings / seeds than those of
         ``keep`` and ``also`` (a tuning path calls it after each step to bound memory, keeping
         its start, which the final comparison needs again)."""
+        for i, c in enumerate((keep, *also)):
+            _check_instance(c, "keep" if i == 0 else "also", MVLSAConfig, "an MVLSAConfig")
         want = {(c.spec(), c.row_weighting, c.random_state) for c in (keep, *also)}
         self._items = {k: v for k, v in self._items.items() if k[1:] in want}
         self._last = None
@@ -153,6 +178,9 @@ class FactorStore:
         """:func:`combine_factors`, reusing the Gram matrix of the last set of factors (it does
         not depend on the regularization) and its eigenvectors for a smaller ``k`` (the
         MVLSA dimensions are nested)."""
+        n_rows, n_components, regularization, relative_regularization = _check_combine(
+            factors, n_rows, n_components, regularization, relative_regularization
+        )
         # the factors are held by the cache entry, so their ids cannot be reused meanwhile
         key = (tuple(id(f.U) for f in factors), tuple(f.s.size for f in factors), n_rows)
         if self._last is None or self._last[0] != key:
@@ -188,6 +216,25 @@ class FactorStore:
         return [f for f in found if f is not None]
 
 
+def _check_combine(
+    factors: Any, n_rows: Any, n_components: Any, regularization: Any, relative: Any
+) -> tuple[int, int, float, bool]:
+    """The arguments of :func:`combine_factors`, checked (errors name the parameter)."""
+    n_rows = check_int(n_rows, "n_rows", low=1)
+    n_components = check_int(n_components, "n_components", low=1)
+    regularization = check_float(regularization, "regularization", low=0)
+    relative = check_bool(relative, "relative_regularization")
+    if isinstance(factors, (str, bytes)) or not isinstance(factors, Sequence):
+        raise TypeError(f"factors must be a sequence of ViewFactor, got {type(factors).__name__}")
+    for f in factors:
+        _check_instance(f, "factors entries", ViewFactor, "a ViewFactor")
+        if f.rows.size and int(f.rows.max()) >= n_rows:
+            raise ValueError(
+                f"n_rows={n_rows} is too small: factor {f.name!r} has row {int(f.rows.max())}"
+            )
+    return n_rows, n_components, regularization, relative
+
+
 def combine_factors(
     factors: Sequence[ViewFactor],
     n_rows: int,
@@ -221,6 +268,9 @@ def combine_factors(
     ``k`` left singular vectors of :math:`\tilde M` (eigh of its Gram matrix), as in
     :meth:`workbench.gcca.MVLSA.fit`.
     """
+    n_rows, n_components, regularization, relative_regularization = _check_combine(
+        factors, n_rows, n_components, regularization, relative_regularization
+    )
     stacked = _Stacked.of(factors, n_rows)
     t = stacked.shrinkage(regularization, relative_regularization)
     return stacked.embedding(t, n_components, stacked.gram())

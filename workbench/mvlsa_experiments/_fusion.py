@@ -12,12 +12,21 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from workbench.mvlsa_experiments._settings import PAPER_WORDSIM, MVLSAConfig
-from workbench.mvlsa_experiments._systems import SystemEvaluation, evaluate_system, fit_mvlsa
-from workbench.mvlsa_experiments._tables import _pairwise, marked_table, scores_frame
-from workbench.mvlsa_experiments._viewsets import (
-    ViewSet,
+from workbench._validation import check_bool, check_float
+from workbench.mvlsa_experiments._settings import (
+    PAPER_WORDSIM,
+    MVLSAConfig,
+    _check_instance,
+    _names,
 )
+from workbench.mvlsa_experiments._systems import (
+    SystemEvaluation,
+    _check_vectors,
+    evaluate_system,
+    fit_mvlsa,
+)
+from workbench.mvlsa_experiments._tables import _pairwise, marked_table, scores_frame
+from workbench.mvlsa_experiments._viewsets import ViewSet, _check_view_set
 
 logger = logging.getLogger(__name__)
 
@@ -98,6 +107,30 @@ def fusion_study(
     :func:`fit_mvlsa` with ``config``; e.g. stored view factors combined by
     :func:`choice_vectors`); ``extra`` adds reference systems (e.g. PPMI-SVD) to the table.
     """
+    _check_view_set(view_set)
+    _check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
+    _check_vectors(glove, "glove")
+    _check_vectors(wsg, "wsg")
+    if pretrained is not None:
+        _check_vectors(pretrained, "pretrained")
+    corpus_families = _names(corpus_families, "corpus_families")
+    fuse = _names(fuse, "fuse", allow_empty=True)
+    if len(set(fuse)) != len(fuse):
+        raise ValueError(f"fuse names a system twice: {list(fuse)}")
+    combined = check_bool(combined, "combined")
+    analogies = check_bool(analogies, "analogies")
+    alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
+    if vectors_of is not None and not callable(vectors_of):
+        raise TypeError(f"vectors_of must be callable or None, got {type(vectors_of).__name__}")
+    if extra is not None:
+        if not isinstance(extra, Mapping):
+            raise TypeError(f"extra must be a mapping {{name: vectors}}, got {type(extra).__name__}")
+        table9 = ("MVLSA (corpus views)", "MVLSA (all views)", "GloVe", "WSG", "MV-G-WSG",
+                  "MVLSA Combined", "GloVe 6B-50d")  # fmt: skip
+        for name, vec in extra.items():
+            _check_vectors(vec, f"extra[{name!r}]")
+            if name in table9:
+                raise ValueError(f"extra system {name!r} clashes with a Table 9 system")
     fit = (lambda vs: fit_mvlsa(vs, config).vectors()) if vectors_of is None else vectors_of
     from workbench.gcca import MVLSA
     from workbench.views import embedding_view
@@ -112,9 +145,10 @@ def fusion_study(
             f"cannot fuse unknown systems {unknown or '(none given)'}; available: {names}"
         )
     present = [f for f in corpus_families if f in view_set.families()]
-    if not present:
+    if len(present) < len(corpus_families):
         raise ValueError(
-            f"no corpus view family {list(corpus_families)} in the view set "
+            f"no corpus view family {[f for f in corpus_families if f not in present]} in the "
+            "view set "
             f"(families: {list(view_set.families())})"
         )
     corpus_vs = view_set.select(families=present)
@@ -249,6 +283,8 @@ def fusion_seeds(results: Mapping[int, FusionResult]) -> FusionSeeds:
 
     if not isinstance(results, Mapping) or not results:
         raise ValueError("results must be a non-empty mapping {seed: FusionResult}")
+    for seed, r in results.items():
+        _check_instance(r, f"results[{seed!r}]", FusionResult, "a FusionResult")
     first = next(iter(results.values()))
     cols = [g for g in GAIN_COLUMNS if g in first.gains]
     gains = seed_summary({s: r.gains[cols].astype(float) for s, r in results.items()})

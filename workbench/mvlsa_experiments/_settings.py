@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import math
+import os
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-import numpy as np
+from workbench._validation import check_bool, check_choice, check_float, check_int
 
 __all__ = [
     "PARAM_ALIASES",
@@ -34,6 +36,9 @@ PAPER_WORDSIM: tuple[str, ...] = (
 )  # fmt: skip
 #: Analogy rows: AN-SYN (syntactic questions), AN-SEM (semantic questions).
 ANALOGY_SETS: dict[str, str] = {"AN-SYN": "syntactic", "AN-SEM": "semantic"}
+#: The row weightings and per-view SVD solvers :class:`MVLSAConfig` accepts.
+ROW_WEIGHTINGS = (None, "glove")
+SVD_SOLVERS = ("randomized", "auto", "gram", "dense")
 
 
 # ============================================================================================
@@ -88,17 +93,27 @@ class MVLSAConfig:
     svd_solver: str = "randomized"
 
     def __post_init__(self) -> None:
-        self.spec()  # validates transform / power / top_t
-        for name in ("view_rank", "n_components"):
-            val = getattr(self, name)
-            if isinstance(val, bool) or not isinstance(val, (int, np.integer)) or val < 1:
-                raise ValueError(f"MVLSAConfig.{name} must be a positive integer, got {val!r}")
-        v = self.min_view_support
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-            raise ValueError(f"MVLSAConfig.min_view_support must be an integer >= 0, got {v!r}")
-        r = self.regularization
-        if not (isinstance(r, (int, float, np.floating)) and math.isfinite(r) and r >= 0):
-            raise ValueError(f"MVLSAConfig.regularization must be a finite number >= 0, got {r!r}")
+        self.spec()  # validates transform / power / top_t / cds / shift
+        checked = {
+            "view_rank": check_int(self.view_rank, "MVLSAConfig.view_rank", low=1),
+            "n_components": check_int(self.n_components, "MVLSAConfig.n_components", low=1),
+            "min_view_support": check_int(
+                self.min_view_support, "MVLSAConfig.min_view_support", low=0
+            ),
+            "regularization": check_float(
+                self.regularization, "MVLSAConfig.regularization", low=0
+            ),
+            "relative_regularization": check_bool(
+                self.relative_regularization, "MVLSAConfig.relative_regularization"
+            ),
+            "row_weighting": check_choice(
+                self.row_weighting, "MVLSAConfig.row_weighting", ROW_WEIGHTINGS
+            ),
+            "random_state": check_int(self.random_state, "MVLSAConfig.random_state", low=0),
+            "svd_solver": check_choice(self.svd_solver, "MVLSAConfig.svd_solver", SVD_SOLVERS),
+        }
+        for name, value in checked.items():  # frozen: store the converted values
+            object.__setattr__(self, name, value)
 
     def spec(self) -> Any:
         """The :class:`workbench.views.PreprocessSpec` of :math:`f_j`."""
@@ -115,7 +130,12 @@ class MVLSAConfig:
 
     def label(self, param: str) -> str:
         """Column label of this configuration in a grid over ``param`` (paper names)."""
-        field_name = PARAM_ALIASES.get(param, param)
+        field_name = PARAM_ALIASES.get(param, param) if isinstance(param, str) else param
+        if field_name not in {f.name for f in dataclasses.fields(self)}:
+            raise ValueError(
+                f"param must be a paper name {sorted(PARAM_ALIASES)} or an MVLSAConfig field; "
+                f"got {param!r}"
+            )
         val = getattr(self, field_name)
         if field_name == "transform":
             spec = self.spec()
@@ -193,9 +213,47 @@ class StudySettings:
     glove_limit: int | None = None
     ablation_rank: int | None = None
 
+    def __post_init__(self) -> None:
+        from workbench.datasets import CONLLU_SPLITS, CORPUS_NAMES, WORDSIM_NAMES
+        from workbench.views import LEXICON_KINDS
+
+        check_choice(self.size, "StudySettings.size", STUDY_SIZES)
+        _check_name_or_path(self.corpus, "StudySettings.corpus", CORPUS_NAMES, str.upper)
+        check_int(self.max_tokens, "StudySettings.max_tokens", low=1, allow_none=True)
+        check_int(self.vocab_size, "StudySettings.vocab_size", low=1)
+        check_int(self.min_count, "StudySettings.min_count", low=1)
+        offsets = _names(self.offsets, "StudySettings.offsets", allow_empty=True)
+        for k in offsets:
+            check_int(k, "StudySettings.offsets entries", low=1)
+        if len(set(offsets)) != len(offsets):
+            raise ValueError(f"StudySettings.offsets has duplicates: {list(offsets)}")
+        if self.conllu is not None:
+            _check_name_or_path(self.conllu, "StudySettings.conllu", CONLLU_SPLITS, str.lower)
+        check_int(self.bitext_verses, "StudySettings.bitext_verses", low=0, allow_none=True)
+        for kind in _names(self.lexicons, "StudySettings.lexicons", allow_empty=True):
+            check_choice(kind, "StudySettings.lexicons entries", LEXICON_KINDS)
+        check_int(self.min_view_rows, "StudySettings.min_view_rows", low=0)
+        if not isinstance(self.config, MVLSAConfig):
+            raise TypeError(
+                f"StudySettings.config must be an MVLSAConfig, got {type(self.config).__name__}"
+            )
+        for name, values in _pairs(self.grids, "StudySettings.grids"):
+            check_choice(name, "StudySettings.grids parameter", [*PARAM_ALIASES, *PARAM_ALIASES.values()])
+            _names(values, f"StudySettings.grids[{name!r}] values")
+        for name in _names(self.wordsim, "StudySettings.wordsim"):
+            _check_name_or_path(name, "StudySettings.wordsim entries", WORDSIM_NAMES, str.upper)
+        check_bool(self.analogies, "StudySettings.analogies")
+        for fld in ("word2vec", "glove", "ppmi"):
+            _pairs(getattr(self, fld), f"StudySettings.{fld}")
+        for key, _ in _pairs(self.tuning, "StudySettings.tuning"):
+            check_choice(key, "StudySettings.tuning key", ("view_ranks", "rhos", "ks", "nj"))
+        check_int(self.glove_limit, "StudySettings.glove_limit", low=1, allow_none=True)
+        check_int(self.ablation_rank, "StudySettings.ablation_rank", low=1, allow_none=True)
+
     def ablation_config(self, seed: int = 0) -> MVLSAConfig:
         """The configuration of the ablations (``m = k = ablation_rank`` when set: one fit per
         removal, so ``full`` uses a smaller rank than the grids)."""
+        seed = check_int(seed, "seed", low=0)
         cfg = dataclasses.replace(self.config, random_state=seed)
         if self.ablation_rank is None:
             return cfg
@@ -226,6 +284,60 @@ class StudySettings:
 
 #: The data sizes of the MVLSA study (``large`` needs the shared 25M-token corpus).
 STUDY_SIZES = ("small", "full", "large")
+
+
+def _names(values: Any, name: str, *, allow_empty: bool = False) -> tuple[Any, ...]:
+    """``values`` as a tuple; a single string (which would iterate by character), a non-iterable
+    or (unless ``allow_empty``) an empty sequence is refused with an error naming ``name``."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Collection):
+        hint = "; wrap a single name in a list" if isinstance(values, (str, bytes)) else ""
+        raise TypeError(
+            f"{name} must be a list or tuple, got {values!r} ({type(values).__name__}){hint}"
+        )
+    if not values and not allow_empty:
+        raise ValueError(f"{name} is empty")
+    return tuple(values)
+
+
+def _check_instance(value: Any, name: str, types: Any, what: str) -> Any:
+    """``value`` if it is an instance of ``types``, else a ``TypeError`` naming ``name``,
+    ``what`` is expected (e.g. ``"a ViewSet (from build_view_set)"``) and what was given."""
+    if not isinstance(value, types):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
+    return value
+
+
+def _pairs(values: Any, name: str) -> list[tuple[str, Any]]:
+    """``values`` (a mapping or a sequence of ``(key, value)`` pairs) as a list of pairs."""
+    items = list(values.items()) if isinstance(values, Mapping) else None
+    if items is None:
+        items = list(_names(values, name, allow_empty=True))
+        bad = [p for p in items if not (isinstance(p, (tuple, list)) and len(p) == 2)]
+        if bad:
+            raise TypeError(f"{name} must hold (name, value) pairs; got {bad[0]!r}")
+    keys = [k for k, _ in items]
+    bad_keys = [k for k in keys if not isinstance(k, str)]
+    if bad_keys:
+        raise TypeError(f"{name} keys must be strings; got {bad_keys[0]!r}")
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"{name} names a key twice: {keys}")
+    return items
+
+
+def _check_name_or_path(value: Any, name: str, names: Collection[str], norm: Any) -> None:
+    """``value`` is one of the bundled ``names`` (compared after ``norm``) or an existing path."""
+    if isinstance(value, os.PathLike):
+        return
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be one of {', '.join(names)} or a path; got {value!r} "
+            f"({type(value).__name__})"
+        )
+    if norm(value) not in {norm(n) for n in names} and not Path(value).expanduser().exists():
+        raise ValueError(
+            f"{name} must be one of {', '.join(names)} or the path of an existing file; "
+            f"got {value!r}"
+        )
 
 
 def study_settings(size: str = "full", **overrides: Any) -> StudySettings:
@@ -318,4 +430,8 @@ def study_settings(size: str = "full", **overrides: Any) -> StudySettings:
         )
     else:
         raise ValueError(f"size must be one of {STUDY_SIZES}, got {size!r}")
+    fields = [f.name for f in dataclasses.fields(StudySettings)]
+    unknown = [k for k in overrides if k not in fields]
+    if unknown:
+        raise TypeError(f"study_settings(): unknown settings {unknown}; settings: {fields}")
     return dataclasses.replace(base, **overrides) if overrides else base

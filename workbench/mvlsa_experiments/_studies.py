@@ -13,7 +13,15 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from workbench.mvlsa_experiments._settings import PAPER_WORDSIM, PARAM_ALIASES, MVLSAConfig
+from workbench._validation import check_bool, check_float, check_int
+from workbench.mvlsa_experiments._settings import (
+    PAPER_WORDSIM,
+    PARAM_ALIASES,
+    MVLSAConfig,
+    _check_instance,
+    _names,
+    _pairs,
+)
 from workbench.mvlsa_experiments._systems import (
     FittedSystem,
     SystemEvaluation,
@@ -21,7 +29,7 @@ from workbench.mvlsa_experiments._systems import (
     fit_mvlsa,
 )
 from workbench.mvlsa_experiments._tables import _pairwise, marked_table, scores_frame
-from workbench.mvlsa_experiments._viewsets import ViewSet
+from workbench.mvlsa_experiments._viewsets import ViewSet, _check_view_set
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +64,7 @@ class GridResult:
 
 
 def _field(param: str) -> str:
-    name = PARAM_ALIASES.get(param, param)
+    name = PARAM_ALIASES.get(param, param) if isinstance(param, str) else param
     if name not in PARAM_ALIASES.values():
         raise ValueError(f"unknown grid parameter {param!r}; use one of {sorted(PARAM_ALIASES)}")
     return name
@@ -78,10 +86,14 @@ def run_grid(
     is fitted at ``max(values)`` and sliced (dimensions are nested). Returns the raw scores and
     a table marked with :func:`marked_table` (bold within MRDS of the best).
     """
+    _check_view_set(view_set)
     fld = _field(param)
-    values = tuple(values)
+    _check_instance(base, "base", MVLSAConfig, "an MVLSAConfig")
+    values = _names(values, f"values of the grid over {param!r}", allow_empty=True)
     if not values:
         raise ValueError(f"grid over {param!r} has no values")
+    if fld == "n_components":
+        values = tuple(check_int(v, "values of the grid over 'k'", low=1) for v in values)
     fits = {} if _fits is None else _fits
     evals: list[SystemEvaluation] = []
     secs: list[float] = []
@@ -129,8 +141,14 @@ def run_study(
     wordsim: Sequence[Any] = PAPER_WORDSIM,
     analogies: bool = True,
 ) -> dict[str, GridResult]:
-    """:func:`run_grid` for several parameters, fitting each distinct configuration once."""
-    items = list(grids.items()) if isinstance(grids, Mapping) else list(grids)
+    """:func:`run_grid` for several parameters, fitting each distinct configuration once.
+
+    ``grids`` maps a parameter to its values (or is a sequence of ``(param, values)`` pairs);
+    an empty ``grids`` or a malformed entry raises an error naming it.
+    """
+    items = _pairs(grids, "grids")
+    if not items:
+        raise ValueError("grids is empty: give at least one (param, values) pair")
     fits: dict[MVLSAConfig, FittedSystem] = {}
     return {
         p: run_grid(view_set, p, vals, base=base, wordsim=wordsim, analogies=analogies, _fits=fits)
@@ -183,7 +201,13 @@ def default_removals(
     """Removals of Table 8 for this view set: every family (``"!family"``), the paper's
     combinations (``!morphology !framenet`` and ``... !bitext`` when present) and single views
     (default: the first positional view and every view of a one-view family)."""
+    _check_view_set(view_set)
     fams = view_set.families()
+    if single_views is not None:
+        single_views = _names(single_views, "single_views", allow_empty=True)
+        unknown = [v for v in single_views if v not in view_set.names]
+        if unknown:
+            raise ValueError(f"single_views names unknown views {unknown}; views: {view_set.names}")
     out: dict[str, tuple[str, ...]] = {}
     if len(fams) > 1:
         for f in fams:
@@ -228,10 +252,23 @@ def ablation_study(
     """
     if correction not in ("holm", "bonferroni", "none"):
         raise ValueError(f"correction must be 'holm', 'bonferroni' or 'none', got {correction!r}")
+    _check_view_set(view_set)
+    _check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
+    alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
+    analogies = check_bool(analogies, "analogies")
+    if vectors_of is not None and not callable(vectors_of):
+        raise TypeError(f"vectors_of must be callable or None, got {type(vectors_of).__name__}")
+    if removals is not None and not isinstance(removals, Mapping):
+        raise TypeError(
+            "removals must be a mapping {label: [view or family names]}, "
+            f"got {type(removals).__name__}"
+        )
     removals = dict(default_removals(view_set) if removals is None else removals)
     if not removals:
         raise ValueError("no removal to evaluate")
-    rem = {k: tuple(v) for k, v in removals.items()}
+    rem = {k: _names(v, f"removals[{k!r}]") for k, v in removals.items()}
+    if "All views" in rem:
+        raise ValueError("'All views' labels the system without removal; rename that removal")
     for names in rem.values():
         view_set.select(exclude=names)  # validates names early
 
@@ -308,6 +345,8 @@ def ablation_seeds(results: Mapping[int, AblationResult]) -> AblationSeeds:
 
     if not isinstance(results, Mapping) or not results:
         raise ValueError("results must be a non-empty mapping {seed: AblationResult}")
+    for seed, r in results.items():
+        _check_instance(r, f"results[{seed!r}]", AblationResult, "an AblationResult")
     drops = seed_summary({s: r.drops for s, r in results.items()})
     helped = seed_agreement({s: r.significant & (r.drops > 0) for s, r in results.items()})
     hurt = seed_agreement({s: r.significant & (r.drops < 0) for s, r in results.items()})

@@ -12,8 +12,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.mvlsa_experiments._settings import ANALOGY_SETS, PAPER_WORDSIM, MVLSAConfig
-from workbench.mvlsa_experiments._viewsets import ViewSet, usable_views
+from workbench._validation import check_bool
+from workbench.mvlsa_experiments._settings import (
+    ANALOGY_SETS,
+    PAPER_WORDSIM,
+    MVLSAConfig,
+    _check_instance,
+    _names,
+)
+from workbench.mvlsa_experiments._viewsets import ViewSet, _check_view_set, usable_views
 
 logger = logging.getLogger(__name__)
 
@@ -60,9 +67,12 @@ def fit_mvlsa(view_set: ViewSet, config: MVLSAConfig) -> FittedSystem:
 
     ``n_components`` is capped at ``view_rank`` x (number of views) with a warning; the other
     bad combinations (``v`` above the number of views, ...) raise the estimator's ValueError.
+    A view with NaN or infinite entries raises ValueError naming it.
     """
     from workbench.gcca import MVLSA
 
+    _check_view_set(view_set)
+    _check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
     t0 = time.perf_counter()
     views, _ = usable_views(_preprocessed(view_set, config))
     if not views:
@@ -86,6 +96,17 @@ def fit_mvlsa(view_set: ViewSet, config: MVLSAConfig) -> FittedSystem:
     return FittedSystem(
         config, model, tuple(view_set.words), tuple(v.name for v in views), time.perf_counter() - t0
     )
+
+
+def _check_vectors(vectors: Any, name: str) -> Any:
+    """``vectors`` if it looks like :class:`workbench.embeddings.WordVectors` (``words``,
+    ``vectors`` and ``subset``), else a ``TypeError`` naming ``name``."""
+    if not all(hasattr(vectors, a) for a in ("words", "vectors", "subset")):
+        raise TypeError(
+            f"{name} must be word vectors (workbench.embeddings.WordVectors), "
+            f"got {type(vectors).__name__}"
+        )
+    return vectors
 
 
 @functools.lru_cache(maxsize=32)
@@ -153,18 +174,30 @@ def evaluate_system(
     """
     from workbench.evaluation import evaluate_analogies, evaluate_wordsim
 
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {name!r} ({type(name).__name__})")
+    _check_vectors(vectors, "vectors")
+    wordsim = _names(wordsim, "wordsim", allow_empty=True)
+    analogies = check_bool(analogies, "analogies")
+    if not wordsim and not analogies:
+        raise ValueError(f"nothing to evaluate for {name!r}: wordsim is empty and analogies=False")
     if restrict_to is not None:
         vectors = vectors.subset(restrict_to)
     if len(vectors) == 0:
         raise ValueError(f"system {name!r} has no vectors (after restrict_to)")
     ws: dict[str, Any] = {}
     for item in wordsim:
-        df = _rating_set(item) if isinstance(item, str) else item
-        if not isinstance(df, pd.DataFrame):
+        if not isinstance(item, (str, pd.DataFrame)):
             raise TypeError(
                 f"wordsim entries must be names or DataFrames, got {type(item).__name__}"
             )
+        df = _rating_set(item) if isinstance(item, str) else item
         label = item if isinstance(item, str) else str(df.attrs.get("name", f"set{len(ws)}"))
+        if label in ws:
+            raise ValueError(
+                f"wordsim names the rating set {label!r} twice (a DataFrame is named by "
+                "attrs['name']); give each set once"
+            )
         ws[label] = evaluate_wordsim(vectors, df)
     an, kinds = None, None
     if analogies:

@@ -23,12 +23,30 @@ __all__ = ["scores_frame", "mrds_column", "marked_table"]
 # ============================================================================================
 def scores_frame(evaluations: Sequence[SystemEvaluation]) -> pd.DataFrame:
     """Test sets x systems table of raw scores (columns in the given order)."""
-    if not evaluations:
-        raise ValueError("no evaluation given")
+    _check_evaluations(evaluations)
     df = pd.concat([e.scores() for e in evaluations], axis=1)
     df.columns = [e.name for e in evaluations]
     df.index.name = "Test Set"
     return df
+
+
+def _check_evaluations(evaluations: Any) -> None:
+    """A non-empty sequence of :class:`SystemEvaluation` with distinct names."""
+    if isinstance(evaluations, (str, bytes)) or not isinstance(evaluations, Sequence):
+        raise TypeError(
+            f"evaluations must be a sequence of SystemEvaluation, got {type(evaluations).__name__}"
+        )
+    if not evaluations:
+        raise ValueError("no evaluation given")
+    for e in evaluations:
+        if not isinstance(e, SystemEvaluation):
+            raise TypeError(
+                "evaluations must hold SystemEvaluation objects (from evaluate_system), "
+                f"got {type(e).__name__}"
+            )
+    names = [e.name for e in evaluations]
+    if len(set(names)) != len(names):
+        raise ValueError(f"evaluations must have distinct names, got {names}")
 
 
 @functools.lru_cache(maxsize=256)
@@ -51,6 +69,7 @@ def mrds_column(evaluations: Sequence[SystemEvaluation]) -> pd.Series:
     Rating sets: :math:`\sigma^{0.9}_{0.05}` (one-sided Williams' test, as the paper's Table
     2); analogies: the Bayesian :math:`\sigma_{0.05}` with a Beta(1, 1) prior.
     """
+    _check_evaluations(evaluations)
     n = pd.concat([e.n_scored() for e in evaluations], axis=1).min(axis=1)
     out = {
         row: (_mrds_acc(int(cnt)) if row in ANALOGY_SETS else _mrds_corr(int(cnt)))

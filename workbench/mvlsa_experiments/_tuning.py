@@ -14,7 +14,6 @@ the baselines.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -26,10 +25,22 @@ import pandas as pd
 import scipy.sparse as sp
 from tqdm.auto import tqdm
 
+from workbench._validation import check_bool, check_float, check_int
 from workbench.mvlsa_experiments._factors import FactorStore
-from workbench.mvlsa_experiments._settings import PAPER_WORDSIM, MVLSAConfig
-from workbench.mvlsa_experiments._systems import SystemEvaluation, evaluate_system
-from workbench.mvlsa_experiments._viewsets import ViewSet
+from workbench.mvlsa_experiments._settings import (
+    PAPER_WORDSIM,
+    MVLSAConfig,
+    StudySettings,
+    _check_instance,
+    _names,
+)
+from workbench.mvlsa_experiments._systems import SystemEvaluation, _check_vectors, evaluate_system
+from workbench.mvlsa_experiments._viewsets import (
+    TUNING_CACHE,
+    ViewSet,
+    _check_view_set,
+    study_cache,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +86,13 @@ class MVLSAChoice:
     positional: str = "offsets"
 
     def __post_init__(self) -> None:
+        _check_instance(self.config, "MVLSAChoice.config", MVLSAConfig, "an MVLSAConfig")
+        if self.families is not None:  # a tuple, so that the choice stays hashable
+            fams = _names(self.families, "MVLSAChoice.families")
+            bad = [f for f in fams if not isinstance(f, str)]
+            if bad:
+                raise TypeError(f"MVLSAChoice.families must hold family names, got {bad[0]!r}")
+            object.__setattr__(self, "families", fams)
         if self.positional not in POSITIONAL_SCHEMES:
             raise ValueError(
                 f"positional must be one of {POSITIONAL_SCHEMES}, got {self.positional!r}"
@@ -107,9 +125,17 @@ def split_wordsim(names: Sequence[str | pd.DataFrame], split: str) -> list[pd.Da
 
     if split not in ("dev", "test"):
         raise ValueError(f"split must be 'dev' or 'test', got {split!r}")
+    names = _names(names, "names", allow_empty=True)
+    if not names:
+        raise ValueError("names is empty: give at least one rating set (a name or a DataFrame)")
     out = []
     for n in names:
         if isinstance(n, pd.DataFrame):
+            missing = [c for c in ("word1", "word2", "score") if c not in n.columns]
+            if missing:
+                raise ValueError(
+                    f"rating set {n.attrs.get('name', '(unnamed)')!r} lacks the columns {missing}"
+                )
             mask = wordsim_split(n)
             part = n[mask if split == "dev" else ~mask].reset_index(drop=True)
             part.attrs.update(n.attrs)
@@ -147,7 +173,12 @@ def positional_scheme(view_set: ViewSet, scheme: str) -> list[Any]:
     """
     if scheme not in POSITIONAL_SCHEMES:
         raise ValueError(f"scheme must be one of {POSITIONAL_SCHEMES}, got {scheme!r}")
+    _check_view_set(view_set)
     offs = _offset_views(view_set)
+    if not offs:
+        raise ValueError(
+            f"the view set has no positional views (families: {list(view_set.families())})"
+        )
     if scheme == "offsets":
         return [offs[k] for k in sorted(offs)]
     need = _SCHEME_OFFSETS[scheme]
@@ -185,6 +216,9 @@ def choice_vectors(view_set: ViewSet, choice: MVLSAChoice, store: FactorStore) -
     """``WordVectors`` of one choice, from the store's factors (computed on demand)."""
     from workbench.embeddings import WordVectors
 
+    _check_view_set(view_set)
+    _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
+    _check_instance(store, "store", FactorStore, "a FactorStore")
     cfg = choice.config
     factors = store.get_many(_choice_views(view_set, choice), cfg)
     h = store.combine(
@@ -235,6 +269,14 @@ def default_tuning_steps(
     Each step's candidates include the current value (the label ``"current"`` is never
     used: every candidate names its value, and the choice so far is among them).
     """
+    _check_view_set(view_set)
+    view_ranks = tuple(
+        check_int(m, "view_ranks entries", low=1) for m in _names(view_ranks, "view_ranks")
+    )
+    rhos = tuple(check_float(r, "rhos entries", low=0) for r in _names(rhos, "rhos"))
+    ks = tuple(check_int(k, "ks entries", low=1) for k in _names(ks, "ks"))
+    if nj is not None:
+        nj = _names(nj, "nj")
     fams = list(view_set.families())
     others = [f for f in fams if f != "positional"]
     fam_options: dict[str, Callable[[MVLSAChoice], MVLSAChoice]] = {"all": _sel(families=None)}
@@ -380,6 +422,26 @@ def tuning_path(
     """
     if not (isinstance(min_gain, (int, float)) and min_gain >= 0):
         raise ValueError(f"min_gain must be a number >= 0, got {min_gain!r}")
+    _check_view_set(view_set)
+    _check_instance(start, "start", MVLSAChoice, "an MVLSAChoice")
+    alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
+    if store is not None:
+        _check_instance(store, "store", FactorStore, "a FactorStore")
+    if progress is not None:
+        progress = check_bool(progress, "progress")
+    steps = _names(steps, "steps", allow_empty=True)
+    for i, step in enumerate(steps):
+        if not (isinstance(step, (tuple, list)) and len(step) == 2):
+            raise TypeError(f"steps[{i}] must be a (factor, {{label: change}}) pair, got {step!r}")
+        factor, candidates = step
+        if not isinstance(candidates, Mapping) or not candidates:
+            raise ValueError(
+                f"step {factor!r} must map candidate labels to changes of the choice "
+                f"(a non-empty mapping), got {candidates!r}"
+            )
+        bad = [lab for lab, ch in candidates.items() if not callable(ch)]
+        if bad:
+            raise TypeError(f"step {factor!r}: the change of candidate {bad[0]!r} is not callable")
     store = store if store is not None else FactorStore()
     dev = split_wordsim(dev_names, "dev")
     cache: dict[MVLSAChoice, SystemEvaluation] = {}
@@ -461,8 +523,15 @@ def test_comparison(
     each other system (Williams' t, Holm over all the comparisons)."""
     from workbench.significance import holm
 
+    if not isinstance(systems, Mapping):
+        raise TypeError(
+            f"systems must be a mapping {{name: vectors}}, got {type(systems).__name__}"
+        )
     if reference not in systems:
         raise ValueError(f"reference {reference!r} is not among the systems {list(systems)}")
+    alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
+    for name, vec in systems.items():
+        _check_vectors(vec, f"systems[{name!r}]")
     test = split_wordsim(names, "test")
     evals = {
         name: evaluate_system(vec, name=name, wordsim=test, analogies=False,
@@ -547,10 +616,24 @@ def seed_comparison(
 
     if not isinstance(systems, Mapping) or not systems:
         raise ValueError("systems must be a non-empty mapping {seed: {name: vectors}}")
+    seeds = [check_int(seed, "seeds (the keys of systems)", low=0) for seed in systems]
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"systems names a seed twice: {list(systems)}")
+    first_seed, first = seeds[0], next(iter(systems.values()))
+    for seed, sysm in zip(seeds, systems.values()):
+        if not isinstance(sysm, Mapping):
+            raise TypeError(
+                f"systems[{seed}] must be a mapping {{name: vectors}}, got {type(sysm).__name__}"
+            )
+        if set(sysm) != set(first):
+            raise ValueError(
+                f"every seed must have the same systems: seed {seed} has {sorted(sysm)}, "
+                f"seed {first_seed} has {sorted(first)}"
+            )
     per_seed = {
-        int(seed): test_comparison(sysm, reference=reference, names=names,
-                                   restrict_to=restrict_to, alpha=alpha)
-        for seed, sysm in systems.items()
+        seed: test_comparison(sysm, reference=reference, names=names,
+                              restrict_to=restrict_to, alpha=alpha)
+        for seed, sysm in zip(seeds, systems.values())
     }  # fmt: skip
     summary = seed_summary({s: c.scores for s, c in per_seed.items()})
     tests = pd.concat(
@@ -588,12 +671,10 @@ def _choice_from_json(obj: Mapping[str, Any]) -> MVLSAChoice:
     )
 
 
-def _tuning_cache_path(view_set: ViewSet, settings: Any, seed: int) -> Any:
-    from workbench.mvlsa_experiments._viewsets import _CACHE_VERSION, _cache_root, _key
-
-    key = _key(_CACHE_VERSION, "tuning-v1", settings.view_key(), dataclasses.asdict(settings.config),
-               list(settings.tuning), list(map(str, settings.wordsim)), view_set.names, seed)  # fmt: skip
-    return _cache_root() / f"tuned-{settings.size}-{key}.json"
+def _tuning_inputs(view_set: ViewSet, settings: Any, seed: int) -> dict[str, Any]:
+    return {"views": settings.view_key(), "config": dataclasses.asdict(settings.config),
+            "tuning": list(settings.tuning), "wordsim": list(map(str, settings.wordsim)),
+            "names": list(view_set.names), "seed": seed, "size": settings.size}  # fmt: skip
 
 
 def study_tuning(
@@ -606,16 +687,17 @@ def study_tuning(
 ) -> TuningResult:
     """The dev-tuned path of the MVLSA study for ``settings`` (start: the paper's configuration
     ``settings.config``; steps: :func:`default_tuning_steps` with ``settings.tuning``). The
-    final choice is written to the cache so that the ablation and fusion notebooks build on the
-    same configuration (:func:`tuned_choice`)."""
-    from workbench.records import atomic_write_text
-
+    final choice is written to the verified cache so that the ablation and fusion notebooks
+    build on the same configuration (:func:`tuned_choice`)."""
+    _check_instance(settings, "settings", StudySettings, "a StudySettings (from study_settings)")
+    seed = check_int(seed, "seed", low=0)
     start = MVLSAChoice(dataclasses.replace(settings.config, random_state=seed))
     steps = default_tuning_steps(view_set, **dict(settings.tuning))
     result = tuning_path(view_set, start, steps, dev_names=settings.wordsim, store=store,
                          progress=progress)  # fmt: skip
-    path = _tuning_cache_path(view_set, settings, seed)
-    atomic_write_text(path, json.dumps({"best": _choice_to_json(result.best)}, indent=1))
+    study_cache(TUNING_CACHE).store(
+        _tuning_inputs(view_set, settings, seed), None, {"best": _choice_to_json(result.best)}
+    )
     return result
 
 
@@ -623,13 +705,17 @@ def tuned_choice(
     view_set: ViewSet, settings: Any, *, seed: int = 0, store: FactorStore | None = None
 ) -> MVLSAChoice:
     """The configuration chosen on dev data by :func:`study_tuning` (read from the cache that
-    notebook 03 writes; the path is run when it is missing or unreadable)."""
-    path = _tuning_cache_path(view_set, settings, seed)
-    if path.exists():
+    notebook 03 writes; the path is run when it is missing or invalid)."""
+    _check_view_set(view_set)
+    _check_instance(settings, "settings", StudySettings, "a StudySettings (from study_settings)")
+    seed = check_int(seed, "seed", low=0)
+    hit = study_cache(TUNING_CACHE).load(_tuning_inputs(view_set, settings, seed))
+    if hit is not None:
         try:
-            return _choice_from_json(json.loads(path.read_text(encoding="utf-8"))["best"])
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            logger.warning("tuning cache %s unreadable (%s); re-running the path", path, exc)
+            return _choice_from_json(hit.meta["best"])
+        except (KeyError, TypeError, ValueError) as exc:
+            logger.warning("tuning cache %s unusable (%s); re-running the path",
+                           hit.manifest_path, exc)  # fmt: skip
     return study_tuning(view_set, settings, seed=seed, store=store).best
 
 
@@ -644,7 +730,8 @@ def path_claims(result: TuningResult, *, tolerance: float | None = None) -> pd.D
 
     Returns a DataFrame with ``claim``, ``measured`` (the dev means compared, x 100) and ``holds``.
     """
-    tol = 0.01 if tolerance is None else float(tolerance)
+    _check_instance(result, "result", TuningResult, "a TuningResult (from tuning_path)")
+    tol = 0.01 if tolerance is None else check_float(tolerance, "tolerance", low=0)
     steps = {s.factor: s for s in result.steps}
     rows = []
 
@@ -686,6 +773,8 @@ def choice_ablation(
     combines the stored view factors of the views left (no refit of the others)."""
     from workbench.mvlsa_experiments._studies import ablation_study
 
+    _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
+    _check_instance(store, "store", FactorStore, "a FactorStore")
     everything = dataclasses.replace(choice, families=None)
     return ablation_study(
         view_set,
@@ -716,6 +805,8 @@ def choice_fusion(
     GloVe and skip-gram embedding views)."""
     from workbench.mvlsa_experiments._fusion import fusion_study
 
+    _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
+    _check_instance(store, "store", FactorStore, "a FactorStore")
     everything = dataclasses.replace(choice, families=None)
     return fusion_study(
         view_set,

@@ -3,30 +3,23 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import logging
-import os
-import pickle
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 from tqdm.auto import tqdm
 
-from workbench.mvlsa_experiments._settings import StudySettings
+from workbench._io import Cache
+from workbench._validation import check_bool, check_int
+from workbench.mvlsa_experiments._settings import StudySettings, _check_instance, _names
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["ViewSet", "build_view_set", "usable_views"]
-
-#: Bump to invalidate the on-disk caches (part of every cache key).
-_CACHE_VERSION = 1
 
 
 # ============================================================================================
@@ -74,6 +67,9 @@ class ViewSet:
 
         Raises ValueError naming an unknown view / family, or when nothing is left.
         """
+        exclude = _names(exclude, "exclude", allow_empty=True)
+        if families is not None:
+            families = _names(families, "families")
         fams = self.families()
         known = set(self.names) | set(fams)
         unknown = [e for e in list(exclude) + list(families or ()) if e not in known]
@@ -97,7 +93,20 @@ def usable_views(views: Sequence[Any], *, min_rows: int = 2) -> tuple[list[Any],
 
     A view whose observed rows are all equal is zero after centring (rank 0) and cannot take
     part in GCCA. Returns ``(kept, dropped_names)``.
+
+    Raises
+    ------
+    TypeError
+        ``views`` is not a sequence of views, ``min_rows`` not an integer.
+    ValueError
+        ``min_rows < 0``, or a view has NaN / infinite entries on its observed rows (such a
+        view is not "constant": it is broken, and is not dropped silently).
     """
+    min_rows = check_int(min_rows, "min_rows", low=0)
+    views = _names(views, "views", allow_empty=True)
+    bad = [v for v in views if not (hasattr(v, "matrix") and hasattr(v, "observed"))]
+    if bad:
+        raise TypeError(f"views must be View objects, got {type(bad[0]).__name__}")
     kept: list[Any] = []
     dropped: list[Any] = []
     for v in views:
@@ -112,41 +121,64 @@ def usable_views(views: Sequence[Any], *, min_rows: int = 2) -> tuple[list[Any],
             else:
                 x = np.asarray(x, dtype=np.float64)
                 sq, tot = (x * x).sum(axis=0), x.sum(axis=0)
+            if not (np.isfinite(sq).all() and np.isfinite(tot).all()):
+                raise ValueError(f"view {v.name!r} has NaN or infinite entries")
             var = sq - tot**2 / obs.size  # n * column variance over the observed rows
             ok = bool(var.max() > 1e-10 * max(float(sq.max()), 1e-300))
         (kept if ok else dropped).append(v)
     return kept, [v.name for v in dropped]
 
 
-def _key(*parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:24]
+#: The verified caches of the study (see :mod:`workbench._io`); the versions are raised when the
+#: code that builds an entry changes what it builds.
+VIEWSET_CACHE = ("mvlsa/viewsets", 2)
+BASELINE_CACHE = ("mvlsa/baselines", 4)
+TUNING_CACHE = ("mvlsa/tuning", 2)
 
 
-def _cache_root() -> Path:
-    from workbench.datasets import cache_dir
-
-    return Path(cache_dir()) / "mvlsa_experiments"
-
-
-def _load_pickle(path: Path) -> Any:
-    try:
-        with open(path, "rb") as fh:
-            return pickle.load(fh)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError) as exc:
-        logger.warning("cache entry %s unreadable (%s); rebuilding", path, exc)
-        return None
+def _check_view_set(view_set: Any, name: str = "view_set") -> ViewSet:
+    """``view_set`` if it is a :class:`ViewSet` with at least one view."""
+    _check_instance(view_set, name, ViewSet, "a ViewSet (from build_view_set)")
+    if not view_set.views:
+        raise ValueError(f"{name} has no views")
+    return view_set  # type: ignore[no-any-return]
 
 
-def _save_pickle(path: Path, obj: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".pkl")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def study_cache(spec: tuple[str, int]) -> Cache:
+    """The :class:`~workbench._io.Cache` of one of the study's namespaces."""
+    return Cache(spec[0], version=spec[1])
+
+
+def _view_set_arrays(vs: ViewSet) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A view set as cache arrays + JSON metadata (no pickle)."""
+    arrays: dict[str, Any] = {
+        "vocab_words": np.asarray(vs.vocab.words, dtype=str),
+        "vocab_counts": np.asarray(vs.vocab.counts, dtype=np.int64),
+    }
+    views = []
+    for i, v in enumerate(vs.views):
+        arrays[f"v{i}_matrix"] = v.matrix
+        arrays[f"v{i}_observed"] = np.asarray(v.observed, dtype=bool)
+        arrays[f"v{i}_contexts"] = np.asarray(v.contexts, dtype=str)
+        views.append({"name": v.name, "family": v.family, "meta": v.meta,
+                      "shared_vocab": v.vocab is not None})  # fmt: skip
+    return arrays, {"views": views, "info": vs.info}
+
+
+def _view_set_from_arrays(arrays: dict[str, Any], meta: dict[str, Any]) -> ViewSet:
+    from workbench.views import View, Vocabulary
+
+    vocab = Vocabulary.from_words([str(w) for w in arrays["vocab_words"]], arrays["vocab_counts"])
+    views = []
+    for i, rec in enumerate(meta["views"]):
+        m = arrays[f"v{i}_matrix"]
+        views.append(View(
+            rec["name"], sp.csr_array(m) if sp.issparse(m) else np.asarray(m),
+            tuple(str(c) for c in arrays[f"v{i}_contexts"]),
+            np.asarray(arrays[f"v{i}_observed"], dtype=bool), rec["family"],
+            vocab if rec["shared_vocab"] else None, dict(rec["meta"]),
+        ))  # fmt: skip
+    return ViewSet(vocab, tuple(views), dict(meta["info"]))
 
 
 def build_view_set(
@@ -155,23 +187,42 @@ def build_view_set(
     """Corpus, vocabulary and all views of ``settings`` (cached on disk when ``cache``).
 
     Builds the positional views (``settings.offsets``), the dependency views of the UD
-    treebank, the KJV--RV1909 bitext view, the lexicon views and the GloVe co-occurrence
-    counts; views with fewer than ``settings.min_view_rows`` observed rows (or constant ones)
+    treebank, the KJV--RV1909 bitext view and the lexicon views; views with fewer than ``settings.min_view_rows`` observed rows (or constant ones)
     are dropped and listed in ``info["dropped"]``. The cache key covers the corpus checksum and
-    every view-building setting.
+    every view-building setting; entries live in the verified cache (:mod:`workbench._io`).
     """
+    from workbench import datasets as ds
+
+    if isinstance(settings, str):
+        raise TypeError(
+            f"settings must be a StudySettings, got the string {settings!r}; "
+            f"pass study_settings({settings!r})"
+        )
+    _check_instance(settings, "settings", StudySettings, "a StudySettings (from study_settings)")
+    cache = check_bool(cache, "cache")
+    if progress is not None:
+        progress = check_bool(progress, "progress")
+    corpus = ds.load_corpus(settings.corpus, max_tokens=settings.max_tokens)
+    inputs = {"corpus": corpus.sha256, "settings": settings.view_key(), "size": settings.size}
+    if not cache:
+        return _build_view_set(settings, corpus, cache=False, progress=progress)
+    entry = study_cache(VIEWSET_CACHE).get_or_build(
+        inputs,
+        lambda: _view_set_arrays(_build_view_set(settings, corpus, cache=True, progress=progress)),
+    )
+    out = _view_set_from_arrays(entry.arrays, entry.meta)
+    logger.info("view set %s (%d views)", entry.key, len(out.views))
+    return out
+
+
+def _build_view_set(
+    settings: StudySettings, corpus: Any, *, cache: bool, progress: bool | None
+) -> ViewSet:
+    """Build the view set of :func:`build_view_set` (``cache``: reuse cached count views)."""
     from workbench import datasets as ds
     from workbench import views as wv
 
     t0 = time.perf_counter()
-    corpus = ds.load_corpus(settings.corpus, max_tokens=settings.max_tokens)
-    key = _key(_CACHE_VERSION, corpus.sha256, settings.view_key())
-    path = _cache_root() / f"viewset-{settings.size}-{key}.pkl"
-    if cache and path.exists():
-        obj = _load_pickle(path)
-        if isinstance(obj, ViewSet):
-            logger.info("loaded view set %s (%d views)", path.name, len(obj.views))
-            return obj
     steps = ["vocabulary", "positional", "dependency", "bitext", "lexicons"]
     bar = tqdm(total=len(steps), desc="views", disable=None if progress is None else not progress)
     vocab, enc = wv.vocabulary_and_encoding(
@@ -205,7 +256,4 @@ def build_view_set(
         "dropped": dropped,
         "build_seconds": time.perf_counter() - t0,
     }
-    out = ViewSet(vocab, tuple(kept), info)
-    if cache:
-        _save_pickle(path, out)
-    return out
+    return ViewSet(vocab, tuple(kept), info)

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench._validation import check_array, check_bool
+
 if TYPE_CHECKING:  # pragma: no cover
     from workbench.embeddings import MultiSenseVectors
 
@@ -123,13 +125,11 @@ def elimination_map(components: np.ndarray) -> np.ndarray:
     ----------
     Shi, Sun & Hu (2018), §3.3, eq. (7)-(11).
     """
-    C = np.asarray(components, dtype=np.float64)
+    C = check_array(components, "components", ndim=(1, 2))
     if C.ndim == 1:
         C = C[:, None]
-    if C.ndim != 2 or C.shape[1] == 0:
-        raise ValueError(f"components must be a (d, k) array with k >= 1, got {C.shape}")
-    if not np.all(np.isfinite(C)):
-        raise ValueError("components contain NaN or infinite values")
+    if C.shape[1] == 0 or C.shape[0] == 0:
+        raise ValueError(f"components must be a (d, k) array with d, k >= 1, got {C.shape}")
     d, k = C.shape
     if k > d:
         raise ValueError(f"{k} components exceed the dimension d={d}")
@@ -166,6 +166,7 @@ def eliminate_pseudo_senses(
     """
     from workbench.embeddings import MultiSenseVectors
 
+    transform_global = check_bool(transform_global, "transform_global")
     T = elimination_map(components)
     words = list(msv.words)
     if T.shape[0] != np.asarray(msv.sense_vectors(words[0])).shape[1]:

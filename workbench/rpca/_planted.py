@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
+from workbench._validation import check_array, check_float, check_int, check_random_state
 from workbench.rpca._solvers import RPCAResult, _fix_signs
 
 
@@ -49,11 +50,14 @@ def make_planted(
     ``noise``; ``S0`` has a uniformly random support of ``sparse_fraction`` of the
     entries with values ``± sparse_scale * U(1, 2)``.
     """
-    rng = np.random.default_rng(random_state)
-    if not 1 <= rank <= min(n_rows, n_cols):
-        raise ValueError(f"rank must be in [1, {min(n_rows, n_cols)}], got {rank}")
-    if not 0 <= sparse_fraction < 1:
-        raise ValueError(f"sparse_fraction must be in [0, 1), got {sparse_fraction}")
+    n_rows = check_int(n_rows, "n_rows", low=1)
+    n_cols = check_int(n_cols, "n_cols", low=1)
+    rank = check_int(rank, "rank", low=1, high=min(n_rows, n_cols))
+    signal = check_float(signal, "signal", low=0)
+    noise = check_float(noise, "noise", low=0)
+    sparse_fraction = check_float(sparse_fraction, "sparse_fraction", low=0, high=1, high_open=True)
+    sparse_scale = check_float(sparse_scale, "sparse_scale", low=0)
+    rng = np.random.default_rng(check_random_state(random_state))
     U, _ = np.linalg.qr(rng.standard_normal((n_rows, rank)))
     U = _fix_signs(U)
     weights = np.linspace(1.0, 0.5, rank)
@@ -71,14 +75,19 @@ def make_planted(
 
 def principal_angles(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """Principal angles (radians, decreasing) between the column spaces of ``A`` and ``B``."""
-    return np.asarray(scipy.linalg.subspace_angles(np.asarray(A), np.asarray(B)))
+    A = check_array(A, "A", ndim=2, min_rows=1, min_cols=1)
+    B = check_array(B, "B", ndim=2, min_rows=1, min_cols=1)
+    if A.shape[0] != B.shape[0]:
+        raise ValueError(f"A and B must have the same number of rows; got {A.shape} and {B.shape}")
+    return np.asarray(scipy.linalg.subspace_angles(A, B))
 
 
 def support_scores(
     estimated: np.ndarray, true_support: np.ndarray, *, atol: float = 0.0
 ) -> tuple[float, float]:
     """Precision and recall of the support ``|estimated| > atol`` against a boolean mask."""
-    est = np.abs(np.asarray(estimated)) > atol
+    atol = check_float(atol, "atol", low=0)
+    est = np.abs(check_array(estimated, "estimated")) > atol
     truth = np.asarray(true_support, dtype=bool)
     if est.shape != truth.shape:
         raise ValueError(f"shape mismatch: {est.shape} vs {truth.shape}")
@@ -90,5 +99,6 @@ def support_scores(
 
 def pca_sparse_support(result: RPCAResult, *, n_sigma: float = 3.0) -> np.ndarray:
     """Baseline sparse estimate for PCA: residual entries beyond ``n_sigma`` standard deviations."""
+    n_sigma = check_float(n_sigma, "n_sigma", low=0, low_open=True)
     E = result.noise
     return np.where(np.abs(E) > n_sigma * E.std(), E, 0.0)

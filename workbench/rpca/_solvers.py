@@ -17,9 +17,19 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.extmath import randomized_svd
 
+from workbench._validation import (
+    check_array,
+    check_bool,
+    check_choice,
+    check_float,
+    check_int,
+    check_random_state,
+)
+
 logger = logging.getLogger(__name__)
 
 SVDSolver = Literal["auto", "gram", "full", "randomized"]
+_SVD_SOLVERS = ("auto", "gram", "full", "randomized")
 
 
 class RPCAConvergenceWarning(ConvergenceWarning):
@@ -85,31 +95,17 @@ class RPCAResult:
 
 
 def _check_matrix(M: Any, name: str = "M") -> np.ndarray:
-    if sp.issparse(M):
-        raise TypeError(f"{name} must be a dense array (the difference matrix is dense)")
-    arr = np.asarray(M)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (d x N), got shape {arr.shape}")
+    """``M`` as a dense, finite, real float64 ``d x N`` array with ``d, N >= 1``."""
+    arr: np.ndarray = check_array(M, name, ndim=2)
     if arr.shape[0] == 0 or arr.shape[1] == 0:
         raise ValueError(f"{name} is empty (shape {arr.shape}): nothing to decompose")
-    if not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
-    arr = np.asarray(arr, dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
-        bad = np.argwhere(~np.isfinite(arr))[0]
-        raise ValueError(
-            f"{name} contains NaN or infinite values (first at row {bad[0]}, column {bad[1]})"
-        )
     return arr
 
 
 def _check_rank(rank: Any, shape: tuple[int, int]) -> int:
-    if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)):
-        raise TypeError(f"rank must be an integer, got {rank!r}")
-    rank = int(rank)
+    """``rank`` as an ``int`` in ``[1, min(d, N)]``; the message says which bound is hit."""
+    rank = check_int(rank, "rank", low=1)
     d, n = shape
-    if rank < 1:
-        raise ValueError(f"rank must be >= 1, got {rank}")
     if rank > d:
         raise ValueError(
             f"rank={rank} exceeds the dimension d={d} of the vectors (rows of M); "
@@ -131,10 +127,7 @@ def _fix_signs(U: np.ndarray) -> np.ndarray:
 
 
 def _resolve_solver(solver: str, shape: tuple[int, int], k: int) -> str:
-    if solver not in ("auto", "gram", "full", "randomized"):
-        raise ValueError(
-            f"svd_solver must be 'auto', 'gram', 'full' or 'randomized', got {solver!r}"
-        )
+    check_choice(solver, "svd_solver", _SVD_SOLVERS)
     if solver != "auto":
         return solver
     small = min(shape)
@@ -190,7 +183,7 @@ def pca(
     rank: int,
     *,
     svd_solver: SVDSolver = "auto",
-    random_state: int | None = 0,
+    random_state: Any = 0,
 ) -> RPCAResult:
     """PCA of the columns of ``M`` at a fixed rank: :math:`M = L + E` (eq. 1).
 
@@ -204,13 +197,21 @@ def pca(
         matrix; ``"full"``: LAPACK thin SVD; ``"randomized"``: Halko et al.
         randomized SVD. ``"auto"`` uses ``"gram"`` when ``min(d, N) <= 500``, else
         ``"randomized"`` when ``rank <= min(d, N)/10``, else ``"full"``.
-    random_state : int or None
+    random_state : int, RandomState, Generator or None
         Seed for the randomized solver.
 
     Returns
     -------
     RPCAResult
         ``sparse`` is all zeros.
+
+    Raises
+    ------
+    ValueError
+        ``M`` not 2-D, empty or with NaN / inf entries; ``rank`` outside ``[1, min(d, N)]``;
+        an unknown ``svd_solver``.
+    TypeError
+        Sparse, complex or non-numeric ``M``; a non-integer ``rank``; a bad ``random_state``.
 
     Notes
     -----
@@ -227,7 +228,8 @@ def pca(
     """
     X = _check_matrix(M)
     k = _check_rank(rank, X.shape)
-    U, _ = _top_left(X, k, svd_solver, random_state)
+    check_choice(svd_solver, "svd_solver", _SVD_SOLVERS)
+    U, _ = _top_left(X, k, svd_solver, check_random_state(random_state, legacy=True))
     L = U @ (U.T @ X)
     s, ratio = _explained(U, X)
     return RPCAResult(
@@ -265,7 +267,7 @@ def ex_rpca(
     eps: float = 1e-2,
     svt_rank: int | None = None,
     svd_solver: SVDSolver = "auto",
-    random_state: int | None = 0,
+    random_state: Any = 0,
     warn: bool = True,
 ) -> RPCAResult:
     """Extended robust PCA: :math:`M = L + E + S` with :math:`\\operatorname{rank} L \\le k`.
@@ -310,7 +312,7 @@ def ex_rpca(
         See :func:`pca`. For ``"iterative"`` with the Gram solver the Gram matrix is
         updated incrementally with the sparse :math:`S^{(t)}` (exactly recomputed every
         10 iterations), so an iteration costs :math:`O(dN)`.
-    random_state : int or None
+    random_state : int, RandomState, Generator or None
         Seed for the randomized solver.
     warn : bool
         Emit :class:`RPCAConvergenceWarning` when ``max_iter`` is reached.
@@ -320,6 +322,15 @@ def ex_rpca(
     RPCAResult
         ``M == low_rank + noise + sparse`` up to rounding (``"iterative"``) or up to the
         final primal residual (``"alm"``).
+
+    Raises
+    ------
+    ValueError
+        Bad ``M`` or ``rank`` (as in :func:`pca`); an unknown ``method`` or ``svd_solver``;
+        ``max_iter < 1``, ``tol < 0``, ``n_sigma <= 0``, ``lambda1``, ``lambda2``, ``mu0``,
+        ``mu_max`` or ``eps`` not > 0, ``rho < 1``, ``svt_rank < 1``.
+    TypeError
+        A parameter of the wrong type (e.g. ``tol="1e-4"``, ``warn="yes"``).
 
     Notes
     -----
@@ -365,14 +376,20 @@ def ex_rpca(
     """
     X = _check_matrix(M)
     k = _check_rank(rank, X.shape)
-    if method not in ("iterative", "alm"):
-        raise ValueError(f"method must be 'iterative' or 'alm', got {method!r}")
-    if not (np.isfinite(n_sigma) and n_sigma > 0):
-        raise ValueError(f"n_sigma must be positive, got {n_sigma}")
-    if max_iter is not None and (int(max_iter) < 1):
-        raise ValueError(f"max_iter must be >= 1, got {max_iter}")
-    if tol is not None and not tol >= 0:
-        raise ValueError(f"tol must be >= 0, got {tol}")
+    check_choice(method, "method", ("iterative", "alm"))
+    n_sigma = check_float(n_sigma, "n_sigma", low=0, low_open=True)
+    max_iter = check_int(max_iter, "max_iter", low=1, allow_none=True)
+    tol = check_float(tol, "tol", low=0, allow_none=True)
+    lambda1 = check_float(lambda1, "lambda1", low=0, low_open=True, allow_none=True)
+    lambda2 = check_float(lambda2, "lambda2", low=0, low_open=True, allow_none=True)
+    mu0 = check_float(mu0, "mu0", low=0, low_open=True, allow_none=True)
+    rho = check_float(rho, "rho", low=1)
+    mu_max = check_float(mu_max, "mu_max", low=0, low_open=True, allow_none=True)
+    eps = check_float(eps, "eps", low=0, low_open=True)
+    svt_rank = check_int(svt_rank, "svt_rank", low=1, allow_none=True)
+    check_choice(svd_solver, "svd_solver", _SVD_SOLVERS)
+    random_state = check_random_state(random_state, legacy=True)
+    warn = check_bool(warn, "warn")
     if method == "iterative":
         return _ex_rpca_iterative(
             X,

@@ -34,11 +34,12 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench._io import dir_mode
 from workbench.records import (
     OUTPUT_DIR_ENV,
     RECORD_FILE_ENV,
@@ -88,6 +89,7 @@ __all__ = [
     "list_notebooks",
     "notebook_parameters",
     "parse_parameter",
+    "progress_line",
     "read_records",
     "record",
     "resolve_notebooks",
@@ -156,6 +158,8 @@ class RunReport:
 
     results: tuple[NotebookResult, ...]
     out: Path
+    #: Wall-clock seconds of the whole run (notebooks may have run in parallel).
+    elapsed: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -176,8 +180,16 @@ class RunReport:
                 return r
         raise KeyError(name)
 
+    def counts(self) -> dict[str, int]:
+        """Number of notebooks per status (in the order complete, skipped, failed)."""
+        out = {s: 0 for s in ("complete", "skipped", "failed")}
+        for r in self.results:
+            out[r.status] = out.get(r.status, 0) + 1
+        return {s: n for s, n in out.items() if n}
+
     def summary_table(self) -> str:
-        """A Markdown table: notebook, status, wall time, output folder / error."""
+        """A Markdown table: notebook, status, wall time, output folder / error; a last row with
+        the counts per status and the run's elapsed time."""
         lines = ["| notebook | status | wall time (s) | output / error |", "|---|---|---:|---|"]
         for r in self.results:
             if r.failure is not None:
@@ -185,6 +197,10 @@ class RunReport:
             else:
                 detail = str(r.output_dir)
             lines.append(f"| {r.name} | {r.status} | {r.wall_time:.1f} | {detail} |")
+        counts = ", ".join(f"{n} {s}" for s, n in self.counts().items())
+        n = len(self.results)
+        lines.append(f"| **{n} notebook{'' if n == 1 else 's'}** | {counts} | {self.elapsed:.1f} | "
+                     "elapsed time of the run |")  # fmt: skip
         return "\n".join(lines)
 
 
@@ -367,6 +383,8 @@ def _run_one(
     declared = notebook_parameters(path)
     params_index = _parameters_cells(_read_notebook_json(path))[0][0]
     tmp = Path(tempfile.mkdtemp(prefix=f".{name}.partial-{os.getpid()}-", dir=out))
+    # mkdtemp creates 0700; a result folder is readable as the user's umask allows (shared machines)
+    os.chmod(tmp, dir_mode())
     started = _now()
     t0 = time.perf_counter()
     failure: NotebookFailure | None = None
@@ -457,6 +475,7 @@ def run_notebooks(
     progress: bool | None = None,
     kernel_name: str = "python3",
     jobs: int = 1,
+    on_result: Callable[[NotebookResult, int, int], None] | None = None,
 ) -> RunReport:
     """Execute notebooks with papermill and collect their records, tables and figures.
 
@@ -485,6 +504,10 @@ def run_notebooks(
         starts only after the selected notebooks it depends on (:data:`DEPENDS_ON`) have
         finished. Most of the notebooks' heavy work is single-threaded, so two jobs keep two
         cores busy.
+    on_result : callable, optional
+        ``on_result(result, index, total)`` is called as each notebook finishes (skipped ones
+        first, then in completion order; ``index`` counts from 1), e.g. to print
+        :func:`progress_line` -- the command line does.
 
     Returns
     -------
@@ -529,7 +552,29 @@ def run_notebooks(
         ) from None
     with _locked(out_dir):
         return _run_plan(plan, out_dir, size=size, force=force, progress=progress,
-                         kernel_name=kernel_name, jobs=jobs)  # fmt: skip
+                         kernel_name=kernel_name, jobs=jobs, on_result=on_result)  # fmt: skip
+
+
+def _duration(seconds: float) -> str:
+    """``"4.2 s"``, ``"3 min 07 s"``, ``"1 h 02 min"``."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, sec = divmod(int(round(seconds)), 60)
+    if minutes < 60:
+        return f"{minutes} min {sec:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def progress_line(result: NotebookResult, index: int, total: int) -> str:
+    """One line per finished notebook: ``[index/total] name  elapsed  status`` (and, for a
+    failure, where it failed)."""
+    width = len(str(total))
+    line = (f"[{index:>{width}}/{total}] {result.name:<22} {_duration(result.wall_time):>12}  "
+            f"{result.status}")  # fmt: skip
+    if result.failure is not None:
+        line += f" -- {result.failure.describe().splitlines()[0]}"
+    return line
 
 
 def _run_plan(
@@ -541,10 +586,10 @@ def _run_plan(
     progress: bool | None,
     kernel_name: str,
     jobs: int,
+    on_result: Callable[[NotebookResult, int, int], None] | None = None,
 ) -> RunReport:
     """Run a validated plan into ``out_dir`` (the caller holds the folder's lock)."""
-    from tqdm.auto import tqdm
-
+    t0 = time.perf_counter()
     _remove_stale_partials(out_dir)
     show = progress if progress is not None else sys.stderr.isatty()
     provenance: dict[str, Any] | None = None
@@ -571,18 +616,26 @@ def _run_plan(
         "kernel_name": kernel_name,
         "provenance": provenance,
     }
-    bar = tqdm(total=len(plan), initial=len(by_name), desc="notebooks", unit="nb",
-               disable=not show)  # fmt: skip
+    finished = 0
+
+    def done(result: NotebookResult) -> NotebookResult:
+        nonlocal finished
+        finished += 1
+        if on_result is not None:
+            on_result(result, finished, len(plan))
+        return result
+
+    for result in list(by_name.values()):  # the skipped ones
+        done(result)
     if jobs == 1 or len(todo) <= 1:
         for path, params in todo:
-            bar.set_postfix_str(path.stem)
-            by_name[path.stem] = _finish(_run_one(path, params, progress=bool(show), **kwargs))
-            bar.update()
+            by_name[path.stem] = done(
+                _finish(_run_one(path, params, progress=bool(show), **kwargs))
+            )
     else:
-        by_name.update(_run_parallel(todo, jobs, bar, kwargs))
-    bar.close()
+        by_name.update(_run_parallel(todo, jobs, done, kwargs))
     results = [by_name[p.stem] for p, _ in plan]
-    report = RunReport(tuple(results), out_dir)
+    report = RunReport(tuple(results), out_dir, time.perf_counter() - t0)
     _write_summary(report)
     return report
 
@@ -594,9 +647,13 @@ def _finish(result: NotebookResult) -> NotebookResult:
 
 
 def _run_parallel(
-    todo: Sequence[tuple[Path, dict[str, Any]]], jobs: int, bar: Any, kwargs: dict[str, Any]
+    todo: Sequence[tuple[Path, dict[str, Any]]],
+    jobs: int,
+    done_callback: Callable[[NotebookResult], NotebookResult],
+    kwargs: dict[str, Any],
 ) -> dict[str, NotebookResult]:
-    """Run ``todo`` in ``jobs`` worker processes, each notebook after its dependencies."""
+    """Run ``todo`` in ``jobs`` worker processes, each notebook after its dependencies;
+    ``done_callback`` sees each result as it finishes."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -618,12 +675,10 @@ def _run_parallel(
                     pending.remove(item)
                     fut = pool.submit(_run_one, path, params, progress=False, **kwargs)
                     running[fut] = path.stem
-            bar.set_postfix_str(", ".join(sorted(running.values())))
             finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
             for fut in finished:
                 name = running.pop(fut)
-                done[name] = _finish(fut.result())
-                bar.update()
+                done[name] = done_callback(_finish(fut.result()))
     return done
 
 

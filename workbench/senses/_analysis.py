@@ -7,11 +7,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
+from workbench._validation import (
+    check_array,
+    check_bool,
+    check_choice,
+    check_finite,
+    check_float,
+    check_int,
+    check_nan_policy,
+    check_random_state,
+)
 from workbench.embeddings import MultiSenseVectors
 from workbench.senses._training import _unit
 
@@ -57,10 +67,10 @@ class SenseNeighbours:
         Each query's candidates are ranked by decreasing cosine (ties by position in
         :attr:`matrix`, as a stable sort would); a word's first (best) sense places it.
         """
-        if topn < 1:
-            raise ValueError(f"topn must be >= 1, got {topn}")
+        topn = check_int(topn, "topn", low=1)
         vecs = []
         for word, sense in queries:
+            sense = check_int(sense, f"sense of {word!r}", low=0)
             s = np.asarray(self.msv.sense_vectors(word))
             if not 0 <= sense < s.shape[0]:
                 raise IndexError(f"word {word!r} has {s.shape[0]} senses; no sense {sense}")
@@ -100,6 +110,7 @@ def neighbour_overlap(
     This is the workbench's reproducible pseudo-sense criterion: a pair is called *pseudo*
     (the two senses mean the same) when the overlap is at least a stated threshold.
     """
+    topn = check_int(topn, "topn", low=1)
     a = set(index.neighbours(word, sense_a, topn))
     b = set(index.neighbours(word, sense_b, topn))
     return len(a & b) / float(topn)
@@ -124,8 +135,12 @@ def component_pairs(
     nearest neighbours and the pseudo-sense decision (neighbour overlap >= threshold) when
     ``index`` is given.
     """
-    M = np.asarray(M, dtype=np.float64)
-    P = np.asarray(components, dtype=np.float64)
+    M = check_array(M, "M", ndim=2)
+    P = check_array(components, "components", ndim=(1, 2))
+    n_top = check_int(n_top, "n_top", low=1)
+    topn_neighbours = check_int(topn_neighbours, "topn_neighbours", low=1)
+    overlap_topn = check_int(overlap_topn, "overlap_topn", low=1)
+    pseudo_threshold = check_float(pseudo_threshold, "pseudo_threshold", low=0, high=1)
     if P.ndim == 1:
         P = P[:, None]
     if M.shape[0] != P.shape[0]:
@@ -174,6 +189,7 @@ def pair_overlaps(
     topn: int = 10,
 ) -> np.ndarray:
     """:func:`neighbour_overlap` of every (word, sense_a, sense_b) in ``pairs``."""
+    topn = check_int(topn, "topn", low=1)
     pairs = list(pairs)
     if not pairs:
         return np.zeros(0)
@@ -200,6 +216,10 @@ def pseudo_rate(
 ) -> float:
     """Base rate of pseudo pairs: the fraction of all sense pairs (or a seeded sample of
     ``sample`` of them) whose neighbour overlap is at least ``threshold``."""
+    topn = check_int(topn, "topn", low=1)
+    threshold = check_float(threshold, "threshold", low=0, high=1)
+    sample = check_int(sample, "sample", low=1, allow_none=True)
+    random_state = check_random_state(random_state)
     pairs = unique_pairs(labels)
     if not pairs:
         raise ValueError("no sense pairs")
@@ -231,7 +251,12 @@ def sparse_pair_table(
     False) the number of WordNet synsets ``n_synsets`` (``wordnet``: a WordNet reader, default
     the bundled one).
     """
-    norms = np.linalg.norm(np.asarray(sparse), axis=0)
+    n_high = check_int(n_high, "n_high", low=0)
+    n_low = check_int(n_low, "n_low", low=0)
+    topn_neighbours = check_int(topn_neighbours, "topn_neighbours", low=1)
+    overlap_topn = check_int(overlap_topn, "overlap_topn", low=1)
+    synsets = check_bool(synsets, "synsets")
+    norms = np.linalg.norm(check_array(sparse, "sparse", ndim=2), axis=0)
     if norms.size != len(labels):
         raise ValueError(f"{len(labels)} labels for {norms.size} columns")
     best: dict[str, tuple[float, int, int]] = {}
@@ -285,9 +310,8 @@ def word_sparse_norms(
     sparse: np.ndarray, labels: Sequence[tuple[str, int, int]], *, reduce: str = "mean"
 ) -> pd.Series:
     """Per word, the ``mean`` (or ``max``) 2-norm of its columns in the sparse matrix ``S``."""
-    if reduce not in ("mean", "max"):
-        raise ValueError(f"reduce must be 'mean' or 'max', got {reduce!r}")
-    norms = np.linalg.norm(np.asarray(sparse), axis=0)
+    check_choice(reduce, "reduce", ("mean", "max"))
+    norms = np.linalg.norm(check_array(sparse, "sparse", ndim=2), axis=0)
     if norms.size != len(labels):
         raise ValueError(f"{len(labels)} labels for {norms.size} columns")
     df = pd.DataFrame({"word": [lab[0] for lab in labels], "norm": norms})
@@ -297,13 +321,21 @@ def word_sparse_norms(
     return out
 
 
-def avg_sim_wordsim(msv: MultiSenseVectors, dataset: str | pd.DataFrame = "WS") -> Any:
+def avg_sim_wordsim(
+    msv: MultiSenseVectors,
+    dataset: str | pd.DataFrame = "WS",
+    *,
+    nan_policy: Literal["raise", "omit", "propagate"] = "raise",
+) -> Any:
     """avgSim (mean cosine over all sense pairs) on a word-similarity set, as a ``WordSimResult``.
 
     .. math:: \\mathrm{avgSim}(w, w') = \\frac{1}{K_w K_{w'}}\\sum_{i,j}\\cos(\\mu_i(w), \\mu_j(w'))
 
     Pairs with an out-of-vocabulary word are skipped (NaN prediction), so the result can be
-    compared with :func:`workbench.significance.compare_wordsim`.
+    compared with :func:`workbench.significance.compare_wordsim`. Pairs with a NaN or infinite
+    gold rating: ``nan_policy="raise"`` (default) raises ``ValueError``, ``"omit"`` skips them,
+    ``"propagate"`` scores them (the correlations are then NaN), as in
+    :func:`workbench.evaluation.evaluate_wordsim`.
 
     References
     ----------
@@ -322,9 +354,14 @@ def avg_sim_wordsim(msv: MultiSenseVectors, dataset: str | pd.DataFrame = "WS") 
         df = dataset
         name = str(df.attrs.get("name", "custom"))
     gold = np.asarray(df["score"], dtype=float)
+    gold_ok = check_finite(
+        gold, f"gold ratings (column 'score') of {name!r}", nan_policy=check_nan_policy(nan_policy)
+    )
     pred = np.full(gold.size, np.nan)
     oov: list[tuple[str, str]] = []
     for i, (a, b) in enumerate(zip(df["word1"].tolist(), df["word2"].tolist())):
+        if not gold_ok[i]:
+            continue
         a, b = str(a).lower(), str(b).lower()
         if a not in msv or b not in msv:
             oov.append((a, b))
@@ -358,8 +395,7 @@ def scws_wordsim_result(result: Any, measure: str = "maxSimC") -> Any:
 
     from workbench.evaluation import WordSimResult
 
-    if measure not in ("avgSim", "avgSimC", "maxSim", "maxSimC"):
-        raise ValueError(f"unknown SCWS measure {measure!r}")
+    check_choice(measure, "measure (an SCWS measure)", ("avgSim", "avgSimC", "maxSim", "maxSimC"))
     pred = result.scores[measure].to_numpy(dtype=float)
     gold = result.scores["gold"].to_numpy(dtype=float)
     ok = ~np.isnan(pred)
@@ -400,8 +436,14 @@ class PartialCorrelationResult:
     n: int
 
 
-def partial_spearman(x: Any, y: Any, z: Any) -> PartialCorrelationResult:
+def partial_spearman(
+    x: Any, y: Any, z: Any, *, nan_policy: Literal["raise", "omit", "propagate"] = "raise"
+) -> PartialCorrelationResult:
     """Spearman partial correlation of ``x`` and ``y`` controlling for ``z``.
+
+    ``nan_policy``: observations with a NaN or infinite value in ``x``, ``y`` or ``z`` raise
+    ``ValueError`` (``"raise"``, default), are dropped (``"omit"``) or make the result NaN
+    (``"propagate"``), as in :mod:`scipy.stats`.
 
     Notes
     -----
@@ -416,10 +458,23 @@ def partial_spearman(x: Any, y: Any, z: Any) -> PartialCorrelationResult:
     """
     from scipy import stats
 
-    rx, ry, rz = (stats.rankdata(np.asarray(a, dtype=float)) for a in (x, y, z))
+    policy = check_nan_policy(nan_policy)
+    xa, ya, za = (
+        check_array(a, name, ndim=1, finite=False) for a, name in ((x, "x"), (y, "y"), (z, "z"))
+    )
+    if not (ya.size == xa.size and za.size == xa.size):
+        raise ValueError(
+            f"x, y and z must have the same length, got {xa.size}, {ya.size}, {za.size}"
+        )
+    if policy == "propagate" and not np.isfinite(np.stack([xa, ya, za])).all():
+        return PartialCorrelationResult(statistic=float("nan"), pvalue=float("nan"), n=xa.size)
+    keep = check_finite(
+        np.where(np.isfinite(np.stack([xa, ya, za])).all(axis=0), 0.0, np.nan),
+        "x, y or z",
+        nan_policy=policy,
+    )
+    rx, ry, rz = (stats.rankdata(a[keep]) for a in (xa, ya, za))
     n = rx.size
-    if not (ry.size == n and rz.size == n):
-        raise ValueError("x, y and z must have the same length")
     if n < 4:
         raise ValueError(f"need at least 4 observations, got {n}")
     r = np.corrcoef(np.vstack([rx, ry, rz]))

@@ -12,6 +12,7 @@ from typing import IO, Literal
 
 import numpy as np
 
+from workbench._io import atomic_path
 from workbench.embeddings import MultiSenseVectors
 
 
@@ -46,8 +47,7 @@ def save_mssg(msv: MultiSenseVectors, path: str | os.PathLike[str]) -> Path:
     words = msv.words
     d = msv.dim
     smax = max((msv.n_senses(w) for w in words), default=1)
-    tmp = path.with_name(path.name + ".tmp")
-    with _open_text(tmp, "wt", gz=path.suffix == ".gz") as fh:
+    with atomic_path(path) as tmp, _open_text(tmp, "wt", gz=path.suffix == ".gz") as fh:
         fh.write(f"{len(words)} {d} {smax} 0\n")
         for w in words:
             if not w or any(ch.isspace() for ch in w):
@@ -64,7 +64,6 @@ def save_mssg(msv: MultiSenseVectors, path: str | os.PathLike[str]) -> Path:
             for sv, cv in zip(s, c):
                 fh.write(" ".join(repr(float(x)) for x in sv) + "\n")
                 fh.write(" ".join(repr(float(x)) for x in cv) + "\n")
-    os.replace(tmp, path)
     return path
 
 

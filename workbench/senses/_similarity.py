@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench._validation import check_array, check_finite, check_int
 from workbench.embeddings import MultiSenseVectors
 
 __all__ = ["SenseSimilarityTask", "scws_task", "avg_sim_task", "scws_split"]
@@ -77,7 +78,7 @@ class SenseSimilarityTask:
         ``components`` (``(d, k)``; None: the vectors as they are) from every sense vector."""
         A, B = self.first, self.second
         if components is not None:
-            C = np.asarray(components, dtype=np.float64)
+            C = check_array(components, "components", ndim=(1, 2))
             if C.ndim == 1:
                 C = C[:, None]
             if C.shape[0] != A.shape[-1]:
@@ -124,7 +125,9 @@ class SenseSimilarityTask:
 
     def subset(self, mask: np.ndarray, name: str | None = None) -> SenseSimilarityTask:
         """The items selected by the boolean ``mask`` (e.g. a dev or test split)."""
-        mask = np.asarray(mask, dtype=bool)
+        mask = np.asarray(mask)
+        if mask.dtype != bool:
+            raise TypeError(f"mask must be a boolean array, got dtype {mask.dtype}")
         if mask.shape != self.gold.shape:
             raise ValueError(f"mask has shape {mask.shape}; the task has {len(self)} items")
         return SenseSimilarityTask(
@@ -165,6 +168,7 @@ def scws_task(
     from workbench.evaluation._common import _lookup
     from workbench.evaluation.scws import _sense_probs
 
+    window = check_int(window, "window", low=0)
     if items is None:
         items = load_scws()
     glob = msv.as_word_vectors()
@@ -220,6 +224,7 @@ def avg_sim_task(msv: MultiSenseVectors, dataset: str | pd.DataFrame = "WS") -> 
     first: list[np.ndarray] = []
     second: list[np.ndarray] = []
     gold = np.asarray(df["score"], dtype=float)
+    check_finite(gold, f"gold ratings (column 'score') of {name!r}")
     scored = np.zeros(gold.size, dtype=bool)
     oov: list[tuple[str, str]] = []
     for i, (a, b) in enumerate(zip(df["word1"].tolist(), df["word2"].tolist())):

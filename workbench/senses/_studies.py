@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench._validation import check_bool, check_choice, check_float, check_int
 from workbench.embeddings import MultiSenseVectors
 from workbench.significance.seeds import format_mean_sd
 
@@ -76,14 +77,17 @@ def run_seeds(
         runs with one BLAS thread: the work is many small matrix products, and on a shared
         machine BLAS threads waiting for a core make them many times slower.
     """
-    seeds = [int(s) for s in seeds]
+    if not callable(fn):
+        raise TypeError(f"fn must be callable, got {type(fn).__name__}")
+    if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+        raise TypeError(f"seeds must be a sequence of integers, got {seeds!r}")
+    seeds = [check_int(s, f"seeds[{i}]", low=0) for i, s in enumerate(seeds)]
     if not seeds:
         raise ValueError("no seeds to run")
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"seeds must be distinct, got {seeds}")
-    jobs = min(len(seeds), 4) if n_jobs is None else int(n_jobs)
-    if jobs < 1:
-        raise ValueError(f"n_jobs must be >= 1, got {n_jobs}")
+    n_jobs = check_int(n_jobs, "n_jobs", low=1, allow_none=True)
+    jobs = min(len(seeds), 4) if n_jobs is None else n_jobs
     if jobs == 1 or len(seeds) == 1:
         return {s: _call_single_threaded(fn, s, kwargs) for s in seeds}
     from joblib import Parallel, delayed
@@ -100,8 +104,16 @@ def run_seeds(
     return dict(zip(seeds, out))
 
 
+def _presets() -> list[str]:
+    from workbench.senses._training import TRAINING_PRESETS
+
+    return sorted(TRAINING_PRESETS)
+
+
 def _model(data_size: str, seed: int, msv: MultiSenseVectors | None) -> MultiSenseVectors:
     if msv is not None:
+        if not isinstance(msv, MultiSenseVectors):
+            raise TypeError(f"msv must be MultiSenseVectors or None, got {type(msv).__name__}")
         return msv
     from workbench.senses._training import train_preset
 
@@ -246,8 +258,18 @@ def sense_pair_run(
         unique_pairs,
     )
 
+    check_choice(data_size, "data_size", _presets())
+    seed = check_int(seed, "seed", low=0)
+    if isinstance(ranks, (str, bytes)) or not hasattr(ranks, "__iter__") or not list(ranks):
+        raise TypeError(f"ranks must be a non-empty sequence of integers, got {ranks!r}")
+    n_components = check_int(n_components, "n_components", low=1)
+    n_top = check_int(n_top, "n_top", low=1)
+    overlap_topn = check_int(overlap_topn, "overlap_topn", low=1)
+    pseudo_threshold = check_float(pseudo_threshold, "pseudo_threshold", low=0, high=1)
+    base_sample = check_int(base_sample, "base_sample", low=1)
+    planted_columns = check_int(planted_columns, "planted_columns", low=1)
     t0 = time.perf_counter()
-    ranks = [int(r) for r in ranks]
+    ranks = [check_int(r, f"ranks[{i}]", low=1) for i, r in enumerate(ranks)]
     if not ranks:
         raise ValueError("ranks must name at least one rank")
     if n_components > min(ranks):
@@ -660,8 +682,9 @@ def removal_grid(dim: int, *, dense_until: int = 10, n_coarse: int = 12) -> list
     """Numbers of removed dimensions tried for Figure 2 and the choice of Table 4: every number
     up to ``dense_until`` and ``n_coarse`` evenly spaced ones up to ``dim - 2`` (0 = none; at
     least two dimensions are kept, so that cosines still vary)."""
-    if dim < 3:
-        raise ValueError(f"dim must be >= 3, got {dim}")
+    dim = check_int(dim, "dim", low=3)
+    dense_until = check_int(dense_until, "dense_until", low=0)
+    n_coarse = check_int(n_coarse, "n_coarse", low=2)
     dense = range(0, min(dense_until, dim - 2) + 1)
     coarse = np.linspace(0, dim - 2, n_coarse).round().astype(int).tolist()
     return sorted({*dense, *coarse})
@@ -767,6 +790,13 @@ def sparse_noise_run(
     from workbench.senses._similarity import avg_sim_task, scws_split, scws_task
     from workbench.significance import compare_wordsim
 
+    check_choice(data_size, "data_size", _presets())
+    seed = check_int(seed, "seed", low=0)
+    rank = check_int(rank, "rank", low=1)
+    n_high = check_int(n_high, "n_high", low=0)
+    n_low = check_int(n_low, "n_low", low=0)
+    tolerance = check_float(tolerance, "tolerance", low=0)
+    wordnet = check_bool(wordnet, "wordnet")
     t0 = time.perf_counter()
     msv = _model(data_size, seed, msv)
     M, labels = rpca.difference_matrix(msv)

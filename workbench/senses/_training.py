@@ -5,24 +5,29 @@ Part of :mod:`workbench.senses` (import the public names from there).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import os
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from tqdm.auto import tqdm
 
+from workbench._io import Cache
+from workbench._validation import (
+    check_array,
+    check_bool,
+    check_choice,
+    check_float,
+    check_int,
+    check_random_state,
+)
 from workbench.embeddings import MultiSenseVectors
 
 logger = logging.getLogger(__name__)
 
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
+_CACHE_NAMESPACE = "multisense"
 
 
 # ============================================================================ training
@@ -55,34 +60,31 @@ class MultiSenseConfig:
 
 
 def _validate_config(cfg: MultiSenseConfig) -> None:
-    if cfg.method not in ("kmeans", "nonparametric"):
-        raise ValueError(f"method must be 'kmeans' or 'nonparametric', got {cfg.method!r}")
-    if cfg.context_weighting not in ("subsample", "uniform"):
-        raise ValueError(
-            f"context_weighting must be 'subsample' or 'uniform', got {cfg.context_weighting!r}"
-        )
+    """Every field of ``cfg`` (the message names the field, the value and what is allowed)."""
+    check_choice(cfg.method, "method", ("kmeans", "nonparametric"))
+    check_choice(cfg.context_weighting, "context_weighting", ("subsample", "uniform"))
     for name in (
         "dim",
         "window",
         "min_count",
         "epochs",
+        "negative",
         "n_senses",
         "max_senses",
+        "min_sense_count",
         "context_window",
         "max_samples",
         "kmeans_iter",
         "workers",
     ):
-        if int(getattr(cfg, name)) < 1:
-            raise ValueError(f"{name} must be >= 1, got {getattr(cfg, name)}")
-    if cfg.n_multi < 0:
-        raise ValueError(f"n_multi must be >= 0, got {cfg.n_multi}")
-    if not -1.0 <= cfg.threshold <= 1.0:
-        raise ValueError(f"threshold (a cosine) must be in [-1, 1], got {cfg.threshold}")
-    if not 0.0 <= cfg.min_sense_fraction < 0.5:
-        raise ValueError(f"min_sense_fraction must be in [0, 0.5), got {cfg.min_sense_fraction}")
-    if not cfg.separator:
-        raise ValueError("separator must be a non-empty string")
+        check_int(getattr(cfg, name), name, low=1)
+    check_int(cfg.n_multi, "n_multi", low=0)
+    check_int(cfg.seed, "seed", low=0)
+    check_float(cfg.sample, "sample", low=0, high=1, high_open=True)
+    check_float(cfg.threshold, "threshold (a cosine)", low=-1, high=1)
+    check_float(cfg.min_sense_fraction, "min_sense_fraction", low=0, high=0.5, high_open=True)
+    if not isinstance(cfg.separator, str) or not cfg.separator:
+        raise ValueError(f"separator must be a non-empty string, got {cfg.separator!r}")
 
 
 def _encode(
@@ -203,8 +205,10 @@ def spherical_kmeans(
     x_i^\\top c_j` and :math:`c_j = \\sum_{z_i=j} x_i / \\|\\sum_{z_i=j} x_i\\|`
     (Dhillon & Modha, 2001). Empty clusters are re-seeded at the worst-fitting point.
     """
-    rng = np.random.default_rng(random_state)
-    X = _unit(np.asarray(X, dtype=np.float64))
+    k = check_int(k, "k", low=1)
+    n_iter = check_int(n_iter, "n_iter", low=0)
+    rng = np.random.default_rng(check_random_state(random_state))
+    X = _unit(check_array(X, "X", ndim=2))
     m = X.shape[0]
     if m == 0:
         raise ValueError("cannot cluster zero points")
@@ -250,7 +254,9 @@ def online_sense_clustering(
     centers : ndarray, shape (k, d) (unit norm)
     labels : ndarray, shape (m,)
     """
-    X = _unit(np.asarray(X, dtype=np.float64))
+    threshold = check_float(threshold, "threshold (a cosine)", low=-1, high=1)
+    max_senses = check_int(max_senses, "max_senses", low=1)
+    X = _unit(check_array(X, "X", ndim=2))
     m = X.shape[0]
     if m == 0:
         raise ValueError("cannot cluster zero points")
@@ -295,37 +301,24 @@ def _prune_small(
     return centers[order]
 
 
-def _cache_key(corpus_id: str, cfg: MultiSenseConfig, max_tokens: int | None) -> str:
-    payload = json.dumps(
-        {"corpus": corpus_id, "max_tokens": max_tokens, "cfg": asdict(cfg), "v": _CACHE_VERSION},
-        sort_keys=True,
-    )
-    return hashlib.sha256(payload.encode()).hexdigest()[:20]
-
-
-def _save_npz(msv: MultiSenseVectors, path: Path) -> None:
+def _msv_arrays(msv: MultiSenseVectors) -> dict[str, np.ndarray]:
     words = msv.words
     senses = [msv.sense_vectors(w) for w in words]
-    centers = [msv.context_centers(w) for w in words]
-    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-    np.savez(
-        tmp,
-        words=np.array(words, dtype=str),
-        glob=msv.as_word_vectors().vectors,
-        counts=np.array([s.shape[0] for s in senses]),
-        senses=np.vstack(senses),
-        centers=np.vstack(centers),
+    return {
+        "words": np.array(words, dtype=str),
+        "glob": msv.as_word_vectors().vectors,
+        "counts": np.array([s.shape[0] for s in senses]),
+        "senses": np.vstack(senses),
+        "centers": np.vstack([msv.context_centers(w) for w in words]),
+    }
+
+
+def _msv_from_arrays(z: Mapping[str, np.ndarray]) -> MultiSenseVectors:
+    words = [str(w) for w in z["words"]]
+    splits = np.cumsum(z["counts"])[:-1]
+    return MultiSenseVectors(
+        words, z["glob"], np.split(z["senses"], splits), np.split(z["centers"], splits)
     )
-    os.replace(tmp, path)
-
-
-def _load_npz(path: Path) -> MultiSenseVectors:
-    with np.load(path, allow_pickle=False) as z:
-        words = [str(w) for w in z["words"]]
-        splits = np.cumsum(z["counts"])[:-1]
-        senses = np.split(z["senses"], splits)
-        centers = np.split(z["centers"], splits)
-        return MultiSenseVectors(words, z["glob"], senses, centers)
 
 
 def train_multisense(
@@ -407,48 +400,23 @@ def train_multisense(
             raise TypeError(f"unknown training parameters: {sorted(unknown)}")
         cfg = MultiSenseConfig(**{**asdict(cfg), **params})
     _validate_config(cfg)
-    if max_tokens is not None and max_tokens < 1:
-        raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
+    max_tokens = check_int(max_tokens, "max_tokens", low=1, allow_none=True)
+    cache = check_bool(cache, "cache")
+    if progress is not None:
+        progress = check_bool(progress, "progress")
 
-    cache_path: Path | None = None
     if cache:
         corpus_id = _corpus_identity(corpus)
         if corpus_id is None:
             raise ValueError("cache=True needs a workbench Corpus (with a name and sha256)")
-        from workbench.datasets import cache_dir
-
-        folder = cache_dir() / "multisense"
-        folder.mkdir(parents=True, exist_ok=True)
-        cache_path = folder / f"{_cache_key(corpus_id, cfg, max_tokens)}.npz"
-        if cache_path.exists():
-            logger.info("loading cached multi-sense model %s", cache_path)
-            return _load_npz(cache_path)
-        # another process (a seed worker, a notebook run in parallel) may be training the same
-        # model: wait for it instead of training it twice
-        with _file_lock(cache_path.with_suffix(".lock")):
-            if cache_path.exists():
-                logger.info("loading multi-sense model %s trained meanwhile", cache_path)
-                return _load_npz(cache_path)
-            msv = _train_single_threaded(corpus, cfg, max_tokens, progress)
-            _save_npz(msv, cache_path)
-            return msv
+        # the cache's per-entry lock makes another process training the same model (a seed
+        # worker, a notebook run in parallel) wait for it instead of training it twice
+        entry = Cache(_CACHE_NAMESPACE, version=_CACHE_VERSION).get_or_build(
+            {"corpus": corpus_id, "max_tokens": max_tokens, "cfg": asdict(cfg)},
+            lambda: (_msv_arrays(_train_single_threaded(corpus, cfg, max_tokens, progress)), None),
+        )
+        return _msv_from_arrays(entry.arrays)
     return _train_single_threaded(corpus, cfg, max_tokens, progress)
-
-
-@contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    """An exclusive advisory lock on ``path`` (POSIX ``flock``; no lock where unavailable)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        yield
-        return
-    with open(path, "a+") as fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
 def _train_single_threaded(
@@ -685,8 +653,8 @@ def train_preset(
     """
     from workbench.datasets import load_corpus
 
-    if data_size not in TRAINING_PRESETS:
-        raise ValueError(f"data_size must be one of {sorted(TRAINING_PRESETS)}, got {data_size!r}")
+    check_choice(data_size, "data_size", sorted(TRAINING_PRESETS))
+    seed = check_int(seed, "seed", low=0)
     name, max_tokens, cfg = TRAINING_PRESETS[data_size]
     cfg = MultiSenseConfig(**{**asdict(cfg), **overrides, "seed": int(seed)})
     return train_multisense(

@@ -12,8 +12,24 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .correlations import Alternative, DependentCorrResult, dependent_corr
-from .mrds import mrds_accuracy, mrds_correlation, posterior_prob_better
+from workbench._validation import (
+    check_bool,
+    check_choice,
+    check_finite,
+    check_float,
+    check_int,
+    check_nan_policy,
+    check_random_state,
+)
+
+from .correlations import (
+    _ALTERNATIVES,
+    DEPENDENT_CORR_METHODS,
+    Alternative,
+    DependentCorrResult,
+    dependent_corr,
+)
+from .mrds import _check_prior, mrds_accuracy, mrds_correlation, posterior_prob_better
 
 logger = logging.getLogger(__name__)
 
@@ -74,11 +90,29 @@ def compare_wordsim(
     correlation : {"spearman", "pearson"}
         Spearman (the papers' figure; the tests are then applied to rank correlations, as in
         Rastogi et al. 2015) or Pearson.
+
+    Raises
+    ------
+    ValueError
+        Different rating sets, NaN / inf gold ratings, infinite predictions, fewer than 4 pairs
+        scored by both, an undefined or perfect correlation, an unknown ``method``,
+        ``alternative`` or ``correlation``, ``p0`` outside (0, 1).
     """
+    check_choice(method, "method", DEPENDENT_CORR_METHODS)
+    check_choice(alternative, "alternative", _ALTERNATIVES)
+    p0 = check_float(p0, "p0", low=0, high=1, low_open=True, high_open=True)
+    check_choice(correlation, "correlation", ("spearman", "pearson"))
     pa, pb = np.asarray(result_a.pred, float), np.asarray(result_b.pred, float)
     ga, gb = np.asarray(result_a.gold, float), np.asarray(result_b.gold, float)
-    if pa.shape != pb.shape or not np.allclose(ga, gb, equal_nan=True):
+    if pa.shape != pb.shape or ga.shape != gb.shape or not np.allclose(ga, gb, equal_nan=True):
         raise ValueError("result_a and result_b must be evaluations on the same rating set")
+    check_finite(ga, "gold ratings")
+    for name, pred in (("result_a.pred", pa), ("result_b.pred", pb)):
+        if np.isinf(pred).any():
+            raise ValueError(
+                f"{name} contains {int(np.isinf(pred).sum())} infinite predictions "
+                "(NaN marks a skipped pair; inf is not allowed)"
+            )
     ok = ~np.isnan(pa) & ~np.isnan(pb)
     n = int(ok.sum())
     if n < 4:
@@ -149,8 +183,13 @@ def compare_wordsim_suite(
     ``suite_a`` / ``suite_b`` are :func:`workbench.evaluation.wordsim_suite` DataFrames (or dicts
     name -> WordSimResult). Returns one row per data set with ``dataset, n, r_a, r_b, r_ab,
     difference, statistic, pvalue, pvalue_adjusted, mrds, exceeds_mrds, significant`` where
-    ``significant`` uses the corrected p-value (Holm by default) at ``p0``.
+    ``significant`` uses the corrected p-value (Holm by default) at ``p0``. Rating sets that
+    cannot be compared are skipped with a logged warning.
     """
+    check_choice(method, "method", DEPENDENT_CORR_METHODS)
+    check_choice(alternative, "alternative", _ALTERNATIVES)
+    p0 = check_float(p0, "p0", low=0, high=1, low_open=True, high_open=True)
+    check_choice(correction, "correction", ("holm", "bonferroni", "none"))
     ra, rb = _suite_results(suite_a), _suite_results(suite_b)
     rows = []
     for name in [k for k in ra if k in rb]:
@@ -249,6 +288,8 @@ def compare_accuracy(
     McNemar, Q. (1947). Note on the sampling error of the difference between correlated
     proportions or percentages. Psychometrika 12, 153-157.
     """
+    pr = _check_prior(prior)
+    p0 = check_float(p0, "p0", low=0, high=0.5, low_open=True, high_open=True)
     a, sa = _hits_of(hits_a)
     b, sb = _hits_of(hits_b)
     if a.shape != b.shape or a.ndim != 1:
@@ -267,14 +308,14 @@ def compare_accuracy(
     mc = (
         1.0 if a_only + b_only == 0 else float(stats.binomtest(b_only, a_only + b_only, 0.5).pvalue)
     )
-    mrds = mrds_accuracy(n, p0, prior=prior)
+    mrds = mrds_accuracy(n, p0, prior=pr)
     diff = (kb - ka) / n
     return AccuracyComparisonResult(
         n=n,
         accuracy_a=ka / n,
         accuracy_b=kb / n,
         difference=diff,
-        prob_b_better=posterior_prob_better(ka, kb, n, prior=prior),
+        prob_b_better=posterior_prob_better(ka, kb, n, prior=pr),
         n_a_only=a_only,
         n_b_only=b_only,
         mcnemar_pvalue=mc,
@@ -326,6 +367,7 @@ def bootstrap_ci(
     confidence_level: float = 0.95,
     method: Literal["percentile", "basic", "BCa"] = "percentile",
     random_state: int | np.random.Generator | None = 0,
+    nan_policy: Literal["raise", "omit", "propagate"] = "raise",
 ) -> BootstrapResult:
     """Seeded paired bootstrap confidence interval for a headline figure.
 
@@ -342,11 +384,36 @@ def bootstrap_ci(
         Passed to :func:`scipy.stats.bootstrap` (``paired=True``).
     random_state :
         Seed or generator (default 0, so results are reproducible).
+    nan_policy : {"raise", "omit", "propagate"}
+        Items with a NaN or infinite value in any array (for a ``WordSimResult``: among the
+        scored pairs, e.g. a NaN gold rating; pairs the system skipped, NaN predictions, are
+        never resampled): ``"raise"`` (default) raises ``ValueError``, ``"omit"`` drops those
+        items, ``"propagate"`` keeps them (the estimate and interval are then NaN), as in
+        :mod:`scipy.stats`.
+
+    Raises
+    ------
+    ValueError
+        NaN / inf items with ``nan_policy="raise"``, arrays of unequal length, fewer than 3
+        items, ``n_resamples < 1``, ``confidence_level`` outside (0, 1), an unknown
+        ``method`` or ``nan_policy``, or no ``statistic`` for a tuple.
+    TypeError
+        ``data`` of an unsupported type, a ``statistic`` that is not callable, a bad
+        ``random_state``.
     """
+    policy = check_nan_policy(nan_policy)
+    n_resamples = check_int(n_resamples, "n_resamples", low=1)
+    confidence_level = check_float(
+        confidence_level, "confidence_level", low=0, high=1, low_open=True, high_open=True
+    )
+    check_choice(method, "method", ("percentile", "basic", "BCa"))
+    random_state = check_random_state(random_state)
     arrays: tuple[np.ndarray, ...]
     if isinstance(data, tuple):
         if statistic is None:
             raise ValueError("statistic is required when data is a tuple of arrays")
+        if not callable(statistic):
+            raise TypeError(f"statistic must be callable, got {type(statistic).__name__}")
         arrays = tuple(np.asarray(a) for a in data)
         stat = statistic
     elif hasattr(data, "gold") and hasattr(data, "pred"):
@@ -370,10 +437,17 @@ def bootstrap_ci(
     lengths = {len(a) for a in arrays}
     if len(lengths) != 1:
         raise ValueError(f"arrays must have equal length, got {sorted(lengths)}")
-    if lengths.pop() < 3:
-        raise ValueError("need at least 3 items to bootstrap")
-    if not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level}")
+    numeric = [a for a in arrays if a.dtype.kind in "biuf"]
+    if numeric and policy != "propagate":
+        per_item = [np.isfinite(a.astype(float)).reshape(len(a), -1).all(axis=1) for a in numeric]
+        keep = check_finite(
+            np.where(np.logical_and.reduce(per_item), 0.0, np.nan), "data", nan_policy=policy
+        )
+        if not keep.all():
+            logger.info("bootstrap_ci: nan_policy='omit' drops %d items", int((~keep).sum()))
+            arrays = tuple(a[keep] for a in arrays)
+    if len(arrays[0]) < 3:
+        raise ValueError(f"need at least 3 items to bootstrap, got {len(arrays[0])}")
     rng = np.random.default_rng(random_state)
     est = float(stat(*arrays, axis=-1))
     res = stats.bootstrap(
@@ -399,9 +473,14 @@ def bootstrap_ci(
 def _as_pvalues(pvalues: Any) -> tuple[np.ndarray, Any]:
     if isinstance(pvalues, Mapping) and not isinstance(pvalues, pd.Series):
         pvalues = pd.Series(pvalues, dtype=float)
-    arr = np.asarray(pvalues, dtype=float)
-    if np.any(np.isnan(arr)) or np.any((arr < 0) | (arr > 1)):
-        raise ValueError("p-values must lie in [0, 1] (no NaN)")
+    try:
+        arr = np.asarray(pvalues, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"pvalues must be numbers in [0, 1], got {pvalues!r}") from None
+    check_finite(arr, "pvalues (p-values)")
+    if np.any((arr < 0) | (arr > 1)):
+        bad = arr[(arr < 0) | (arr > 1)]
+        raise ValueError(f"pvalues (p-values) must lie in [0, 1]; got {bad[:5].tolist()}")
     return arr, pvalues
 
 
@@ -469,15 +548,18 @@ def smallest_superior_set(
     """
     if len(scores) < 2:
         raise ValueError("need at least two systems")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
+    paired = check_bool(paired, "paired")
     names = list(scores)
     arrs = {k: np.asarray(v, float).ravel() for k, v in scores.items()}
     if paired and len({len(a) for a in arrs.values()}) != 1:
         raise ValueError("paired t-tests need the same number of items for every system")
     for k, vals in arrs.items():
-        if len(vals) < 2 or np.isnan(vals).any():
-            raise ValueError(f"system {k!r} needs >= 2 finite per-item scores")
+        if len(vals) < 2 or not np.isfinite(vals).all():
+            raise ValueError(
+                f"scores[{k!r}] needs >= 2 per-item scores, all finite; got {len(vals)} with "
+                f"{int((~np.isfinite(vals)).sum())} NaN or infinite"
+            )
     means = {k: float(arrs[k].mean()) for k in names}
     order = sorted(names, key=lambda k: -means[k])
     m = len(names)

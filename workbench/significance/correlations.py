@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from workbench._validation import check_choice, check_float, check_int
+
 logger = logging.getLogger(__name__)
 
 #: Method names accepted by :func:`dependent_corr` (cocor's names).
@@ -35,6 +37,7 @@ _MIN_N = {m: (3 if m in ("pearson1898", "olkin1967") else 4) for m in DEPENDENT_
 _MIN_N["mvlsa2015"] = 4
 
 Alternative = Literal["two-sided", "greater", "less"]
+_ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 # ============================================================================================
@@ -76,33 +79,19 @@ class DependentCorrResult:
     n: int
 
 
-def _check_alternative(alternative: str) -> str:
-    if alternative not in ("two-sided", "greater", "less"):
-        raise ValueError(
-            f"alternative must be 'two-sided', 'greater' or 'less', got {alternative!r}"
-        )
-    return alternative
-
-
-def _check_n(n: Any, method: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer, float, np.floating)):
-        raise TypeError(f"n must be an integer, got {type(n).__name__}")
-    if not float(n).is_integer():
-        raise ValueError(f"n must be an integer, got {n}")
-    n = int(n)
+def _sample_size(n: Any, method: str) -> int:
+    """``n`` as an integer large enough for ``method`` (the message says "too small", which
+    :func:`dependent_corr_table` relies on)."""
+    n = check_int(n, "n", low=1)
     need = _MIN_N[method]
     if n < need:
         raise ValueError(f"n={n} is too small for method {method!r} (needs n >= {need})")
-    return n
+    return int(n)
 
 
-def _check_r(value: Any, name: str) -> float:
-    r = float(value)
-    if not math.isfinite(r):
-        raise ValueError(f"{name} must be finite, got {value}")
-    if abs(r) >= 1:
-        raise ValueError(f"{name} must lie strictly between -1 and 1, got {r}")
-    return r
+def _correlation(value: Any, name: str) -> float:
+    """A sample correlation strictly inside (-1, 1)."""
+    return float(check_float(value, name, low=-1, high=1, low_open=True, high_open=True))
 
 
 def _det(rjk: Any, rjh: Any, rkh: Any) -> Any:
@@ -208,6 +197,15 @@ def dependent_corr(
     -------
     DependentCorrResult
 
+    Raises
+    ------
+    ValueError
+        A correlation outside (-1, 1) or NaN, correlations that are not a positive definite
+        matrix, ``n`` too small for ``method``, an unknown ``method`` or ``alternative``,
+        ``confidence_level`` outside (0, 1).
+    TypeError
+        A non-numeric parameter (e.g. ``r_jk="0.5"``, ``n=None``).
+
     Notes
     -----
     With :math:`Z = \operatorname{artanh}(r)` and
@@ -255,15 +253,17 @@ def dependent_corr(
     Psychological Bulletin 111, 172-175. Zou, G. Y. (2007). Toward using confidence intervals to
     compare correlations. Psychological Methods 12, 399-413. (Further references in cocor.)
     """
-    if method not in DEPENDENT_CORR_METHODS:
-        raise ValueError(
-            f"unknown method {method!r}; choose one of {', '.join(DEPENDENT_CORR_METHODS)}"
-        )
-    _check_alternative(alternative)
-    if not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level}")
-    rjk, rjh, rkh = _check_r(r_jk, "r_jk"), _check_r(r_jh, "r_jh"), _check_r(r_kh, "r_kh")
-    n = _check_n(n, method)
+    check_choice(method, "method", DEPENDENT_CORR_METHODS)
+    check_choice(alternative, "alternative", _ALTERNATIVES)
+    confidence_level = check_float(
+        confidence_level, "confidence_level", low=0, high=1, low_open=True, high_open=True
+    )
+    rjk, rjh, rkh = (
+        _correlation(r_jk, "r_jk"),
+        _correlation(r_jh, "r_jh"),
+        _correlation(r_kh, "r_kh"),
+    )
+    n = _sample_size(n, method)
     det = _det(rjk, rjh, rkh)
     if det <= 0:
         raise ValueError(

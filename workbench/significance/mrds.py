@@ -5,20 +5,22 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 from scipy import optimize, special, stats
 
+from workbench._validation import check_array, check_bool, check_choice, check_float, check_int
+
 from .correlations import (
     _MRDS_EXTRA,
     DEPENDENT_CORR_METHODS,
-    _check_n,
-    _check_r,
+    _correlation,
     _dep_stat,
     _det,
     _p_from_stat,
+    _sample_size,
 )
 
 logger = logging.getLogger(__name__)
@@ -154,19 +156,18 @@ def mrds_correlation(
     generalized CCA. NAACL-HLT, 556-566. Williams, E. J. (1959). The comparison of regression
     variables. JRSS B 21, 396-399.
     """
-    if method == "zou2007" or method not in DEPENDENT_CORR_METHODS + _MRDS_EXTRA:
+    if method == "zou2007":
         raise ValueError(
-            f"method {method!r} cannot be used for MRDS; choose a test with a p-value from "
-            f"{', '.join(m for m in DEPENDENT_CORR_METHODS if m != 'zou2007')} or 'mvlsa2015'"
+            "method 'zou2007' cannot be used for MRDS (it gives an interval, no p-value); "
+            "choose another test"
         )
-    if alternative not in ("greater", "two-sided"):
-        raise ValueError(
-            f"alternative must be 'greater' or 'two-sided' (MRDS is symmetric), got {alternative!r}"
-        )
-    n = _check_n(n, method)
-    r_ab = _check_r(r_ab, "r_ab")
-    if not 0 < p0 < 1:
-        raise ValueError(f"p0 must be in (0, 1), got {p0}")
+    check_choice(method, "method", tuple(m for m in DEPENDENT_CORR_METHODS if m != "zou2007")
+                 + _MRDS_EXTRA)  # fmt: skip
+    check_choice(alternative, "alternative (MRDS is symmetric)", ("greater", "two-sided"))
+    n = _sample_size(n, method)
+    r_ab = _correlation(r_ab, "r_ab")
+    p0 = check_float(p0, "p0", low=0, high=1, low_open=True, high_open=True)
+    grid = check_int(grid, "grid", low=2)
 
     def g(s: float) -> float:
         return _max_pvalue(s, r_ab, n, method, alternative, grid) - p0
@@ -210,14 +211,20 @@ def posterior_prob_better(
     Independent :math:`\mathrm{Beta}(\alpha + k, \beta + n - k)` posteriors under the prior
     :math:`\mathrm{Beta}(\alpha, \beta)`; integrated numerically.
     """
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
-    for k, name in ((k_a, "k_a"), (k_b, "k_b")):
-        if not 0 <= k <= n:
-            raise ValueError(f"{name}={k} must lie in [0, n={n}]")
-    if prior[0] <= 0 or prior[1] <= 0:
-        raise ValueError(f"prior parameters must be positive, got {prior}")
-    return 1.0 - _beta_prob_b_le_a(k_a, k_b, n, prior)
+    n = check_int(n, "n", low=1)
+    k_a = check_float(k_a, "k_a", low=0, high=n)
+    k_b = check_float(k_b, "k_b", low=0, high=n)
+    return 1.0 - _beta_prob_b_le_a(k_a, k_b, n, _check_prior(prior))
+
+
+def _check_prior(prior: Any) -> tuple[float, float]:
+    """The Beta prior ``(alpha, beta)``: two finite numbers > 0."""
+    if isinstance(prior, (str, bytes)) or not hasattr(prior, "__len__") or len(prior) != 2:
+        raise ValueError(f"prior must be two numbers (alpha, beta) > 0, got {prior!r}")
+    return (
+        check_float(prior[0], "prior[0]", low=0, low_open=True),
+        check_float(prior[1], "prior[1]", low=0, low_open=True),
+    )
 
 
 def _round_half_up(x: float) -> int:
@@ -279,19 +286,21 @@ def mrds_accuracy(
     ----------
     Rastogi, P., Van Durme, B. & Arora, R. (2015). Multiview LSA. NAACL-HLT, §4.1, footnote 4.
     """
-    if isinstance(n, bool) or int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n}")
-    n = int(n)
-    if not 0 < p0 < 0.5:
-        raise ValueError(f"p0 must be in (0, 0.5), got {p0}")
-    if len(prior) != 2 or prior[0] <= 0 or prior[1] <= 0:
-        raise ValueError(f"prior must be two positive numbers, got {prior}")
-    if aggregate not in ("min", "max"):
-        raise ValueError(f"aggregate must be 'min' or 'max', got {aggregate!r}")
-    accs = np.arange(75, 91) / 100 if accuracies is None else np.asarray(accuracies, float)
+    n = check_int(n, "n", low=1)
+    p0 = check_float(p0, "p0", low=0, high=0.5, low_open=True, high_open=True)
+    pr = _check_prior(prior)
+    discrete = check_bool(discrete, "discrete")
+    resolution = check_float(resolution, "resolution", low=0, high=1, low_open=True)
+    check_choice(aggregate, "aggregate", ("min", "max"))
+    accs = (
+        np.arange(75, 91) / 100
+        if accuracies is None
+        else check_array(accuracies, "accuracies", ndim=(0, 1)).ravel()
+    )
     if accs.size == 0 or np.any((accs <= 0) | (accs >= 1)):
-        raise ValueError("accuracies must be a non-empty sequence of values in (0, 1)")
-    pr = (float(prior[0]), float(prior[1]))
+        raise ValueError(
+            f"accuracies must be a non-empty sequence of values in (0, 1), got {accuracies!r}"
+        )
 
     def sigma_at(theta: float) -> float:
         if discrete:
@@ -344,6 +353,7 @@ def mvlsa_table2(
     :data:`MVLSA_TABLE2`) with :func:`mrds_correlation` (``method``, ``alternative``; the
     defaults reproduce the paper) and :func:`mrds_accuracy` (``prior``; the accuracy rows are
     left NaN when ``accuracy=False``)."""
+    accuracy = check_bool(accuracy, "accuracy")
     out = MVLSA_TABLE2.copy()
     for ds, row in MVLSA_TABLE2.iterrows():
         n = int(row["n"])
@@ -373,6 +383,8 @@ def mvlsa_table2_comparison(
 
     ``table`` is an already computed :func:`mvlsa_table2` (otherwise it is computed with
     ``method``, ``alternative`` and ``prior``)."""
+    if table is not None and not isinstance(table, pd.DataFrame):
+        raise TypeError(f"table must be a DataFrame from mvlsa_table2, got {type(table).__name__}")
     ours = (
         mvlsa_table2(prior=prior, method=method, alternative=alternative)
         if table is None

@@ -15,18 +15,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench._validation import check_float, check_int
+
 __all__ = ["SeedSummary", "seed_list", "seed_summary", "seed_agreement", "format_mean_sd"]
 
 
 def seed_list(seed: int, n_seeds: int) -> list[int]:
     """The seeds ``seed, seed + 1, ..., seed + n_seeds - 1`` (a notebook's ``SEED`` and ``SEEDS``)."""
-    for name, val in (("seed", seed), ("n_seeds", n_seeds)):
-        if isinstance(val, bool) or not isinstance(val, (int, np.integer)):
-            raise TypeError(f"{name} must be an integer, got {val!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
-    if n_seeds < 1:
-        raise ValueError(f"n_seeds (the SEEDS parameter) must be >= 1, got {n_seeds}")
+    seed = check_int(seed, "seed", low=0)
+    n_seeds = check_int(n_seeds, "n_seeds (the SEEDS parameter)", low=1)
     return list(range(int(seed), int(seed) + int(n_seeds)))
 
 
@@ -68,6 +65,15 @@ def seed_summary(tables: Mapping[Any, pd.DataFrame | pd.Series]) -> SeedSummary:
     Returns
     -------
     SeedSummary
+
+    Raises
+    ------
+    TypeError
+        A table that is not a DataFrame / Series.
+    ValueError
+        ``tables`` empty or not a mapping; a table with duplicate row labels (cells could not be
+        matched across seeds) or without any numeric column (non-numeric columns are left out
+        of the mean and sd).
     """
     if not isinstance(tables, Mapping) or not tables:
         raise ValueError("tables must be a non-empty mapping {seed: table}")
@@ -78,6 +84,17 @@ def seed_summary(tables: Mapping[Any, pd.DataFrame | pd.Series]) -> SeedSummary:
         if not isinstance(t, pd.DataFrame):
             raise TypeError(
                 f"tables[{seed!r}] must be a DataFrame or Series, got {type(t).__name__}"
+            )
+        if not t.index.is_unique:
+            dup = list(t.index[t.index.duplicated()][:3])
+            raise ValueError(
+                f"tables[{seed!r}] has duplicate row labels {dup}: cells cannot be matched "
+                "across seeds"
+            )
+        if len(t.columns) and t.select_dtypes(include="number").shape[1] == 0:
+            raise ValueError(
+                f"tables[{seed!r}] has no numeric column (columns {list(t.columns)} have dtypes "
+                f"{sorted({str(d) for d in t.dtypes})}); convert them with .astype(float)"
             )
         frames[seed] = t
     stacked = pd.concat(frames, names=["seed"])
@@ -96,11 +113,42 @@ def seed_summary(tables: Mapping[Any, pd.DataFrame | pd.Series]) -> SeedSummary:
 
 
 def seed_agreement(flags: Mapping[Any, Any]) -> Any:
-    """How many seeds a finding holds for: the cell-wise count of True over ``{seed: bools}``."""
+    """How many seeds a finding holds for: the cell-wise count of True over ``{seed: bools}``.
+
+    Each value is a boolean DataFrame or Series (or an array-like, made a DataFrame) of the
+    same kind; labels are aligned (a cell missing for a seed counts as not holding there).
+
+    Raises
+    ------
+    TypeError
+        A value that is not a table of booleans (or 0/1 numbers), or DataFrames mixed with
+        Series.
+    ValueError
+        ``flags`` empty or not a mapping, or a table with NaN (a finding that is neither true nor
+        false: decide it first, e.g. ``.fillna(False)``).
+    """
     if not isinstance(flags, Mapping) or not flags:
         raise ValueError("flags must be a non-empty mapping {seed: boolean table}")
-    items = [pd.DataFrame(v) if not isinstance(v, (pd.DataFrame, pd.Series)) else v
-             for v in flags.values()]  # fmt: skip
+    items = []
+    for seed, v in flags.items():
+        if v is None or isinstance(v, (str, bytes)) or np.ndim(v) == 0:
+            raise TypeError(
+                f"flags[{seed!r}] must be a boolean DataFrame, Series or array, got {v!r}"
+            )
+        t = v if isinstance(v, (pd.DataFrame, pd.Series)) else pd.DataFrame(v)
+        frame = t.to_frame() if isinstance(t, pd.Series) else t
+        for col, dtype in frame.dtypes.items():
+            if not (pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype)):
+                raise TypeError(
+                    f"flags[{seed!r}] must hold booleans, got dtype {dtype} in column {col!r}"
+                )
+        if frame.isna().any(axis=None):
+            raise ValueError(
+                f"flags[{seed!r}] has NaN entries: decide them first (e.g. .fillna(False))"
+            )
+        items.append(t)
+    if len({isinstance(t, pd.Series) for t in items}) > 1:
+        raise TypeError("flags must be all Series or all DataFrames, not a mix")
     total: Any = items[0].astype(bool).astype(int)
     for t in items[1:]:
         total = total.add(t.astype(bool).astype(int), fill_value=0)
@@ -114,7 +162,31 @@ def format_mean_sd(
     scale: float = 100.0,
     decimals: int = 1,
 ) -> Any:
-    """``"mean ± sd"`` strings of ``scale`` times the values (``"n/a"`` for NaN means)."""
+    """``"mean ± sd"`` strings of ``scale`` times the values (``"n/a"`` for NaN means).
+
+    ``mean`` is a DataFrame or Series of numbers; ``sd`` (or None: the mean alone) one of the
+    same kind covering the same labels (NaN sd: the mean alone), never negative.
+    """
+    scale = check_float(scale, "scale")
+    decimals = check_int(decimals, "decimals", low=0)
+    if not isinstance(mean, (pd.DataFrame, pd.Series)):
+        raise TypeError(f"mean must be a DataFrame or Series, got {type(mean).__name__}")
+    _numeric(mean, "mean")
+    if sd is not None:
+        if type(sd) is not type(mean) and not (
+            isinstance(sd, pd.Series) and isinstance(mean, pd.Series)
+        ):
+            raise TypeError(
+                f"sd must be None or a {type(mean).__name__} like mean, got {type(sd).__name__}"
+            )
+        _numeric(sd, "sd")
+        missing = [i for i in mean.index if i not in sd.index]
+        if isinstance(mean, pd.DataFrame):
+            missing += [c for c in mean.columns if c not in sd.columns]
+        if missing:
+            raise ValueError(f"sd lacks the labels {missing[:5]} of mean")
+        if (sd.to_numpy(dtype=float) < 0).any():
+            raise ValueError("sd has negative entries (a standard deviation is >= 0)")
 
     def cell(m: float, s: float | None) -> str:
         if m is None or not np.isfinite(m):
@@ -134,6 +206,16 @@ def format_mean_sd(
         index=mean.index, columns=mean.columns,
     )  # fmt: skip
     return out
+
+
+def _numeric(table: pd.DataFrame | pd.Series, name: str) -> None:
+    """``table`` holds numbers (or NaN / None) only."""
+    try:
+        np.asarray(table, dtype=float)
+    except (TypeError, ValueError):
+        frame = table.to_frame() if isinstance(table, pd.Series) else table
+        dtypes = sorted({str(d) for d in frame.dtypes})
+        raise TypeError(f"{name} must hold numbers; got dtypes {dtypes}") from None
 
 
 def _values(obj: Any) -> np.ndarray:

@@ -11,6 +11,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from workbench._validation import check_bool, check_choice, check_float, check_int
+
 logger = logging.getLogger(__name__)
 
 # ============================================================================================
@@ -136,6 +138,10 @@ def results_table(
     """
     if not isinstance(scores, pd.DataFrame) or scores.empty:
         raise ValueError("scores must be a non-empty DataFrame (data sets x systems)")
+    check_choice(bold, "bold", ("best", "mrds"))
+    higher_is_better = check_bool(higher_is_better, "higher_is_better")
+    decimals = check_int(decimals, "decimals", low=0)
+    scale = check_float(scale, "scale", low=0, low_open=True)
     vals = scores.astype(float)
     mr = None if mrds is None else pd.Series(mrds, dtype=float).reindex(vals.index)
     if baseline is not None and baseline not in vals.columns:

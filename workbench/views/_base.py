@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._validation import check_int
+
 logger = logging.getLogger(__name__)
 
 __all__ = [
@@ -99,10 +101,8 @@ class Vocabulary:
         min_count: int = 1,
     ) -> Vocabulary:
         """Most frequent words first (ties broken alphabetically), filtered by ``min_count``."""
-        if max_size is not None and max_size < 1:
-            raise ValueError(f"max_size must be a positive integer or None, got {max_size}")
-        if min_count < 1:
-            raise ValueError(f"min_count must be >= 1, got {min_count}")
+        max_size = check_int(max_size, "max_size", low=1, allow_none=True)
+        min_count = check_int(min_count, "min_count", low=1)
         items = sorted(
             ((w, c) for w, c in counter.items() if c >= min_count), key=lambda x: (-x[1], x[0])
         )
@@ -341,6 +341,7 @@ def check_views(
         NaN or infinite values, row counts that differ, views over different vocabularies,
         masks of the wrong length/type, or a view with no observed row.
     """
+    min_views = check_int(min_views, "min_views", low=1)
     if sp.issparse(views) or isinstance(views, (np.ndarray, View, str)):
         raise ValueError("views must be a list of matrices (one per view), not a single matrix")
     try:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+
+from workbench._io import Cache, content_hash
+from workbench._validation import check_bool, check_choice, check_int
 
 from ._base import EncodedCorpus, View, Vocabulary, iter_token_documents
 
@@ -29,7 +30,8 @@ __all__ = [
     "views_cache_dir",
 ]
 
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
+_CACHE_NAMESPACE = "views"
 #: Positions counted at once per offset (bounds memory: ~ 30 bytes per position).
 DEFAULT_CHUNK = 1 << 23
 
@@ -82,10 +84,9 @@ def vocabulary_and_encoding(
     tokenised once (tokens are numbered by first occurrence, counted with ``np.bincount`` and
     renumbered by frequency). Use it for large corpora.
     """
-    if max_size is not None and max_size < 1:
-        raise ValueError(f"max_size must be a positive integer or None, got {max_size}")
-    if min_count < 1:
-        raise ValueError(f"min_count must be >= 1, got {min_count}")
+    max_size = check_int(max_size, "max_size", low=1, allow_none=True)
+    min_count = check_int(min_count, "min_count", low=1)
+    drop_oov = check_bool(drop_oov, "drop_oov")
     types: dict[str, int] = {}
     setdefault = types.setdefault
     chunks: list[np.ndarray] = []
@@ -238,11 +239,11 @@ def count_offset(
     boundary. Counting is vectorised: pair codes of ``chunk_size`` positions at a time are
     sorted and counted, and the per-chunk CSR matrices are summed.
     """
-    k = int(offset)
+    k = check_int(offset, "offset")
     if k == 0:
         raise ValueError("offset must be a non-zero integer (0 pairs a word with itself)")
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size must be positive, got {chunk_size}")
+    chunk_size = check_int(chunk_size, "chunk_size", low=1)
+    respect_documents = check_bool(respect_documents, "respect_documents")
     if k < 0:
         return sp.csr_array(
             count_offset(
@@ -279,48 +280,13 @@ def count_offset(
 
 
 def views_cache_dir() -> Path:
-    """Folder of cached views: ``workbench.datasets.cache_dir() / "views"``."""
-    try:
-        from workbench.datasets import cache_dir
-
-        root = Path(cache_dir())
-    except ImportError:  # pragma: no cover - datasets always present in the package
-        root = Path(os.environ.get("WORKBENCH_CACHE", "~/.cache/workbench")).expanduser()
-    return root / "views"
-
-
-def content_hash(*parts: Any) -> str:
-    """sha256 of arrays / strings / JSON-able values (order-sensitive), for cache keys."""
-    h = hashlib.sha256()
-    for p in parts:
-        if isinstance(p, np.ndarray):
-            h.update(str(p.dtype).encode())
-            h.update(np.ascontiguousarray(p).tobytes())
-        elif isinstance(p, Vocabulary):
-            h.update(hashlib.sha256("\n".join(p.words).encode()).digest())
-        elif isinstance(p, str):
-            h.update(p.encode())
-        else:
-            h.update(json.dumps(p, sort_keys=True, default=str).encode())
-        h.update(b"\x00")
-    return h.hexdigest()
+    """Folder of cached views: ``<cache root>/views`` (see :mod:`workbench._io`)."""
+    return Cache(_CACHE_NAMESPACE, version=_CACHE_VERSION).folder
 
 
 def _encoded_hash(encoded: EncodedCorpus, vocab: Vocabulary) -> str:
     # the encoded ids cover the corpus text, tokenisation, max_tokens and the vocabulary mapping
     return content_hash(vocab, encoded.ids, encoded.doc_starts)
-
-
-def _atomic_save_npz(path: Path, matrix: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".npz")
-    os.close(fd)
-    try:
-        sp.save_npz(tmp, sp.csr_array(matrix), compressed=False)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def cached_matrices(
@@ -330,32 +296,25 @@ def cached_matrices(
     names: Sequence[str],
     build: Any,
 ) -> list[sp.csr_array]:
-    """Load the matrices ``names`` of ``params`` from the cache, or ``build()`` and store them."""
+    """Load the matrices ``names`` of ``params`` from the verified cache, or ``build()`` them.
+
+    ``cache`` is False/None (no cache), True (the default cache root) or a folder used as the
+    cache root. Entries live in the ``views`` namespace of :class:`workbench._io.Cache`.
+    """
     if cache is False or cache is None:
         return list(build())
-    root = views_cache_dir() if cache is True else Path(cache)
-    key = content_hash(f"v{_CACHE_VERSION}", params, content)[:32]
-    meta_path = root / f"{key}.json"
-    paths = [root / f"{key}.{i}.npz" for i in range(len(names))]
-    if meta_path.exists() and all(p.exists() for p in paths):
-        try:
-            mats = [sp.csr_array(sp.load_npz(p)) for p in paths]
-            logger.info("loaded %d cached views %s from %s", len(mats), key, root)
-            return mats
-        except (OSError, ValueError) as exc:  # corrupt cache entry: rebuild
-            logger.warning("cache entry %s unreadable (%s); rebuilding", key, exc)
-    mats = list(build())
-    for p, m in zip(paths, mats):
-        _atomic_save_npz(p, m)
-    from workbench.records import atomic_write_text
+    root = None if cache is True else Path(cache)
+    store = Cache(_CACHE_NAMESPACE, version=_CACHE_VERSION, root=root)
+    inputs = {"params": params, "content": content, "names": list(names)}
 
-    meta = {
-        "params": params,
-        "names": list(names),
-        "nnz": [int(m.nnz) for m in mats],
-    }
-    atomic_write_text(meta_path, json.dumps(meta, indent=1))
-    return mats
+    def _build() -> tuple[dict[str, Any], dict[str, Any]]:
+        mats = [sp.csr_array(m) for m in build()]
+        arrays = {f"m{i}": m for i, m in enumerate(mats)}
+        return arrays, {"names": list(names), "nnz": [int(m.nnz) for m in mats]}
+
+    entry = store.get_or_build(inputs, _build)
+    logger.info("views %s: %d matrices (%s)", entry.key, len(names), store.folder)
+    return [sp.csr_array(entry.arrays[f"m{i}"]) for i in range(len(names))]
 
 
 # ----------------------------------------------------------------------------- builders
@@ -420,7 +379,14 @@ def positional_views(
     P. Rastogi, B. Van Durme, R. Arora (2015). Multiview LSA: representation learning via
     generalized CCA. NAACL-HLT.
     """
-    offs = [int(k) for k in offsets]
+    if isinstance(offsets, (str, bytes)) or not hasattr(offsets, "__iter__"):
+        raise TypeError(f"offsets must be an iterable of integers, got {offsets!r}")
+    offs = [check_int(k, f"offsets[{i}]") for i, k in enumerate(offsets)]
+    respect_documents = check_bool(respect_documents, "respect_documents")
+    n_jobs = check_int(n_jobs, "n_jobs", low=1)
+    chunk_size = check_int(chunk_size, "chunk_size", low=1)
+    if progress is not None:
+        progress = check_bool(progress, "progress")
     if not offs:
         raise ValueError("offsets is empty")
     if any(k == 0 for k in offs):
@@ -474,6 +440,9 @@ WINDOW_WEIGHTINGS = ("uniform", "harmonic", "dynamic")
 
 def window_weight(k: int, window: int, weighting: str) -> float:
     """Weight :math:`a_k` of a context ``k`` words away in a window of half-width ``window``."""
+    window = check_int(window, "window", low=1)
+    k = check_int(k, "k", low=1, high=window)
+    check_choice(weighting, "weighting", WINDOW_WEIGHTINGS)
     if weighting == "harmonic":
         return 1.0 / k
     if weighting == "dynamic":
@@ -510,10 +479,10 @@ def window_view(
     Other parameters are as in :func:`positional_views`. Name ``"window_{w}"`` (or
     ``"window_{w}_left"``), family ``"window"``.
     """
-    if not isinstance(window, (int, np.integer)) or window < 1:
-        raise ValueError(f"window must be a positive integer, got {window!r}")
-    if weighting not in WINDOW_WEIGHTINGS:
-        raise ValueError(f"weighting must be one of {WINDOW_WEIGHTINGS}, got {weighting!r}")
+    window = check_int(window, "window", low=1)
+    check_choice(weighting, "weighting", WINDOW_WEIGHTINGS)
+    symmetric = check_bool(symmetric, "symmetric")
+    respect_documents = check_bool(respect_documents, "respect_documents")
     enc = _as_encoded(corpus, vocab)
     if enc.n_tokens == 0:
         raise ValueError("the corpus has no tokens")

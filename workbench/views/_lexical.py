@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from workbench._validation import check_array, check_bool, check_int
+
 from ._base import View, Vocabulary
 from ._cooccurrence import count_pairs
 
@@ -40,6 +42,8 @@ def membership_view(
     Groups with fewer than ``min_members`` in-vocabulary words are dropped (they cannot relate
     two words). With ``binary=False`` repeated memberships are counted.
     """
+    min_members = check_int(min_members, "min_members", low=1)
+    binary = check_bool(binary, "binary")
     rows: list[int] = []
     cols: list[int] = []
     labels: list[str] = []
@@ -75,6 +79,7 @@ def graph_view(
     ``symmetric``); edges with an out-of-vocabulary end and self-loops are dropped. This is
     the "graph-only" use of a lexicon (e.g. the retrofitting PPDB / FrameNet graphs).
     """
+    symmetric = check_bool(symmetric, "symmetric")
     index = vocab.index
     rows: list[int] = []
     cols: list[int] = []
@@ -209,11 +214,11 @@ def embedding_view(
         ``matrix`` is a dense ``N x dim`` float array (embeddings are dense); rows of words
         without a vector are zero and ``observed=False``. Family ``"embedding"``.
     """
+    lowercase_fallback = check_bool(lowercase_fallback, "lowercase_fallback")
     vec = np.asarray(vectors.vectors)
     if vec.ndim != 2:
         raise ValueError(f"{name}: vectors must be a 2-D array, got shape {vec.shape}")
-    if not np.isfinite(vec).all():
-        raise ValueError(f"{name}: the word vectors contain NaN or infinite values")
+    vec = check_array(vec, f"{name}: the word vectors", ndim=2, dtype=None)
     index = vectors.index
     src = np.full(len(vocab), -1, dtype=np.int64)
     for i, w in enumerate(vocab.words):

@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._validation import check_array, check_choice, check_float, check_int
+
 from ._base import View
 
 __all__ = ["TRANSFORMS", "PreprocessSpec", "ppmi", "preprocess", "preprocess_views"]
@@ -46,27 +48,15 @@ class PreprocessSpec:
     shift: float = 1.0
 
     def __post_init__(self) -> None:
-        if self.transform not in TRANSFORMS:
-            raise ValueError(f"transform must be one of {TRANSFORMS}, got {self.transform!r}")
-        if not (np.isfinite(self.power) and self.power > 0):
-            raise ValueError(f"power must be a positive finite number, got {self.power!r}")
-        _check_ppmi_args(self.cds, self.shift)
-        if self.top_t is not None and (
-            not isinstance(self.top_t, (int, np.integer)) or self.top_t < 1
-        ):
-            raise ValueError(f"top_t must be a positive integer or None, got {self.top_t!r}")
+        check_choice(self.transform, "transform", TRANSFORMS)
+        check_float(self.power, "power", low=0, low_open=True)
+        check_float(self.cds, "cds", low=0, low_open=True)
+        check_float(self.shift, "shift", low=0, low_open=True)
+        check_int(self.top_t, "top_t", low=1, allow_none=True)
 
     def apply(self, view: View) -> View:
         """Apply to a :class:`View`, returning a new view (same name, ``meta["preprocess"]`` set)."""
         return preprocess(view, spec=self)
-
-
-def _check_ppmi_args(cds: object, shift: object) -> None:
-    for name, val in (("cds", cds), ("shift", shift)):
-        if isinstance(val, bool) or not isinstance(val, (int, float, np.integer, np.floating)):
-            raise TypeError(f"{name} must be a number, got {type(val).__name__} {val!r}")
-        if not (np.isfinite(val) and val > 0):
-            raise ValueError(f"{name} must be a positive finite number, got {val!r}")
 
 
 def ppmi(counts: Any, *, cds: float = 0.75, shift: float = 1.0) -> sp.csr_array:
@@ -104,14 +94,12 @@ def ppmi(counts: Any, *, cds: float = 0.75, shift: float = 1.0) -> sp.csr_array:
     learned from word embeddings. TACL 3 (Sec. 3.2--3.3, "cds" and "neg").
     O. Levy, Y. Goldberg (2014). Neural word embedding as implicit matrix factorization. NIPS.
     """
-    _check_ppmi_args(cds, shift)
+    cds = check_float(cds, "cds", low=0, low_open=True)
+    shift = check_float(shift, "shift", low=0, low_open=True)
+    counts = check_array(counts, "counts", ndim=2, accept_sparse=True)
     m = sp.csr_array(counts, dtype=np.float64, copy=True)
-    if m.ndim != 2:
-        raise ValueError(f"counts must be a 2-D matrix, got shape {m.shape}")
     m.sum_duplicates()
     m.eliminate_zeros()
-    if m.nnz and not np.isfinite(m.data).all():
-        raise ValueError("counts contain NaN or infinite values")
     if m.nnz and m.data.min() < 0:
         raise ValueError("PPMI needs non-negative counts; got negative entries")
     if m.nnz == 0:

@@ -11,8 +11,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._io import content_hash
+from workbench._validation import check_bool, check_int
+
 from ._base import View, Vocabulary
-from ._cooccurrence import cached_matrices, content_hash, count_pairs
+from ._cooccurrence import cached_matrices, count_pairs
 
 logger = logging.getLogger(__name__)
 
@@ -149,6 +152,9 @@ def dependency_views(
     pobj            no UD relation; the ``case`` edge inverted (noun row, preposition column)
     ==============  ==============================================================
     """
+    use_lemma = check_bool(use_lemma, "use_lemma")
+    lowercase = check_bool(lowercase, "lowercase")
+    min_edges = check_int(min_edges, "min_edges", low=1)
     if isinstance(relations, str):
         if relations == "all":
             found = Counter(t.deprel for s in sentences for t in s.tokens)
@@ -262,6 +268,11 @@ def bitext_view(
     """
     from workbench.alignment import train_ibm1, viterbi_align
 
+    n_iter = check_int(n_iter, "n_iter", low=1)
+    max_sentences = check_int(max_sentences, "max_sentences", low=1, allow_none=True)
+    target_max_size = check_int(target_max_size, "target_max_size", low=1, allow_none=True)
+    target_min_count = check_int(target_min_count, "target_min_count", low=1)
+    lowercase = check_bool(lowercase, "lowercase")
     if bitext is None:
         from workbench.datasets import load_parallel_bible
 

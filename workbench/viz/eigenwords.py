@@ -44,10 +44,20 @@ def plot_prior_gains(gains: pd.DataFrame, *, title: str | None = None) -> Any:
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
+    if not isinstance(gains, pd.DataFrame):
+        raise TypeError(f"gains must be a DataFrame (prior_gains), got {type(gains).__name__}")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a string or None, got {type(title).__name__}")
     need = {"method", "lexicon", "alpha", "gain", "better"}
     missing = need - set(gains.columns)
     if missing:
         raise ValueError(f"gains lacks the columns {sorted(missing)}")
+    unknown = sorted(set(gains["method"]) - set(_STYLE))
+    if unknown:
+        raise ValueError(f"gains has unknown methods {unknown}; known: {list(_STYLE)}")
+    for col in ("alpha", "gain"):
+        if pd.to_numeric(gains[col], errors="coerce").isna().ne(gains[col].isna()).any():
+            raise TypeError(f"gains[{col!r}] must hold numbers")
     lexicons = [k for k in _LEXICONS if k in set(gains["lexicon"])]
     if not lexicons:
         raise ValueError("gains has no row for WN, PD or FN")

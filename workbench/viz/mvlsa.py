@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any
 
 import numpy as np
+import pandas as pd
+
+from workbench._validation import check_float
 
 __all__ = ["plot_tuning_path", "plot_test_comparison", "plot_ablation_drops", "plot_fusion_gains"]
+
+
+def _check_kind(value: Any, name: str, types: Any, what: str) -> None:
+    """A ``TypeError`` naming ``name`` unless ``value`` is an instance of ``types``."""
+    if not isinstance(value, types):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
 
 
 def plot_tuning_path(result: Any, *, mrds: float | None = None) -> Any:
@@ -16,6 +27,13 @@ def plot_tuning_path(result: Any, *, mrds: float | None = None) -> Any:
     set, a yardstick for differences). Returns the figure."""
     import matplotlib.pyplot as plt
 
+    from workbench.mvlsa_experiments import TuningResult
+
+    _check_kind(result, "result", TuningResult, "a TuningResult (from tuning_path)")
+    if not result.steps:
+        raise ValueError("result has no steps: nothing to plot")
+    if mrds is not None and not (isinstance(mrds, numbers.Real) and math.isnan(mrds)):
+        mrds = check_float(mrds, "mrds", low=0, allow_none=True)  # NaN: no MRDS band
     steps = result.steps
     n = len(steps)
     ncols = min(4, n)
@@ -53,6 +71,10 @@ def plot_test_comparison(comparison: Any) -> Any:
     significant after Holm correction (in every seed). Returns the figure."""
     import matplotlib.pyplot as plt
 
+    from workbench.mvlsa_experiments import SeedComparison, TestComparison
+
+    _check_kind(comparison, "comparison", (TestComparison, SeedComparison),
+                "a TestComparison or SeedComparison (from test_comparison / seed_comparison)")  # fmt: skip
     seeds = hasattr(comparison, "agreement")
     if seeds:
         scores = comparison.scores.mean.drop(index="mean")
@@ -117,6 +139,10 @@ def plot_ablation_drops(ablation: Any) -> Any:
     significant after the table's correction, hatched ones are not. Returns the figure."""
     import matplotlib.pyplot as plt
 
+    from workbench.mvlsa_experiments import AblationResult, AblationSeeds
+
+    _check_kind(ablation, "ablation", (AblationResult, AblationSeeds),
+                "an AblationResult or AblationSeeds (from ablation_study / ablation_seeds)")  # fmt: skip
     if hasattr(ablation, "helped"):
         drops = ablation.drops.mean
         significant = (ablation.helped + ablation.hurt).reindex_like(drops).fillna(
@@ -138,8 +164,21 @@ def plot_fusion_gains(gains: Any, columns: Any) -> Any:
     are significant, their ``<column>_significant``) or, over seeds, a ``FusionSeeds`` (mean;
     filled when significant in every seed). Returns the figure."""
     import matplotlib.pyplot as plt
-    import pandas as pd
 
+    from workbench.mvlsa_experiments import FusionSeeds
+
+    _check_kind(gains, "gains", (pd.DataFrame, FusionSeeds),
+                "FusionResult.gains (a DataFrame) or a FusionSeeds (from fusion_seeds)")  # fmt: skip
+    if isinstance(columns, (str, bytes)) or not isinstance(columns, (list, tuple, pd.Index)):
+        raise TypeError(f"columns must be a list of gain columns, got {columns!r}")
+    if not len(columns):
+        raise ValueError("columns is empty: name at least one gain column, e.g. ['MV Gain']")
+    frame_cols = gains.gains.mean.columns if isinstance(gains, FusionSeeds) else gains.columns
+    have = [c for c in frame_cols if not str(c).endswith(("_pvalue", "_significant", "_holm"))]
+    unknown = [c for c in columns if c not in have or (
+        isinstance(gains, pd.DataFrame) and f"{c}_significant" not in gains.columns)]  # fmt: skip
+    if unknown:
+        raise ValueError(f"unknown gain columns {unknown}; gains has {have}")
     every = ""
     if hasattr(gains, "up"):
         frame = gains.gains.mean[list(columns)].T

@@ -37,6 +37,21 @@ _SIGNAL_LABELS = {
 }
 
 
+def _check_study(study: Any, kind: str, fn: str) -> None:
+    """``study`` is a :mod:`workbench.senses` study of class ``kind``; ``TypeError`` otherwise."""
+    import workbench.senses as senses
+
+    if not isinstance(study, getattr(senses, kind)):
+        raise TypeError(
+            f"{fn}(): study must be a workbench.senses.{kind}, got {type(study).__name__}"
+        )
+
+
+def _check_paper(paper: Any, fn: str) -> None:
+    if paper is not None and not isinstance(paper, pd.DataFrame):
+        raise TypeError(f"{fn}(): paper must be a DataFrame or None, got {type(paper).__name__}")
+
+
 def _sd(frame: pd.DataFrame | pd.Series, n_seeds: int) -> Any:
     return frame if n_seeds > 1 else None
 
@@ -46,6 +61,9 @@ def plot_component_variance(study: Any, *, paper: pd.DataFrame | None = None) ->
     first Ex-RPCA decomposition, with the paper's :math:`\\rho_{var}` when ``paper`` (its
     Table 2) is given; (b) the spectrum of the difference matrix :math:`M`."""
     import matplotlib.pyplot as plt
+
+    _check_study(study, "SensePairStudy", "plot_component_variance")
+    _check_paper(paper, "plot_component_variance")
 
     runs = list(study.runs.values())
     n = len(runs)
@@ -94,6 +112,8 @@ def plot_listed_pairs(study: Any) -> Any:
     one sd over the seeds)."""
     import matplotlib.pyplot as plt
 
+    _check_study(study, "SensePairStudy", "plot_listed_pairs")
+
     s = study.summary
     n = study.n_seeds
     models = [m for m in s.mean.index if m != "all sense pairs (base rate)"]
@@ -133,6 +153,8 @@ def plot_removal_curve(study: Any) -> Any:
     original vectors' level dotted; the numbers chosen for Table 4 marked with triangles."""
     import matplotlib.pyplot as plt
 
+    _check_study(study, "SparseNoiseStudy", "plot_removal_curve")
+
     c = study.curve
     n = study.n_seeds
     x = c.mean.index.to_numpy(dtype=float)
@@ -163,6 +185,9 @@ def plot_elimination_gains(study: Any, *, paper: pd.DataFrame | None = None) -> 
     bar the number of seeds in which the gain is significant after Holm (``k/n``, a star when
     every seed); the paper's gains (``paper``: its Table 4) as open diamonds."""
     import matplotlib.pyplot as plt
+
+    _check_study(study, "SparseNoiseStudy", "plot_elimination_gains")
+    _check_paper(paper, "plot_elimination_gains")
 
     runs = list(study.runs.values())
     n = len(runs)
@@ -207,6 +232,8 @@ def plot_wordnet_signals(study: Any) -> Any:
     the number of WordNet synsets (mean and sd over the seeds); filled bars are significant after
     Holm in every seed, hatched ones in some, open ones in none."""
     import matplotlib.pyplot as plt
+
+    _check_study(study, "SparseNoiseStudy", "plot_wordnet_signals")
 
     wn = study.wordnet
     n = study.n_seeds

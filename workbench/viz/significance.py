@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench._validation import check_bool, check_int
 from workbench.significance import mrds_accuracy, mrds_correlation
 
 __all__ = ["plot_mrds_curves", "plot_table2_comparison", "plot_comparison_scatter"]
@@ -73,7 +74,17 @@ def plot_mrds_curves(
 
     from workbench.significance import MVLSA_TABLE2
 
+    if paper is not None and not isinstance(paper, pd.DataFrame):
+        raise TypeError(f"paper must be a DataFrame or None, got {type(paper).__name__}")
     paper = MVLSA_TABLE2 if paper is None else paper
+    accuracy = check_bool(accuracy, "accuracy")
+    for name, vals in (("r_values", r_values), ("p0_values", p0_values)):
+        if isinstance(vals, (str, bytes)) or not isinstance(vals, Sequence) or not len(vals):
+            raise ValueError(f"{name} must be a non-empty sequence of numbers, got {vals!r}")
+    if ns is not None:
+        if isinstance(ns, (str, bytes)) or np.ndim(ns) != 1 or not len(ns):
+            raise ValueError(f"ns must be a non-empty sequence of item counts, got {ns!r}")
+        ns = [check_int(n, "ns entries", low=1) for n in ns]
     grid = np.unique(np.geomspace(20, 20000, 16).astype(int)) if ns is None else np.asarray(ns)
     ncols = 2 if accuracy else 1
     if axes is None:
@@ -165,6 +176,20 @@ def plot_table2_comparison(comparison: pd.DataFrame, *, ax: Any = None) -> Any:
     :func:`workbench.significance.mvlsa_table2_comparison`), log-log with the identity line."""
     import matplotlib.pyplot as plt
 
+    if not isinstance(comparison, pd.DataFrame):
+        raise TypeError(
+            "comparison must be a DataFrame (mvlsa_table2_comparison), "
+            f"got {type(comparison).__name__}"
+        )
+    missing = [c for c in ("r", "paper", "reproduced", "difference") if c not in comparison]
+    if missing:
+        raise ValueError(f"comparison lacks the columns {missing} (mvlsa_table2_comparison)")
+    vals = comparison[["paper", "reproduced"]].to_numpy(dtype=float)
+    if comparison.empty or not (np.isfinite(vals).all() and (vals > 0).all()):
+        raise ValueError(
+            "comparison must have rows with finite positive paper / reproduced MRDS values "
+            "(they are drawn on log axes)"
+        )
     if ax is None:
         fig, ax = plt.subplots(figsize=(4.5, 4.5))
     else:
@@ -202,6 +227,19 @@ def plot_comparison_scatter(
     """Per-pair cosines of two systems on one rating set, coloured by the gold rating."""
     import matplotlib.pyplot as plt
 
+    for name, res in (("result_a", result_a), ("result_b", result_b)):
+        if not (hasattr(res, "pred") and hasattr(res, "gold")):
+            raise TypeError(
+                f"{name} must be a WordSimResult (evaluate_wordsim), got {type(res).__name__}"
+            )
+    if np.shape(result_a.pred) != np.shape(result_b.pred):
+        raise ValueError(
+            "result_a and result_b must score the same pairs (one rating set); got "
+            f"{np.size(result_a.pred)} and {np.size(result_b.pred)} pairs"
+        )
+    if (isinstance(labels, (str, bytes)) or not isinstance(labels, (tuple, list))
+            or len(labels) != 2):  # fmt: skip
+        raise TypeError(f"labels must be a pair of strings, got {labels!r}")
     if ax is None:
         fig, ax = plt.subplots(figsize=(4.5, 4))
     else:

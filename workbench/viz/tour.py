@@ -7,9 +7,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench._validation import check_int
 from workbench.coverage import PowerLawFit
 
 __all__ = ["plot_coverage", "plot_vocabulary", "coverage_groups"]
+
+
+def _need_columns(table: Any, name: str, columns: Any, source: str) -> None:
+    """``table`` is a non-empty DataFrame with ``columns`` (as :func:`source` returns)."""
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"{name} must be a DataFrame ({source}), got {type(table).__name__}")
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the columns {missing} ({source}); has {list(table.columns)}")
+    if table.empty:
+        raise ValueError(f"{name} is empty: nothing to plot")
 
 
 def plot_vocabulary(
@@ -37,6 +49,17 @@ def plot_vocabulary(
     """
     import matplotlib.pyplot as plt
 
+    if not isinstance(counts, pd.Series) or counts.empty:
+        raise TypeError(
+            "counts must be a non-empty Series of word counts (vocabulary_counts), "
+            f"got {type(counts).__name__}" + (" (empty)" if isinstance(counts, pd.Series) else "")
+        )
+    _need_columns(curve, "curve", ("tokens", "types"), "type_token_curve")
+    for name, fit in (("zipf", zipf), ("heaps", heaps)):
+        if fit is not None and not isinstance(fit, PowerLawFit):
+            raise TypeError(f"{name} must be a PowerLawFit or None, got {type(fit).__name__}")
+    if not isinstance(title, str):
+        raise TypeError(f"title must be a string, got {type(title).__name__}")
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
     # ranks evenly spaced in log(rank): a log-log line cannot show more, and the figure stays
     # small (a 5M-token corpus has about 75K types)
@@ -93,7 +116,11 @@ def coverage_groups(
     dict
         ``{panel title: [row names]}`` in table order.
     """
-    hi, lo = bounds
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"table must be a DataFrame (coverage_table), got {type(table).__name__}")
+    if isinstance(bounds, (str, bytes)) or not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
+        raise TypeError(f"bounds must be a pair (hi, lo) of item counts, got {bounds!r}")
+    hi, lo = (check_int(b, "bounds", low=1) for b in bounds)
     if not hi > lo > 0:
         raise ValueError(f"bounds must be decreasing positive sizes, got {bounds}")
     names = [str(n) for n in table.index]
@@ -143,10 +170,23 @@ def plot_coverage(
     """
     import matplotlib.pyplot as plt
 
+    _need_columns(table, "table", (), "coverage_table")
+    max_single = check_int(max_single, "max_single", low=1)
+    if not isinstance(title, str):
+        raise TypeError(f"title must be a string, got {type(title).__name__}")
     values = table.drop(columns=["items"], errors="ignore")
     values.index = [str(n) for n in values.index]
+    bad = [c for c in values.columns if not pd.api.types.is_numeric_dtype(values[c])]
+    if bad:
+        raise TypeError(f"table columns {bad} are not coverage fractions (numbers)")
     if groups is None:
         groups = {"": list(values.index)} if len(values) <= max_single else coverage_groups(table)
+    if not isinstance(groups, dict):
+        raise TypeError(f"groups must be a dict {{panel title: [row names]}}, got {groups!r}")
+    if not groups or any(not rows for rows in groups.values()):
+        raise ValueError(f"groups must have at least one panel and no empty panel, got {groups}")
+    if any(isinstance(rows, str) for rows in groups.values()):
+        raise TypeError("groups values must be lists of row names, not single strings")
     unknown = [n for rows in groups.values() for n in rows if n not in values.index]
     if unknown:
         raise KeyError(f"groups name rows that are not in the table: {unknown}")

@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench._validation import check_int
+
 __all__ = ["METHOD_STYLES", "method_style", "plot_dev_mrr_curves", "plot_verse_retrieval"]
 
 #: Colour (Okabe-Ito, no yellow), line style and marker per method: a discriminative model and
@@ -27,6 +29,8 @@ METHOD_STYLES: dict[str, dict[str, Any]] = {
 
 def method_style(method: str) -> dict[str, Any]:
     """Plot keywords (``color``, ``linestyle``, ``marker``) of a method; grey for unknown ones."""
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a method name (str), got {method!r}")
     return dict(METHOD_STYLES.get(method, {"color": "#444444", "linestyle": "-.", "marker": "*"}))
 
 
@@ -61,6 +65,28 @@ def plot_dev_mrr_curves(
 
     if not isinstance(mean, pd.DataFrame) or mean.empty:
         raise ValueError("mean must be a non-empty DataFrame (dimensions x methods)")
+    dims_ok = all(
+        isinstance(d, (int, np.integer, float, np.floating)) and not isinstance(d, bool)
+        and np.isfinite(d) and d >= 1 and float(d).is_integer() for d in mean.index
+    )  # fmt: skip
+    if not dims_ok:
+        raise ValueError(
+            f"mean must be indexed by dimensions (integers >= 1), got {list(mean.index)[:5]}"
+        )
+    if sd is not None and not isinstance(sd, pd.DataFrame):
+        raise TypeError(f"sd must be a DataFrame like mean or None, got {type(sd).__name__}")
+    if flat is not None:
+        if isinstance(flat, pd.DataFrame):
+            if "mean" not in flat.columns:
+                raise ValueError(f"flat must have a 'mean' column, got {list(flat.columns)}")
+        elif not isinstance(flat, Mapping):
+            raise TypeError(
+                f"flat must be a mapping {{method: value}} or a DataFrame, got {type(flat).__name__}"
+            )
+        values = dict(flat["mean"]) if isinstance(flat, pd.DataFrame) else dict(flat)
+        for method, value in values.items():
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+                raise TypeError(f"flat[{method!r}] must be a number, got {value!r}")
     if ax is None:
         fig, ax = plt.subplots(figsize=(6.5, 4.2))
     else:
@@ -128,9 +154,17 @@ def plot_verse_retrieval(
 
     if not isinstance(per_seed, pd.DataFrame) or per_seed.empty:
         raise ValueError("per_seed must be a non-empty DataFrame (seeds x methods)")
+    if not isinstance(letters, Mapping):
+        raise TypeError(
+            f"letters must be a mapping {{method: letters}}, got {type(letters).__name__}"
+        )
     missing = [m for m in per_seed.columns if m not in letters]
     if missing:
         raise ValueError(f"no letters for {missing}")
+    if not np.isfinite(per_seed.to_numpy(dtype=float)).all():
+        raise ValueError("per_seed has NaN or infinite Top-1 values; every cell must be scored")
+    if pool_size is not None:
+        pool_size = check_int(pool_size, "pool_size", low=1)
     n_seeds = len(per_seed)
     pool = f" among {pool_size} verses" if pool_size else ""
     if dev_mean is not None:

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from workbench._validation import check_int
 from workbench.views import View
 
 __all__ = [
@@ -30,6 +31,16 @@ def plot_view_density(stats: pd.DataFrame, *, ax: Any = None) -> Any:
     """
     import matplotlib.pyplot as plt
 
+    if not isinstance(stats, pd.DataFrame):
+        raise TypeError(f"stats must be a DataFrame (view_statistics), got {type(stats).__name__}")
+    missing = [c for c in ("family", "density") if c not in stats.columns]
+    if missing:
+        raise ValueError(f"stats lacks the columns {missing} (view_statistics)")
+    if stats.empty:
+        raise ValueError("stats is empty: no view to plot")
+    density = pd.to_numeric(stats["density"], errors="coerce").to_numpy(dtype=float)
+    if not np.isfinite(density).all() or (density < 0).any():
+        raise ValueError("stats['density'] must hold finite numbers >= 0 (nnz / (rows x columns))")
     if ax is None:
         fig, ax = plt.subplots(figsize=(7, 0.22 * len(stats) + 1.2))
     else:
@@ -76,8 +87,9 @@ def row_nnz_ccdf(view: View, *, max_points: int = 200) -> tuple[np.ndarray, np.n
         ``x`` is increasing and starts at the smallest count (empty arrays if nothing is
         observed).
     """
-    if max_points < 2:
-        raise ValueError(f"max_points must be >= 2, got {max_points}")
+    max_points = check_int(max_points, "max_points", low=2)
+    if not isinstance(view, View):
+        raise TypeError(f"view must be a View, got {type(view).__name__}")
     k = np.sort(_row_nnz(view)[np.asarray(view.observed, bool)])
     if k.size == 0:
         return np.empty(0), np.empty(0)
@@ -110,9 +122,10 @@ def plot_view_family(views: Sequence[View], *, title: str | None = None, n_top: 
     """
     import matplotlib.pyplot as plt
 
-    views = list(views)
-    if not views:
-        raise ValueError("no views to plot")
+    views = _check_views(views, "views")
+    n_top = check_int(n_top, "n_top", low=1)
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a string or None, got {type(title).__name__}")
     fig, (a0, a1) = plt.subplots(1, 2, figsize=(10, 3.8))
     _ccdf_panel(a0, views)
     a0.set_xlabel("nonzero contexts per observed word")
@@ -196,10 +209,23 @@ def _grid(n: int, n_cols: int, size: tuple[float, float], **kw: Any) -> tuple[An
     return fig, axes
 
 
-def _by_family(views: Sequence[View]) -> dict[str, list[View]]:
+def _check_views(views: Any, name: str) -> list[View]:
+    """``views`` as a non-empty list of :class:`View` (a single View is refused by name)."""
+    if isinstance(views, View) and name == "views":
+        raise TypeError("views must be a list of View objects, got a single View; use [view]")
+    if isinstance(views, (str, bytes)) or not isinstance(views, (Sequence, tuple, list)):
+        raise TypeError(f"{name} must be a list of View objects, got {type(views).__name__}")
     views = list(views)
     if not views:
         raise ValueError("no views to plot")
+    bad = [v for v in views if not isinstance(v, View)]
+    if bad:
+        raise TypeError(f"{name} must hold View objects, got {type(bad[0]).__name__}")
+    return views
+
+
+def _by_family(views: Sequence[View]) -> dict[str, list[View]]:
+    views = _check_views(views, "views")
     out: dict[str, list[View]] = {}
     for v in views:
         out.setdefault(v.family, []).append(v)
@@ -219,6 +245,7 @@ def plot_view_families(views: Sequence[View], *, n_cols: int = 3) -> Any:
     matplotlib.figure.Figure
     """
     families = _by_family(views)
+    n_cols = check_int(n_cols, "n_cols", low=1)
     fig, axes = _grid(len(families), n_cols, (3.6, 2.8), sharex=True, sharey=True)
     for ax, (family, vs) in zip(axes.ravel(), families.items()):
         _ccdf_panel(ax, vs)
@@ -250,6 +277,8 @@ def plot_view_heatmaps(views: Sequence[View], *, n_cols: int = 3, n_top: int = 4
     """
 
     families = _by_family(views)
+    n_cols = check_int(n_cols, "n_cols", low=1)
+    n_top = check_int(n_top, "n_top", low=1)
     fig, axes = _grid(len(families), n_cols, (2.6, 2.4))
     im = None
     for ax, vs in zip(axes.ravel(), families.values()):

@@ -1,0 +1,287 @@
+"""Parameter, array and file checks shared by every public entry point.
+
+Each check returns the validated (converted) value or raises an error whose message names
+the parameter, the value given and what is allowed, e.g.::
+
+    >>> check_int(-1, "n_iter", low=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_iter must be an integer >= 0, got -1
+
+Numbers given as strings (``max_tokens='10'``), booleans given as numbers and NaN are
+refused with a ``TypeError`` / ``ValueError`` rather than converted silently.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from collections.abc import Collection, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = [
+    "DataFormatError",
+    "check_int",
+    "check_float",
+    "check_bool",
+    "check_choice",
+    "check_nan_policy",
+    "check_array",
+    "check_finite",
+    "check_random_state",
+    "check_file",
+    "check_dir",
+    "format_error",
+]
+
+NanPolicy = Literal["raise", "omit", "propagate"]
+
+
+class DataFormatError(ValueError):
+    """A data file is truncated or malformed; the message names the file and the line."""
+
+
+def _range_text(low: float | None, high: float | None, low_open: bool, high_open: bool) -> str:
+    parts = []
+    if low is not None:
+        parts.append(f"{'>' if low_open else '>='} {low:g}")
+    if high is not None:
+        parts.append(f"{'<' if high_open else '<='} {high:g}")
+    return " and ".join(parts)
+
+
+def check_int(
+    value: Any,
+    name: str,
+    *,
+    low: int | None = None,
+    high: int | None = None,
+    allow_none: bool = False,
+) -> Any:
+    """``value`` as a Python ``int`` in ``[low, high]`` (``None`` passes when ``allow_none``).
+
+    Integral floats (``5.0``) are accepted; strings, booleans and fractional numbers are not.
+    """
+    if value is None and allow_none:
+        return None
+    rng = _range_text(low, high, False, False)
+    what = f"an integer {rng}".rstrip() if rng else "an integer"
+    if allow_none:
+        what += " or None"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {what}, got {value!r} ({type(value).__name__})")
+    if isinstance(value, numbers.Integral):
+        out = int(value)
+    else:
+        v = float(value)
+        if not (math.isfinite(v) and v.is_integer()):
+            raise ValueError(f"{name} must be {what}, got {value!r}")
+        out = int(v)
+    if (low is not None and out < low) or (high is not None and out > high):
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return out
+
+
+def check_float(
+    value: Any,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+    allow_none: bool = False,
+) -> Any:
+    """``value`` as a finite Python ``float`` in the given range (``None`` when ``allow_none``).
+
+    ``low_open`` / ``high_open`` exclude the bound itself (``low=0, low_open=True``: > 0).
+    """
+    if value is None and allow_none:
+        return None
+    rng = _range_text(low, high, low_open, high_open)
+    what = f"a finite number {rng}".rstrip() if rng else "a finite number"
+    if allow_none:
+        what += " or None"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {what}, got {value!r} ({type(value).__name__})")
+    v = float(value)
+    bad = not math.isfinite(v)
+    if low is not None:
+        bad |= v <= low if low_open else v < low
+    if high is not None:
+        bad |= v >= high if high_open else v > high
+    if bad:
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return v
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """``value`` as ``bool``; only ``True`` / ``False`` (and numpy booleans) are accepted."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+    return bool(value)
+
+
+def check_choice(value: Any, name: str, choices: Collection[Any]) -> Any:
+    """``value`` if it is one of ``choices``; the error lists them."""
+    try:
+        ok = value in choices
+    except TypeError:  # unhashable value against a set
+        ok = False
+    if not ok:
+        listed = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be one of {listed}; got {value!r}")
+    return value
+
+
+def check_nan_policy(nan_policy: Any) -> NanPolicy:
+    """``nan_policy`` as in :mod:`scipy.stats`: ``'raise'``, ``'omit'`` or ``'propagate'``."""
+    return check_choice(nan_policy, "nan_policy", ("raise", "omit", "propagate"))  # type: ignore[no-any-return]
+
+
+def check_array(
+    X: Any,
+    name: str,
+    *,
+    ndim: int | Sequence[int] | None = None,
+    accept_sparse: bool = False,
+    allow_complex: bool = False,
+    finite: bool = True,
+    min_rows: int = 0,
+    min_cols: int = 0,
+    dtype: Any = np.float64,
+) -> Any:
+    """``X`` as a real ``dtype`` array (or CSR sparse matrix when ``accept_sparse``).
+
+    Raises ``TypeError`` for non-numeric, complex (unless ``allow_complex``) or sparse (unless
+    ``accept_sparse``) input, and ``ValueError`` for the wrong number of dimensions, too few
+    rows / columns, or NaN / inf entries when ``finite``. The message names ``name``.
+    """
+    if sp.issparse(X):
+        if not accept_sparse:
+            raise TypeError(f"{name} must be a dense array; got a sparse {type(X).__name__}")
+        data = X.data if hasattr(X, "data") else X.tocsr().data
+        kind = np.asarray(data).dtype.kind
+        shape = X.shape
+    else:
+        if isinstance(X, (str, bytes)):
+            raise TypeError(f"{name} must be a numeric array, got a string")
+        try:
+            arr = np.asarray(X)
+        except Exception as exc:  # ragged lists etc.
+            raise ValueError(f"{name} could not be read as an array: {exc}") from None
+        kind = arr.dtype.kind
+        shape = arr.shape
+    if kind == "c" and not allow_complex:
+        raise TypeError(f"{name} must be real-valued; got complex entries")
+    if kind not in "biufc":
+        raise TypeError(f"{name} must be numeric; got dtype {kind!r} (an object or string array)")
+    if ndim is not None:
+        allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
+        if len(shape) not in allowed:
+            want = " or ".join(str(a) for a in allowed)
+            raise ValueError(f"{name} must be {want}-dimensional; got shape {shape}")
+    if shape and shape[0] < min_rows:
+        raise ValueError(f"{name} needs at least {min_rows} rows; got shape {shape}")
+    if len(shape) > 1 and shape[1] < min_cols:
+        raise ValueError(f"{name} needs at least {min_cols} columns; got shape {shape}")
+    if sp.issparse(X):
+        out = sp.csr_matrix(X, dtype=dtype if kind != "c" else None)
+        if finite and out.nnz and not np.isfinite(out.data).all():
+            bad = int((~np.isfinite(out.data)).sum())
+            raise ValueError(f"{name} contains {bad} NaN or infinite entries")
+        return out
+    target = dtype if (dtype is not None and kind != "c") else None
+    out_arr = np.asarray(X, dtype=target)
+    if finite and out_arr.size and not np.isfinite(out_arr).all():
+        bad = int((~np.isfinite(out_arr)).sum())
+        raise ValueError(f"{name} contains {bad} NaN or infinite entries")
+    return out_arr
+
+
+def check_finite(values: Any, name: str, *, nan_policy: str = "raise") -> np.ndarray:
+    """Mask of the finite entries of ``values`` under ``nan_policy``.
+
+    ``'raise'`` raises a ``ValueError`` naming ``name`` and the count of NaN / inf entries;
+    ``'omit'`` returns the mask of finite entries; ``'propagate'`` returns an all-True mask.
+    """
+    policy = check_nan_policy(nan_policy)
+    arr = np.asarray(values, dtype=np.float64)
+    finite = np.isfinite(arr)
+    if policy == "raise" and not finite.all():
+        raise ValueError(
+            f"{name} contains {int((~finite).sum())} NaN or infinite values "
+            "(pass nan_policy='omit' to skip them)"
+        )
+    if policy == "propagate":
+        return np.ones(arr.shape, dtype=bool)
+    return finite
+
+
+def check_random_state(value: Any, name: str = "random_state", *, legacy: bool = False) -> Any:
+    """``value`` if it can seed numpy's generators, else an error naming ``name``.
+
+    Accepted: ``None``, an integer ``>= 0``, a :class:`numpy.random.Generator`,
+    :class:`numpy.random.RandomState` or :class:`numpy.random.SeedSequence` (returned
+    unchanged, integers as Python ``int``), so the caller can pass it on to
+    :func:`numpy.random.default_rng`. With ``legacy=True`` the result is one that
+    :class:`numpy.random.RandomState` and scikit-learn accept: a ``Generator`` or
+    ``SeedSequence`` gives an integer seed drawn from it, an integer must be below ``2**32``.
+    """
+    if isinstance(value, (np.random.Generator, np.random.SeedSequence)):
+        return int(np.random.default_rng(value).integers(2**31 - 1)) if legacy else value
+    if value is None or isinstance(value, np.random.RandomState):
+        return value
+    what = "None, an integer >= 0, a numpy Generator, RandomState or SeedSequence"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {what}; got {value!r} ({type(value).__name__})")
+    seed = int(value)
+    if seed < 0 or (legacy and seed >= 2**32):
+        limit = " (below 2**32)" if legacy else ""
+        raise ValueError(f"{name} must be {what}{limit}; got {value!r}")
+    return seed
+
+
+def check_file(path: Any, name: str = "path", *, allow_empty: bool = False) -> Path:
+    """``path`` as a :class:`~pathlib.Path` to an existing, readable, non-empty regular file.
+
+    A directory, a missing file and an empty file each get their own message.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(path).__name__}")
+    p = Path(path).expanduser()
+    if p.is_dir():
+        raise IsADirectoryError(f"{name} {str(p)!r} is a directory, not a file")
+    if not p.exists():
+        raise FileNotFoundError(f"{name} {str(p)!r} does not exist")
+    if not p.is_file():
+        raise ValueError(f"{name} {str(p)!r} is not a regular file")
+    if not os.access(p, os.R_OK):
+        raise PermissionError(f"{name} {str(p)!r} is not readable")
+    if not allow_empty and p.stat().st_size == 0:
+        raise format_error(p, None, "the file is empty")
+    return p
+
+
+def check_dir(path: Any, name: str = "path") -> Path:
+    """``path`` as a :class:`~pathlib.Path` to an existing directory."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(path).__name__}")
+    p = Path(path).expanduser()
+    if p.is_file():
+        raise NotADirectoryError(f"{name} {str(p)!r} is a file, not a directory")
+    if not p.exists():
+        raise FileNotFoundError(f"{name} {str(p)!r} does not exist")
+    return p
+
+
+def format_error(path: Any, lineno: int | None, message: str) -> DataFormatError:
+    """A :class:`DataFormatError` reading ``"<file name> line <n>: <message> [<full path>]"``."""
+    p = Path(path)
+    where = f"{p.name} line {lineno}" if lineno is not None else p.name
+    return DataFormatError(f"{where}: {message} [{p}]")

@@ -1,0 +1,143 @@
+"""Widget of the view-ablation notebook 04 (only used under ``if INTERACTIVE:``).
+
+:func:`ablation_explorer` lets a reader choose a removal (a view family, the paper's
+combinations or a single view) and a test set, and see the drop of MVLSA without those views
+against "All views" in every seed: both scores, the drop, its p-value before and after the Holm
+correction over the seed's whole table, and whether it is significant. The widget-free part is
+:func:`ablation_detail`; nothing is refitted (the numbers are those of the notebook's tables).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from workbench.explore._output import append_display, output_area, show_message
+
+__all__ = ["ablation_detail", "ablation_explorer"]
+
+
+def _pts(value: float, *, signed: bool = False) -> str:
+    return "n/a" if not math.isfinite(value) else f"{100 * value:{'+' if signed else ''}.1f}"
+
+
+def ablation_detail(ablation: Any, removal: str, test_set: str) -> tuple[str, pd.DataFrame]:
+    """The drop of one removal on one test set, over the seeds.
+
+    Parameters
+    ----------
+    ablation : AblationSeeds
+        From :func:`workbench.mvlsa_experiments.ablation_seeds`.
+    removal : str
+        A row of ``ablation.drops.mean`` (e.g. ``"!dependency"``).
+    test_set : str
+        A column of it (a rating set, ``"AN-SYN"`` or ``"AN-SEM"``).
+
+    Returns
+    -------
+    (str, DataFrame)
+        A one-line summary (mean ± sd drop in points, in how many seeds it is significant after
+        Holm and in which direction) and one row per seed: the scores of "All views" and of the
+        ablated system (points), the drop over the items both score (points), the uncorrected and
+        Holm-corrected p-values and ``significant``.
+
+    Raises
+    ------
+    KeyError
+        For an unknown removal or test set (naming the available ones).
+    """
+    drops = ablation.drops.mean
+    if removal not in drops.index:
+        raise KeyError(f"unknown removal {removal!r}; available: {list(drops.index)}")
+    if test_set not in drops.columns:
+        raise KeyError(f"unknown test set {test_set!r}; available: {list(drops.columns)}")
+    rows = {}
+    removed: tuple[str, ...] = ()
+    for seed, res in ablation.per_seed.items():
+        removed = tuple(res.removals.get(removal, ()))
+        rows[seed] = {
+            "All views": 100 * float(res.scores.loc[test_set, "All views"]),
+            f"without ({removal})": 100 * float(res.scores.loc[test_set, removal]),
+            "drop (points)": 100 * float(res.drops.loc[removal, test_set]),
+            "p": float(res.pvalues.loc[removal, test_set]),
+            "p (Holm)": float(res.pvalues_corrected.loc[removal, test_set]),
+            "significant": bool(res.significant.loc[removal, test_set]),
+        }
+    table = pd.DataFrame.from_dict(rows, orient="index").rename_axis("seed")
+    mean = float(drops.loc[removal, test_set])
+    sd = float(ablation.drops.sd.loc[removal, test_set])
+    n = int(ablation.n_seeds)
+    helped = int(ablation.helped.loc[removal, test_set])
+    hurt = int(ablation.hurt.loc[removal, test_set])
+    what = f"{removal} (removes {', '.join(removed)})" if removed else removal
+    if not math.isfinite(mean):
+        return f"{what} on {test_set}: no comparison (no item scored by both systems)", table
+    spread = f" ± {_pts(sd)}" if n > 1 and math.isfinite(sd) else ""
+    if helped or hurt:
+        parts = []
+        if helped:
+            parts.append(f"the removed views helped in {helped} of {n} seed(s)")
+        if hurt:
+            parts.append(f"they hurt in {hurt} of {n} seed(s)")
+        verdict = "significant after Holm: " + "; ".join(parts)
+    else:
+        verdict = f"not significant after Holm in any of {n} seed(s)"
+    return f"{what} on {test_set}: drop {_pts(mean, signed=True)}{spread} points; {verdict}", table
+
+
+def ablation_explorer(
+    ablation: Any, *, removal: str | None = None, test_set: str | None = None
+) -> Any:
+    """Choose a removal and a test set; see the drop and its significance in every seed.
+
+    Parameters
+    ----------
+    ablation : AblationSeeds
+        From :func:`workbench.mvlsa_experiments.ablation_seeds`.
+    removal, test_set : str, optional
+        Initial choices (default: the first removal, and MEN when present, else the first test
+        set).
+
+    Returns
+    -------
+    ipywidgets.VBox
+    """
+    import ipywidgets as widgets
+
+    removals = list(ablation.drops.mean.index)
+    test_sets = list(ablation.drops.mean.columns)
+    if not removals or not test_sets:
+        raise ValueError("the ablation has no removal or no test set")
+    first = next(iter(ablation.per_seed.values()))
+    labels = [(f"{r} ({', '.join(first.removals.get(r, ()))})" if first.removals.get(r) else r, r)
+              for r in removals]  # fmt: skip
+    if removal is None or removal not in removals:
+        removal = removals[0]
+    if test_set is None or test_set not in test_sets:
+        test_set = "MEN" if "MEN" in test_sets else test_sets[0]
+    w_rem = widgets.Dropdown(options=labels, value=removal, description="removed",
+                             layout=widgets.Layout(width="auto"))  # fmt: skip
+    w_set = widgets.Dropdown(options=test_sets, value=test_set, description="test set")
+    out = output_area()
+
+    def show(_: Any = None) -> None:
+        # kernel-side output (see workbench.explore._output)
+        if w_rem.value is None or w_set.value is None:
+            show_message(out, "choose a removal and a test set")
+            return
+        try:
+            text, table = ablation_detail(ablation, w_rem.value, w_set.value)
+        except KeyError as exc:
+            show_message(out, str(exc.args[0]))
+            return
+        out.outputs = ()
+        out.append_stdout(text + "\n")
+        append_display(out, table.round({"All views": 1, f"without ({w_rem.value})": 1,
+                                         "drop (points)": 1, "p": 4, "p (Holm)": 4}))  # fmt: skip
+
+    w_rem.observe(show, names="value")
+    w_set.observe(show, names="value")
+    show()
+    return widgets.VBox([widgets.HBox([w_rem, w_set]), out])

@@ -1,0 +1,190 @@
+"""Output cells show results, not logs: a notebook kernel logs to ``workbench.log``.
+
+A Jupyter kernel that imports :mod:`workbench` (every notebook does, in its imports cell) calls
+:func:`setup_notebook_logging`, which
+
+* writes every log record of the ``workbench`` loggers (INFO and above) and of other libraries
+  (WARNING and above) to ``workbench.log`` in the run's results folder
+  (:func:`workbench.records.output_dir`: ``results/<notebook>/`` for a run of
+  :mod:`workbench.runner`, ``results/interactive/`` for a notebook run by hand in JupyterLab);
+* routes Python warnings to the same file instead of the cell's stderr;
+* after each cell, shows every *new* warning that matters once, as one short line (the same
+  warning again is only counted, in the log): warnings addressed to developers
+  (:data:`QUIET_CATEGORIES`, e.g. ``DeprecationWarning``) and INFO records are never shown.
+
+Outside a kernel (scripts, tests, the runner's own process) nothing is changed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "LOG_FILE",
+    "QUIET_CATEGORIES",
+    "WarningSummary",
+    "in_kernel",
+    "setup_notebook_logging",
+    "teardown_notebook_logging",
+]
+
+#: Name of the log file in the results folder.
+LOG_FILE = "workbench.log"
+#: Warning categories written to the log only (they address developers, not a reader).
+QUIET_CATEGORIES: tuple[type[Warning], ...] = (
+    DeprecationWarning,
+    PendingDeprecationWarning,
+    FutureWarning,
+    ImportWarning,
+    ResourceWarning,
+)
+_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+#: What :func:`setup_notebook_logging` changed (to undo it); empty when not set up.
+_STATE: dict[str, Any] = {}
+
+
+def in_kernel() -> bool:
+    """True inside a Jupyter (ipykernel) kernel."""
+    if "ipykernel" not in sys.modules:
+        return False
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+class WarningSummary(logging.Handler):
+    """Collects the distinct WARNING (and worse) messages that matter, each once.
+
+    :meth:`take` returns the messages not shown yet; ``counts`` holds how often each occurred.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.counts: dict[str, int] = {}
+        self._pending: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if getattr(record, "quiet", False):
+            return
+        text = getattr(record, "summary", None) or record.getMessage()
+        lines = str(text).strip().splitlines()
+        key = lines[0] if lines else record.levelname.lower()
+        if record.levelno >= logging.ERROR and "error" not in key.lower():
+            key = f"error: {key}"
+        if key in self.counts:
+            self.counts[key] += 1
+            return
+        self.counts[key] = 1
+        self._pending.append(key)
+
+    def take(self) -> list[str]:
+        """The messages not returned before (first occurrences, in order)."""
+        out, self._pending = self._pending, []
+        return out
+
+
+def _showwarning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    """``warnings.showwarning`` replacement: log to ``py.warnings`` instead of printing."""
+    text = f"{category.__name__}: {message}"
+    logging.getLogger("py.warnings").warning(
+        "%s (%s:%d)", text, os.path.basename(filename), lineno,
+        extra={"quiet": issubclass(category, QUIET_CATEGORIES), "summary": text},
+    )  # fmt: skip
+
+
+def _report(*_: Any) -> None:
+    """``post_run_cell`` hook: the new warnings of the cell, one line each, on stderr."""
+    summary = _STATE.get("summary")
+    if summary is None:
+        return
+    new = summary.take()
+    if new:
+        lines = "".join(f"\u26a0 {msg}\n" for msg in new)
+        sys.stderr.write(f"{lines}  (each warning is shown once; every log message and warning "
+                         f"is in {LOG_FILE} of the results folder)\n")  # fmt: skip
+        sys.stderr.flush()
+
+
+def setup_notebook_logging(folder: str | os.PathLike[str] | None = None) -> Path:
+    """Log to ``<folder>/workbench.log`` (default: :func:`workbench.records.output_dir`) and
+    summarise the warnings that matter once (see the module docstring); returns the log's path.
+
+    Idempotent for the same folder; a different folder replaces the previous set-up.
+    """
+    if folder is None:
+        from workbench.records import output_dir
+
+        folder = output_dir()
+    path = Path(folder) / LOG_FILE
+    if _STATE.get("path") == path:
+        return path
+    teardown_notebook_logging()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setLevel(logging.INFO)
+    handler.setFormatter(logging.Formatter(_FORMAT))
+    summary = WarningSummary()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.addHandler(summary)
+    package = logging.getLogger("workbench")
+    _STATE.update(path=path, handler=handler, summary=summary, package_level=package.level,
+                  showwarning=warnings.showwarning)  # fmt: skip
+    if package.level == logging.NOTSET:
+        package.setLevel(logging.INFO)
+    warnings.showwarning = _showwarning
+    if in_kernel():
+        from IPython import get_ipython
+
+        get_ipython().events.register("post_run_cell", _report)
+        _STATE["hooked"] = True
+    return path
+
+
+def teardown_notebook_logging() -> None:
+    """Undo :func:`setup_notebook_logging` (close the file, restore warnings and levels)."""
+    if not _STATE:
+        return
+    root = logging.getLogger()
+    for key in ("handler", "summary"):
+        h = _STATE.get(key)
+        if h is not None:
+            root.removeHandler(h)
+            h.close()
+    logging.getLogger("workbench").setLevel(_STATE.get("package_level", logging.NOTSET))
+    if warnings.showwarning is _showwarning:
+        warnings.showwarning = _STATE.get("showwarning", warnings.showwarning)
+    if _STATE.get("hooked"):
+        from IPython import get_ipython
+
+        shell = get_ipython()
+        if shell is not None:
+            try:
+                shell.events.unregister("post_run_cell", _report)
+            except ValueError:
+                pass
+    _STATE.clear()
+
+
+def _auto_setup() -> None:
+    """Called when :mod:`workbench` is imported: set up inside a kernel, never fail the import."""
+    if _STATE or not in_kernel():
+        return
+    try:
+        setup_notebook_logging()
+    except OSError as exc:  # e.g. a read-only checkout: keep the default behaviour
+        logging.getLogger(__name__).debug("no notebook log file: %s", exc)
