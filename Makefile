@@ -19,7 +19,7 @@ export MPLBACKEND ?= Agg
 
 help:
 	@echo "make run    - create .venv if needed, run every notebook (--size $(SIZE), $(JOBS) at a time) into $(OUT)"
-	@echo "make test   - ruff, mypy and pytest (notebooks on small data; slow tests excluded)"
+	@echo "make test   - ruff, mypy and pytest (tests/, doctests of workbench/, notebooks on small data; slow tests excluded)"
 	@echo "make lab    - JupyterLab on notebooks/"
 	@echo "make bench  - run the benchmark scripts in bench/ (BENCH_ARGS=--quick for a reduced size)"
 	@echo "make clean  - remove results and caches (distclean also removes .venv)"

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import scipy.linalg as la
 import scipy.sparse as sp
+from sklearn.exceptions import NotFittedError
 
 from workbench.alignment import train_ibm1
 from workbench.crosslingual import (
@@ -156,7 +157,7 @@ def test_projection_bad_input():
             est.fit([views[0], views[1][:-1]])
         with pytest.raises(ValueError, match="joint term space|different numbers of terms"):
             est.fit([views[0], views[1][:, :-1]])
-        with pytest.raises(RuntimeError, match="not fitted"):
+        with pytest.raises(NotFittedError, match="not fitted"):
             est.transform(views[0])
         with pytest.raises(ValueError, match="empty"):
             est.fit([views[0], sp.csr_matrix(views[0].shape)])

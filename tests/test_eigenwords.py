@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import NotFittedError
 
 from workbench.eigenwords import (
     CCAPrior,
@@ -286,7 +287,7 @@ def test_bad_inputs():
         eigenwords_svd(count_contexts(ids, V), 2, which="middle")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="empty"):
         eigenwords_svd(count_contexts(np.array([-1, -1, 0]), 2), 1)
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         Eigenwords(2).transform(np.zeros((1, 4), dtype=int))
 
 

@@ -226,10 +226,12 @@ def test_sklearn_contract():
     out = c.fit_transform(views)
     np.testing.assert_array_equal(out, c.embedding_)
     assert GCCA(2).get_params()["regularization"] == 1e-8
-    # masks are the second positional argument (contract: fit(views, masks=None))
+    # masks are keyword-only (contract: fit(views, y=None, *, masks=None)); y is ignored
     rng = np.random.default_rng(0)
     masks = [rng.random(400) > 0.2 for _ in views]
-    a = MVLSA(2, view_rank=7, random_state=1).fit(views, masks)
+    with pytest.raises(TypeError):
+        MVLSA(2, view_rank=7).fit(views, None, masks)  # type: ignore[misc]
+    a = MVLSA(2, view_rank=7, random_state=1).fit(views, None, masks=masks)
     b = MVLSA(2, view_rank=7, random_state=1).fit(views, masks=masks)
     np.testing.assert_array_equal(a.embedding_, b.embedding_)
     assert a.support_.max() == len(views) and a.support_.min() < len(views)

@@ -40,7 +40,7 @@ def test_combined_factors_equal_mvlsa(row_weighting, relative, reg):
         row_weighting=row_weighting,
         svd_solver="dense",
     )
-    est.fit([v.matrix for v in views], [v.observed for v in views])
+    est.fit([v.matrix for v in views], masks=[v.observed for v in views])
     fac = [compute_factor(v, 8, row_weighting=row_weighting, svd_solver="dense") for v in views]
     h = mx.combine_factors(fac, 200, 5, regularization=reg, relative_regularization=relative)
     np.testing.assert_allclose(h, est.embedding_, atol=1e-10)

@@ -738,3 +738,15 @@ def test_pretrained_glove_limit_checked_before_import():
         load_pretrained_glove(limit="5")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"limit must be an integer >= 1 or None, got -3"):
         load_pretrained_glove(limit=-3)
+
+
+def test_multisense_vectors_refuse_nan_senses_and_centres():
+    import numpy as np
+
+    from workbench.embeddings import MultiSenseVectors
+
+    g = np.ones((1, 2))
+    with pytest.raises(ValueError, match="'bank'.*NaN"):
+        MultiSenseVectors(["bank"], g, [np.array([[1.0, np.nan]])], [np.ones((1, 2))])
+    with pytest.raises(ValueError, match="'bank'.*NaN"):
+        MultiSenseVectors(["bank"], g, [np.ones((1, 2))], [np.array([[np.inf, 0.0]])])

@@ -290,6 +290,8 @@ class MultiSenseVectors:
                 raise ValueError(f"senses of {w!r} have shape {s.shape}, expected (k>=1, {d})")
             if c.shape[0] != s.shape[0]:
                 raise ValueError(f"{w!r}: {s.shape[0]} senses but {c.shape[0]} context centres")
+            if not (np.isfinite(s).all() and np.isfinite(c).all()):
+                raise ValueError(f"senses or context centres of {w!r} contain NaN or inf")
             if dc is None:
                 dc = c.shape[1]
             elif c.shape[1] != dc:

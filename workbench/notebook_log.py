@@ -12,7 +12,8 @@ A Jupyter kernel that imports :mod:`workbench` (every notebook does, in its impo
   warning again is only counted, in the log): warnings addressed to developers
   (:data:`QUIET_CATEGORIES`, e.g. ``DeprecationWarning``) and INFO records are never shown.
 
-Outside a kernel (scripts, tests, the runner's own process) nothing is changed.
+Outside a kernel (scripts, tests, the runner's own process), and in a kernel of a project that
+is not a workbench checkout nor a runner run, nothing is changed.
 """
 
 from __future__ import annotations
@@ -180,9 +181,26 @@ def teardown_notebook_logging() -> None:
     _STATE.clear()
 
 
+def _in_workbench_run() -> bool:
+    """A kernel run by :mod:`workbench.runner`, or one working inside a workbench checkout.
+
+    A kernel of a user's own project that imports :mod:`workbench` as a library keeps its
+    logging untouched.
+    """
+    from workbench.records import OUTPUT_DIR_ENV
+
+    if os.environ.get(OUTPUT_DIR_ENV):
+        return True
+    cwd = Path.cwd().resolve()
+    return any(
+        (f / "notebooks").is_dir() and (f / "workbench").is_dir() for f in (cwd, *cwd.parents)
+    )
+
+
 def _auto_setup() -> None:
-    """Called when :mod:`workbench` is imported: set up inside a kernel, never fail the import."""
-    if _STATE or not in_kernel():
+    """Called when :mod:`workbench` is imported: set up inside a kernel of a workbench run (see
+    :func:`_in_workbench_run`), never fail the import."""
+    if _STATE or not in_kernel() or not _in_workbench_run():
         return
     try:
         setup_notebook_logging()

@@ -70,8 +70,10 @@ def _jsonable(value: Any, where: str) -> Any:
             "__type__": "DataFrame",
             "columns": [_jsonable(c, f"{where}.columns") for c in value.columns],
             "index": [_jsonable(i, f"{where}.index") for i in value.index],
-            "data": [[_jsonable(v, f"{where}[{c!r}]") for c, v in zip(value.columns, row)]
-                     for row in value.itertuples(index=False)],  # fmt: skip
+            "data": [
+                [_jsonable(v, f"{where}[{c!r}]") for c, v in zip(value.columns, row)]
+                for row in value.itertuples(index=False)
+            ],  # fmt: skip
         }
     if isinstance(value, (pd.Series, Mapping)):
         out: dict[str, Any] = {}
@@ -105,8 +107,6 @@ def _jsonable(value: Any, where: str) -> Any:
         f"cannot store {where} of type {type(value).__name__}; "
         "use numbers, strings, lists, dicts, numpy arrays or pandas objects"
     )
-
-
 
 
 def record(name: str, value: Any) -> Any:
@@ -235,8 +235,7 @@ class _NarrationFormatter(string.Formatter):
                 vals = _values(value)
             except (TypeError, ValueError):
                 raise TypeError(
-                    f"{what} needs per-seed numbers (a list or a dict keyed by seed), "
-                    f"got {value!r}"
+                    f"{what} needs per-seed numbers (a list or a dict keyed by seed), got {value!r}"
                 ) from None
             vals = vals[np.isfinite(vals)]
             if vals.size == 0:

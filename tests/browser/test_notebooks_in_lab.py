@@ -65,10 +65,11 @@ _ATTACH = """async (name) => {
   }
   await panel.context.ready;
   await panel.sessionContext.ready;
-  const wb = {panel, errors: [], last: Date.now()};
+  const wb = {panel, errors: [], last: Date.now(), count: 0};
   window.__wb = wb;
   panel.sessionContext.iopubMessage.connect((_, msg) => {
     wb.last = Date.now();
+    wb.count += 1;
     const type = msg.header.msg_type;
     const c = msg.content;
     if (type === 'error') {
@@ -92,6 +93,7 @@ _STATE = """() => {
   return {
     status: kernel ? kernel.status : 'no kernel',
     quiet: (Date.now() - wb.last) / 1000,
+    count: wb.count,
     pending: counts.filter(c => c === null).length,
     running: prompts.filter(t => t.includes('*')).length,
     errors: wb.errors,
@@ -143,7 +145,7 @@ ATTEMPTS = 3
 class Notebook:
     """One notebook opened in JupyterLab (``page`` is a Playwright page)."""
 
-    page: Any
+    page: Any = field(repr=False)
     name: str
     problems: list[str] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
@@ -174,6 +176,7 @@ class Notebook:
         deadline = time.monotonic() + timeout
         while True:
             st = self.state()
+            self._check_alive(st)
             if st["status"] == "idle" and st["quiet"] >= QUIET and not st["running"]:
                 return st
             if time.monotonic() > deadline:
@@ -206,13 +209,16 @@ class Notebook:
 
     def assert_no_errors(self, when: str) -> None:
         errors = self.errors()
-        assert not errors, f"{self.name}: the kernel reported an error {when}:\n" + "\n\n".join(
-            e[-3000:] for e in errors
-        )
+        if errors:
+            pytest.fail(
+                f"{self.name}: the kernel reported an error {when}:\n"
+                + "\n\n".join(_shorten(e) for e in errors),
+                pytrace=False,
+            )
         shown = self.panel.locator(".jp-OutputArea-output").filter(has_text=TRACEBACK)
         if shown.count():
             pytest.fail(
-                f"{self.name}: a traceback is shown {when}:\n{shown.first.inner_text()[-3000:]}",
+                f"{self.name}: a traceback is shown {when}:\n{_shorten(shown.first.inner_text())}",
                 pytrace=False,
             )
 
@@ -229,22 +235,33 @@ class Notebook:
     def result(self, view: Any) -> str:
         return view.evaluate(_RESULT)
 
-    def await_change(self, view: Any, before: str) -> tuple[bool, str]:
-        """Wait for the kernel to act on a move; (did the widget's result change, the result)."""
+    def await_change(self, view: Any, before: str, count: int) -> tuple[bool, str]:
+        """Wait for the kernel to act on a move; (did the widget's result change, the result).
+
+        ``count`` is the number of kernel messages seen before the move: the kernel has acted
+        once it has sent more and is idle again.
+        """
         start = time.monotonic()
         deadline = start + MOVE_TIMEOUT
         while True:
             time.sleep(0.25)
             st = self.state()
+            self._check_alive(st)
+            heard = st["count"] > count
             settled = st["status"] == "idle" and st["quiet"] >= QUIET
             now = self.result(view)
+            waited = time.monotonic() - start
             if settled and (now != before or st["errors"]):
                 time.sleep(0.3)  # let the widget views render the last message
                 return now != before, self.result(view)
-            if settled and time.monotonic() - start >= NO_CHANGE_AFTER:
-                return False, now
+            if settled and waited >= (NO_CHANGE_AFTER if heard else 3 * NO_CHANGE_AFTER):
+                return False, now  # (not heard: the move did not reach the kernel)
             if time.monotonic() > deadline:
                 pytest.fail(f"{self.name}: no answer {MOVE_TIMEOUT:.0f} s after a move: {st}")
+
+    def _check_alive(self, st: dict[str, Any]) -> None:
+        if st["status"] in ("dead", "no kernel"):
+            pytest.fail(f"{self.name}: the kernel is {st['status']}\n{st}", pytrace=False)
 
     def move_all(self, view: Any, where: str) -> int:
         """Move every control of one widget in turn; returns how many were moved.
@@ -267,21 +284,22 @@ class Notebook:
                 t0 = time.monotonic()
                 changed, after, tried = False, "", []
                 for attempt in range(ATTEMPTS):
-                    before = self.result(view)
+                    before, count = self.result(view), self.state()["count"]
                     what = MOVERS[kind](self.page, control, attempt)
                     if what is None:  # no other value to choose
                         break
                     tried.append(what)
-                    changed, after = self.await_change(view, before)
+                    changed, after = self.await_change(view, before, count)
                     if not changed and buttons.count():
+                        count = self.state()["count"]
                         for j in range(buttons.count()):
                             buttons.nth(j).click()
                         tried[-1] += f" + click {buttons.count()} button(s)"
-                        changed, after = self.await_change(view, before)
+                        changed, after = self.await_change(view, before, count)
                     step = f"{where}: {label} -> {what}"
                     self.assert_no_errors(f"after {step}")
                     if TRACEBACK in after:
-                        pytest.fail(f"{self.name}: traceback after {step}:\n{after[-3000:]}")
+                        pytest.fail(f"{self.name}: traceback after {step}:\n{_shorten(after)}")
                     if changed:
                         break
                 step = f"{where}: {label} -> {'; '.join(tried) or 'nothing'}"
@@ -304,15 +322,20 @@ class Notebook:
             button = buttons.nth(j)
             label = f"button {button.inner_text().strip()!r}"
             t0 = time.monotonic()
-            before = self.result(view)
+            before, count = self.result(view), self.state()["count"]
             button.click()
-            changed, after = self.await_change(view, before)
+            changed, after = self.await_change(view, before, count)
             self.assert_no_errors(f"after {where}: click {label}")
             if TRACEBACK in after or not after.strip():
-                pytest.fail(f"{self.name}: {where}: click {label} shows:\n{after[-3000:]}")
+                pytest.fail(f"{self.name}: {where}: click {label} shows:\n{_shorten(after)}")
             status = "changed" if changed else "same result"
             self.log.append(f"{where}: click {label}: {status} ({time.monotonic() - t0:.1f} s)")
         return moved
+
+
+def _shorten(text: str, head: int = 400, tail: int = 2500) -> str:
+    """The start (exception name and message) and the end (innermost frames) of a traceback."""
+    return text if len(text) <= head + tail else f"{text[:head]}\n[...]\n{text[-tail:]}"
 
 
 def describe(control: Any) -> str:
@@ -512,6 +535,7 @@ def test_notebook_in_jupyterlab(path: Path, lab_server: Any, page: Any, screensh
     nb.assert_no_errors("after moving the widgets")
     print(f"{name}: {len(images)} image(s), {len(cells)} widget cell(s), {moved} move(s)")
     print("\n".join(nb.log))
-    assert not nb.problems, f"{name}: " + "\n".join(nb.problems)
+    if nb.problems:
+        pytest.fail(f"{name}:\n" + "\n".join(nb.problems), pytrace=False)
     if cells:
         assert moved, f"{name}: widgets shown but no control could be moved"

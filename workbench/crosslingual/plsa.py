@@ -16,12 +16,14 @@ Inputs are *count* matrices (documents x joint terms, one per language), e.g. fr
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numba
 import numpy as np
 import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
 from tqdm.auto import tqdm
 
 from workbench._progress import finish_bar
@@ -44,8 +46,8 @@ def _counts(x: Any) -> sp.csr_matrix:
     return c
 
 
-def _check_counts(views: Sequence[Any], min_views: int) -> list[sp.csr_matrix]:
-    views = check_aligned_views(views, min_views=min_views)
+def _check_counts(views: Sequence[Any], min_views: int, masks: Any) -> list[sp.csr_matrix]:
+    views = check_aligned_views(views, masks=masks, min_views=min_views)
     out = []
     for m, v in enumerate(views):
         c = _counts(v)
@@ -176,7 +178,7 @@ def _check_nonempty(views: Sequence[sp.csr_matrix]) -> list[np.ndarray]:
     return lengths
 
 
-class _PLSABase:
+class _PLSABase(TransformerMixin, BaseEstimator):
     n_topics: int
     alpha: float
     beta: float
@@ -202,8 +204,7 @@ class _PLSABase:
         Starts from uniform proportions and runs ``fold_in_iter`` EM iterations (default 1, as in
         the paper) with :math:`\\Phi` fixed. Compare the result with the L1 distance.
         """
-        if not hasattr(self, "topic_word_"):
-            raise RuntimeError(f"{type(self).__name__} is not fitted; call fit(views) first")
+        check_is_fitted(self, "topic_word_")
         x = check_array(X, "X", ndim=(1, 2), accept_sparse=True)
         x = _counts(x if sp.issparse(x) else np.atleast_2d(x))
         if x.shape[1] != self.n_features_in_:
@@ -219,6 +220,21 @@ class _PLSABase:
             _, row_acc, _ = _em_statistics(x, theta, phi_t)
             theta = _normalize_rows(theta * row_acc + (self.alpha - 1))
         return theta
+
+    def fit(
+        self, views: Any, y: Any = None, *, masks: Any = None, callback: Callback | None = None
+    ) -> Any:  # pragma: no cover
+        raise NotImplementedError  # (JPLSA and CPLSA define their fit)
+
+    def fit_transform(  # type: ignore[override]
+        self, views: Any, y: Any = None, *, masks: Any = None
+    ) -> list[np.ndarray]:
+        """Fit, then fold in every view's documents: ``[transform(v) for v in views]`` (the
+        training proportions are in ``doc_topic_``). ``y`` is ignored."""
+        if isinstance(views, Iterator):  # (a one-shot iterator is read once)
+            views = list(views)
+        self.fit(views, masks=masks)
+        return [self.transform(x) for x in views]
 
 
 class JPLSA(_PLSABase):
@@ -258,6 +274,23 @@ class JPLSA(_PLSABase):
     ----------
     T. Hofmann (1999). Probabilistic latent semantic analysis. UAI.
     J. C. Platt, K. Toutanova, W. Yih (2010), section 2.4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> rng = np.random.default_rng(0)
+    >>> en = sp.csr_matrix(rng.poisson(1.0, size=(8, 12)))  # 8 aligned documents, 12 joint terms
+    >>> es = sp.csr_matrix(rng.poisson(1.0, size=(8, 12)))
+    >>> from workbench.crosslingual import JPLSA
+    >>> jplsa = JPLSA(n_topics=3, n_iter=20).fit([en, es])
+    >>> jplsa.topic_word_.shape, jplsa.doc_topic_.shape
+    ((3, 12), (8, 3))
+    >>> bool(np.all(np.diff(jplsa.objective_) >= -1e-9))  # EM never lowers the MAP objective
+    True
+    >>> theta = jplsa.transform(es[:2])  # fold in two Spanish documents
+    >>> theta.shape, bool(np.allclose(theta.sum(axis=1), 1))
+    ((2, 3), True)
     """
 
     def __init__(
@@ -275,15 +308,25 @@ class JPLSA(_PLSABase):
         self.n_iter = n_iter
         self.fold_in_iter = fold_in_iter
 
-    def fit(self, views: Sequence[Any], *, callback: Callback | None = None) -> JPLSA:
+    def fit(
+        self,
+        views: Sequence[Any],
+        y: Any = None,
+        *,
+        masks: Any = None,
+        callback: Callback | None = None,
+    ) -> JPLSA:
         """Fit on aligned count matrices (one per language, summed into joint documents).
+
+        ``masks``: optional boolean vector per view of its observed documents; only the
+        documents observed in every view are used. ``y`` is ignored. Returns ``self``.
 
         ``callback(iteration, model)`` is called after every EM iteration with ``topic_word_``
         set to the current estimate (e.g. to evaluate on dev for early stopping); returning
         ``True`` stops the iterations.
         """
         self._validate_params(callback)
-        views = _check_counts(views, min_views=1)
+        views = _check_counts(views, min_views=1, masks=masks)
         _check_nonempty([sum(views[1:], views[0])])
         x = sum(views[1:], views[0]).tocsr()
         (theta,), phi_t = _init_params([x], self.n_topics, self.alpha, self.beta)
@@ -474,6 +517,21 @@ class CPLSA(_PLSABase):
     K. Ganchev, J. Graca, J. Gillenwater, B. Taskar (2010). Posterior regularization for
     structured latent variable models. JMLR 11.
     J. C. Platt, K. Toutanova, W. Yih (2010), section 2.5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> rng = np.random.default_rng(0)
+    >>> en = sp.csr_matrix(rng.poisson(1.0, size=(8, 12)))  # 8 aligned documents, 12 joint terms
+    >>> es = sp.csr_matrix(rng.poisson(1.0, size=(8, 12)))
+    >>> from workbench.crosslingual import CPLSA
+    >>> cplsa = CPLSA(n_topics=3, n_iter=10).fit([en, es])
+    >>> cplsa.topic_word_.shape, [t.shape for t in cplsa.doc_topic_]
+    ((3, 12), [(8, 3), (8, 3)])
+    >>> theta = cplsa.transform(en[:2])
+    >>> theta.shape, bool(np.allclose(theta.sum(axis=1), 1))
+    ((2, 3), True)
     """
 
     def __init__(
@@ -495,15 +553,25 @@ class CPLSA(_PLSABase):
         self.n_projection_steps = n_projection_steps
         self.fold_in_iter = fold_in_iter
 
-    def fit(self, views: Sequence[Any], *, callback: Callback | None = None) -> CPLSA:
+    def fit(
+        self,
+        views: Sequence[Any],
+        y: Any = None,
+        *,
+        masks: Any = None,
+        callback: Callback | None = None,
+    ) -> CPLSA:
         """Fit on aligned count matrices, one per language (at least two).
+
+        ``masks``: optional boolean vector per view of its observed documents; only the
+        documents observed in every view are used. ``y`` is ignored. Returns ``self``.
 
         ``callback(iteration, model)``: as in :meth:`JPLSA.fit` (returning ``True`` stops).
         """
         self._validate_params(callback)
         check_float(self.epsilon, "epsilon", low=0)
         check_int(self.n_projection_steps, "n_projection_steps", low=0)
-        views = _check_counts(views, min_views=2)
+        views = _check_counts(views, min_views=2, masks=masks)
         _check_nonempty(views)
         thetas, phi_t = _init_params(views, self.n_topics, self.alpha, self.beta)
         a1, b1 = self.alpha - 1, self.beta - 1

@@ -18,12 +18,14 @@ of ``N_u``, no explicit inverse). ``solver="dense"`` builds the ``V x V`` matric
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
 
 from workbench._validation import check_array, check_bool, check_choice, check_float, check_int
 
@@ -34,13 +36,16 @@ logger = logging.getLogger(__name__)
 _SOLVERS = ("auto", "reduced", "dense")
 
 
-def check_aligned_views(views: Any, *, min_views: int = 2) -> list[Any]:
+def check_aligned_views(views: Any, *, masks: Any = None, min_views: int = 2) -> list[Any]:
     """Validate a list of aligned document-term matrices (documents x joint terms).
 
     Returns the views as float64 ``scipy.sparse.csr_matrix`` (sparse input) or C-contiguous
-    ``ndarray``. Raises ``ValueError`` naming the problem: not a list, too few views, misaligned
-    document counts, different term spaces, NaN/inf, an empty view; ``TypeError`` for complex or
-    non-numeric views.
+    ``ndarray``. ``masks`` (optional) holds one boolean vector per view marking the documents
+    observed in that view (``None`` entries: all observed); the aligned estimators need complete
+    tuples, so only the documents observed in *every* view are returned. Raises ``ValueError``
+    naming the problem: not a list, too few views, misaligned document counts, different term
+    spaces, NaN/inf, masks of the wrong number / type / length, an empty view; ``TypeError`` for
+    complex or non-numeric views.
     """
     min_views = check_int(min_views, "min_views", low=1)
     if sp.issparse(views) or isinstance(views, (np.ndarray, str)):
@@ -71,6 +76,9 @@ def check_aligned_views(views: Any, *, min_views: int = 2) -> list[Any]:
             f"views have different numbers of terms {cols}; build all of them in one joint "
             "term space"
         )
+    if masks is not None:
+        out = _complete_tuples(out, masks)
+        rows = [x.shape[0] for x in out]
     if rows[0] < 2:
         raise ValueError(f"need at least 2 aligned documents, got {rows[0]}")
     for m, x in enumerate(out):
@@ -79,15 +87,39 @@ def check_aligned_views(views: Any, *, min_views: int = 2) -> list[Any]:
     return out
 
 
+def _complete_tuples(views: list[Any], masks: Any) -> list[Any]:
+    """The rows of ``views`` observed in every view according to ``masks`` (see
+    :func:`check_aligned_views`)."""
+    if isinstance(masks, (str, bytes)) or not hasattr(masks, "__iter__"):
+        raise ValueError(f"masks must be a list of boolean vectors (one per view), got {masks!r}")
+    masks = list(masks)
+    if len(masks) != len(views):
+        raise ValueError(f"got {len(masks)} masks for {len(views)} views")
+    n = views[0].shape[0]
+    keep = np.ones(n, dtype=bool)
+    for m, mask in enumerate(masks):
+        if mask is None:
+            continue
+        a = np.asarray(mask)
+        if a.dtype != bool:
+            raise ValueError(f"mask of view {m} must be boolean, got dtype {a.dtype}")
+        if a.shape != (n,):
+            raise ValueError(f"mask of view {m} has shape {a.shape}, expected ({n},)")
+        keep &= a
+    if keep.all():
+        return views
+    return [x[np.flatnonzero(keep)] for x in views]
+
+
 def _fit_prologue(
-    est: Any, views: Sequence[Any]
+    est: Any, views: Sequence[Any], masks: Any
 ) -> tuple[list[Any], int, int, int, int, float, list[np.ndarray]]:
     """Shared start of OPCA / CCA ``fit``: check parameters and views, sizes, column means."""
     check_int(est.n_components, "n_components", low=1)
     check_float(est.gamma, "gamma", low=0, low_open=True)
     check_choice(est.solver, "solver", _SOLVERS)
     check_bool(est.center, "center")
-    checked = check_aligned_views(views, min_views=2)
+    checked = check_aligned_views(views, masks=masks, min_views=2)
     n, n_terms = checked[0].shape
     means = [np.asarray(v.mean(axis=0)).ravel() for v in checked]
     return checked, n, n_terms, len(checked), int(est.n_components), float(est.gamma), means
@@ -132,18 +164,31 @@ def _top_generalized(s: np.ndarray, n: np.ndarray, k: int) -> tuple[np.ndarray, 
     return vals[::-1], vecs[:, ::-1]
 
 
-class _Projection:
+class _Projection(TransformerMixin, BaseEstimator):
     """Shared ``transform`` for a single projection matrix."""
 
     components_: np.ndarray
     n_features_in_: int
 
-    def _check_fitted(self) -> None:
-        if not hasattr(self, "components_"):
-            raise RuntimeError(f"{type(self).__name__} is not fitted; call fit(views) first")
+    def fit(self, views: Any, y: Any = None, *, masks: Any = None) -> Any:  # pragma: no cover
+        raise NotImplementedError  # (each projection defines its fit)
+
+    def _transform_view(self, x: Any, m: int) -> np.ndarray:
+        """Project the documents of training view ``m`` (the language's own projection)."""
+        return self.transform(x)  # type: ignore[no-any-return]
+
+    def fit_transform(  # type: ignore[override]
+        self, views: Any, y: Any = None, *, masks: Any = None
+    ) -> list[np.ndarray]:
+        """Fit, then project every view's documents: ``[transform(views[m]) for m ...]``
+        (:class:`CrossLingualCCA`: with ``view=m``). ``y`` is ignored."""
+        if isinstance(views, Iterator):  # (a one-shot iterator is read once)
+            views = list(views)
+        self.fit(views, masks=masks)
+        return [self._transform_view(x, m) for m, x in enumerate(views)]
 
     def _check_x(self, x: Any) -> Any:
-        self._check_fitted()
+        check_is_fitted(self, "components_")
         x = check_array(x, "X", ndim=(1, 2), accept_sparse=True)
         if x.ndim == 1:
             x = x[None, :]
@@ -186,15 +231,35 @@ class CLLSI(_Projection):
     retrieval using latent semantic indexing. AAAI Spring Symposium.
     J. C. Platt, K. Toutanova, W. Yih (2010). Translingual document representations from
     discriminative projections. EMNLP, section 2.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> topics = rng.random((20, 3))  # 20 aligned documents; terms 0-9 English, 10-19 Spanish
+    >>> en = np.hstack([topics @ rng.random((3, 10)), np.zeros((20, 10))])
+    >>> es = np.hstack([np.zeros((20, 10)), topics @ rng.random((3, 10))])
+    >>> from workbench.crosslingual import CLLSI
+    >>> lsi = CLLSI(n_components=3).fit([en, es])
+    >>> lsi.components_.shape
+    (20, 3)
+    >>> lsi.transform(en[:4]).shape  # documents of either language, in the joint term space
+    (4, 3)
+    >>> [x.shape for x in lsi.fit_transform([en, es])]  # every training view, projected
+    [(20, 3), (20, 3)]
     """
 
     def __init__(self, n_components: int = 100) -> None:
         self.n_components = n_components
 
-    def fit(self, views: Sequence[Any]) -> CLLSI:
-        """Fit on aligned views (summed into concatenated documents) or one joint matrix."""
+    def fit(self, views: Sequence[Any], y: Any = None, *, masks: Any = None) -> CLLSI:
+        """Fit on aligned views (summed into concatenated documents) or one joint matrix.
+
+        ``masks``: optional boolean vector per view of its observed documents; only the
+        documents observed in every view are used. ``y`` is ignored. Returns ``self``.
+        """
         check_int(self.n_components, "n_components", low=1)
-        views = check_aligned_views(views, min_views=1)
+        views = check_aligned_views(views, masks=masks, min_views=1)
         d = views[0]
         for v in views[1:]:
             d = d + v
@@ -265,6 +330,22 @@ class OPCA(_Projection):
     K. I. Diamantaras, S. Y. Kung (1996). Principal Component Neural Networks. Wiley.
     J. C. Platt, K. Toutanova, W. Yih (2010). Translingual document representations from
     discriminative projections. EMNLP, section 2.2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> topics = rng.random((20, 3))  # 20 aligned documents; terms 0-9 English, 10-19 Spanish
+    >>> en = np.hstack([topics @ rng.random((3, 10)), np.zeros((20, 10))])
+    >>> es = np.hstack([np.zeros((20, 10)), topics @ rng.random((3, 10))])
+    >>> from workbench.crosslingual import OPCA
+    >>> opca = OPCA(n_components=3, gamma=0.01).fit([en, es])
+    >>> opca.components_.shape
+    (20, 3)
+    >>> bool(np.all(np.diff(opca.eigenvalues_) <= 0))  # signal-to-noise ratios, descending
+    True
+    >>> opca.transform(es[:4]).shape
+    (4, 3)
     """
 
     def __init__(
@@ -280,9 +361,13 @@ class OPCA(_Projection):
         self.solver = solver
         self.center = center
 
-    def fit(self, views: Sequence[Any]) -> OPCA:
-        """Fit on ``views``: a list of >= 2 aligned document-term matrices (one per language)."""
-        views, n, n_terms, n_views, k, gamma, means = _fit_prologue(self, views)
+    def fit(self, views: Sequence[Any], y: Any = None, *, masks: Any = None) -> OPCA:
+        """Fit on ``views``: a list of >= 2 aligned document-term matrices (one per language).
+
+        ``masks``: optional boolean vector per view of its observed documents; only the
+        documents observed in every view are used. ``y`` is ignored. Returns ``self``.
+        """
+        views, n, n_terms, n_views, k, gamma, means = _fit_prologue(self, views, masks)
         solver = self.solver
         if solver == "auto":
             solver = "dense" if n_terms <= n_views * n else "reduced"
@@ -367,6 +452,21 @@ class CrossLingualCCA(_Projection):
     A. Vinokourov, J. Shawe-Taylor, N. Cristianini (2003). Inferring a semantic representation of
     text via cross-language correlation analysis. NIPS 15.
     J. C. Platt, K. Toutanova, W. Yih (2010), section 2.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> topics = rng.random((20, 3))  # 20 aligned documents; terms 0-9 English, 10-19 Spanish
+    >>> en = np.hstack([topics @ rng.random((3, 10)), np.zeros((20, 10))])
+    >>> es = np.hstack([np.zeros((20, 10)), topics @ rng.random((3, 10))])
+    >>> from workbench.crosslingual import CrossLingualCCA
+    >>> cca = CrossLingualCCA(n_components=3, gamma=0.01).fit([en, es])
+    >>> cca.eigenvalues_.round(2)  # canonical correlations
+    array([0.98, 0.87, 0.84])
+    >>> a, b = cca.transform(en, view=0), cca.transform(es, view=1)
+    >>> bool(np.corrcoef(a[:, 0], b[:, 0])[0, 1] > 0.95)  # the translations agree
+    True
     """
 
     def __init__(
@@ -382,9 +482,13 @@ class CrossLingualCCA(_Projection):
         self.solver = solver
         self.center = center
 
-    def fit(self, views: Sequence[Any]) -> CrossLingualCCA:
-        """Fit on ``views``: a list of >= 2 aligned document-term matrices (one per language)."""
-        views, n, n_terms, n_views, k, gamma, means = _fit_prologue(self, views)
+    def fit(self, views: Sequence[Any], y: Any = None, *, masks: Any = None) -> CrossLingualCCA:
+        """Fit on ``views``: a list of >= 2 aligned document-term matrices (one per language).
+
+        ``masks``: optional boolean vector per view of its observed documents; only the
+        documents observed in every view are used. ``y`` is ignored. Returns ``self``.
+        """
+        views, n, n_terms, n_views, k, gamma, means = _fit_prologue(self, views, masks)
         solver = self.solver
         if solver == "auto":
             solver = "dense" if n_terms <= n else "reduced"
@@ -445,6 +549,9 @@ class CrossLingualCCA(_Projection):
         self.n_features_in_ = n_terms
         logger.info("CCA: %d views, %d docs, %d terms, solver=%s", n_views, n, n_terms, solver)
         return self
+
+    def _transform_view(self, x: Any, m: int) -> np.ndarray:
+        return self.transform(x, view=m)
 
     def transform(self, X: Any, view: int | None = None) -> np.ndarray:
         """Project documents of language ``view`` (index into the fitted views).

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import svds
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
 
 from workbench._validation import (
     check_array,
@@ -257,8 +258,13 @@ def _vocab_words(vocabulary: Any) -> list[str] | None:
     return [str(w) for w in words]
 
 
-class _EigenBase:
-    """Shared parameters/fitted-state helpers of :class:`Eigenwords` and :class:`CCAPrior`."""
+class _EigenBase(BaseEstimator):
+    """Shared parameters/fitted-state helpers of :class:`Eigenwords` and :class:`CCAPrior`.
+
+    ``get_params`` / ``set_params`` / ``clone`` / ``repr`` come from scikit-learn's
+    ``BaseEstimator``. Not a ``TransformerMixin``: :meth:`transform` maps context windows, not
+    the token stream ``fit`` takes, so ``fit_transform`` would have no meaning.
+    """
 
     n_components: int
     window: int
@@ -266,22 +272,6 @@ class _EigenBase:
     solver: str
     random_state: Any
     chunk_length: int | None
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
-        return {n: getattr(self, n) for n in names}
-
-    def set_params(self, **params: Any) -> _EigenBase:
-        valid = self.get_params()
-        for key, value in params.items():
-            if key not in valid:
-                raise ValueError(f"invalid parameter {key!r} for {type(self).__name__}")
-            setattr(self, key, value)
-        return self
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
 
     def _check_params(self) -> None:
         """The parameters shared by :class:`Eigenwords` and :class:`CCAPrior` (run in fit)."""
@@ -309,10 +299,6 @@ class _EigenBase:
             starts = chunk_documents(starts, ids.size, self.chunk_length)
         return ids, starts, V, words
 
-    def _check_fitted(self) -> None:
-        if not hasattr(self, "word_embeddings_"):
-            raise RuntimeError(f"{type(self).__name__} is not fitted; call fit first")
-
     def transform(self, X: Any) -> np.ndarray:
         """Project contexts of new data: ``X`` is an (n, 2k) array of context word ids.
 
@@ -320,7 +306,7 @@ class _EigenBase:
         Returns the (n, m) sum of the corresponding context embeddings
         (:math:`D_2^{-1/2} V` rows), i.e. the CCA projection of the context view.
         """
-        self._check_fitted()
+        check_is_fitted(self, "word_embeddings_")
         X = check_array(X, "X", ndim=2, dtype=None)
         if X.size and X.dtype.kind not in "iu":
             raise TypeError(f"X must hold integer context word ids, got dtype {X.dtype}")
@@ -338,7 +324,7 @@ class _EigenBase:
 
     def to_word_vectors(self) -> Any:
         """The word embeddings as :class:`workbench.embeddings.WordVectors`."""
-        self._check_fitted()
+        check_is_fitted(self, "word_embeddings_")
         if self.words_ is None:
             raise ValueError("fit was called without a vocabulary; words are unknown")
         from workbench.embeddings import WordVectors
@@ -388,6 +374,20 @@ class Eigenwords(_EigenBase):
     References
     ----------
     Dhillon, Foster and Ungar (2015), "Eigenwords: spectral word embeddings", JMLR 16.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from workbench.eigenwords import Eigenwords
+    >>> ids = np.random.default_rng(0).integers(0, 20, size=2000)  # 2,000 tokens, 20 word types
+    >>> words = [f"w{i}" for i in range(20)]
+    >>> ew = Eigenwords(n_components=4, window=2, solver="dense").fit(ids, vocabulary=words)
+    >>> ew.word_embeddings_.shape, ew.context_embeddings_.shape  # (V, m), (2kV, m)
+    ((20, 4), (80, 4))
+    >>> ew.transform(np.array([[0, 1, -1, 3]])).shape  # one context window; -1: no word
+    (1, 4)
+    >>> ew.to_word_vectors()
+    WordVectors(n_words=20, dim=4, dtype=float64)
     """
 
     def __init__(
@@ -461,6 +461,23 @@ class CCAPrior(_EigenBase):
     ----------
     Osborne, Narayan and Cohen (2016), "Encoding prior knowledge with eigenword
     embeddings", TACL 4, 417-430.
+
+    Examples
+    --------
+    A lexicon graph linking words ``2i`` and ``2i + 1`` (a V x V adjacency over the word ids):
+
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from workbench.eigenwords import CCAPrior
+    >>> ids = np.random.default_rng(0).integers(0, 20, size=2000)
+    >>> pairs = np.arange(0, 20, 2)
+    >>> graph = sp.coo_matrix((np.ones(10), (pairs, pairs + 1)), shape=(20, 20))
+    >>> est = CCAPrior(n_components=4, alpha=0.5, n_neighbors=3, solver="dense")
+    >>> est = est.fit(ids, graph=graph + graph.T)
+    >>> est.word_embeddings_.shape, est.prior_counts_.shape
+    ((20, 4), (20, 80))
+    >>> est.words_ is None  # no vocabulary given: to_word_vectors() needs one
+    True
     """
 
     def __init__(

@@ -1,6 +1,7 @@
 """Generalized CCA (MAX-VAR) and Multiview LSA.
 
-Two estimators with one interface (``fit(views, masks=None)``, ``embedding_``, ``transform``):
+Two estimators with one interface (``fit(views, y=None, *, masks=None)``, ``embedding_``,
+``transform(views, *, masks=None)``):
 
 * :class:`GCCA` -- the exact MAX-VAR GCCA of dense ``N x N`` matrices, for small problems; the
   reference :class:`MVLSA` is tested against.

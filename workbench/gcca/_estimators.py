@@ -202,8 +202,10 @@ class _GCCABase(TransformerMixin, BaseEstimator):
         self.n_features_per_view_ = d
 
     # -- public API ----------------------------------------------------------------------
-    def fit_transform(self, views: Any, masks: Any = None, y: Any = None) -> np.ndarray:  # type: ignore[override]
-        """Fit and return a copy of ``embedding_``."""
+    def fit_transform(  # type: ignore[override]
+        self, views: Any, y: Any = None, *, masks: Any = None
+    ) -> np.ndarray:
+        """Fit and return a copy of ``embedding_`` (``y`` is ignored)."""
         return self.fit(views, masks=masks).embedding_.copy()
 
     def embedding(self, n_components: int | None = None) -> np.ndarray:
@@ -229,7 +231,7 @@ class _GCCABase(TransformerMixin, BaseEstimator):
         keep = np.flatnonzero(self.row_mask_)
         return WordVectors([words[i] for i in keep], np.ascontiguousarray(emb[keep]))
 
-    def transform(self, views: Any, masks: Any = None) -> np.ndarray:
+    def transform(self, views: Any, *, masks: Any = None) -> np.ndarray:
         r"""Map rows of new views (same columns as in ``fit``) into the shared space.
 
         For row ``i`` with views ``j`` observed (weights :math:`d_{ij}`, 1 without row weighting)
@@ -339,6 +341,23 @@ class GCCA(_GCCABase):
     ----------
     P. Rastogi, B. Van Durme, R. Arora (2015). Multiview LSA: Representation Learning via
     Generalized CCA. NAACL. J. D. Carroll (1968); J. R. Kettenring (1971), Biometrika 58(3).
+
+    Examples
+    --------
+    Three views of 50 rows sharing a 2-dimensional signal:
+
+    >>> import numpy as np
+    >>> from workbench.gcca import GCCA
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.normal(size=(50, 2))
+    >>> views = [z @ rng.normal(size=(2, 6)) + 0.1 * rng.normal(size=(50, 6)) for _ in range(3)]
+    >>> gcca = GCCA(n_components=2).fit(views)
+    >>> gcca.embedding_.shape
+    (50, 2)
+    >>> gcca.eigenvalues_.round(2)  # every view carries the shared signal: close to 1
+    array([1., 1.])
+    >>> bool(np.allclose(gcca.transform(views), gcca.embedding_))  # out-of-sample map
+    True
     """
 
     def __init__(
@@ -360,8 +379,9 @@ class GCCA(_GCCABase):
         self.row_weight_power = row_weight_power
         self.center = center
 
-    def fit(self, views: Any, masks: Any = None, y: Any = None) -> GCCA:
-        """Fit on a list of ``N``-row views (dense or sparse), optional boolean row masks.
+    def fit(self, views: Any, y: Any = None, *, masks: Any = None) -> GCCA:
+        """Fit on a list of ``N``-row views (dense or sparse), optional boolean row masks
+        (``y`` is ignored); returns ``self``.
 
         Parameters are checked here, as in :meth:`MVLSA.fit`."""
         prep = self._prepare(views, masks)
@@ -523,6 +543,24 @@ class MVLSA(_GCCABase):
     Generalized CCA. NAACL (Sections 3, 3.1, 3.2; eqs. 6-12).
     M. Van De Velden, T. Bijmolt (2006). Generalized canonical correlation analysis of matrices
     with missing rows. Psychometrika 71(2).
+
+    Examples
+    --------
+    The views of the :class:`GCCA` example; rank-3 view SVDs give the same shared space:
+
+    >>> import numpy as np
+    >>> from workbench.gcca import GCCA, MVLSA
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.normal(size=(50, 2))
+    >>> views = [z @ rng.normal(size=(2, 6)) + 0.1 * rng.normal(size=(50, 6)) for _ in range(3)]
+    >>> mvlsa = MVLSA(n_components=2, view_rank=3, random_state=0).fit(views)
+    >>> mvlsa.embedding_.shape, mvlsa.view_ranks_
+    ((50, 2), [3, 3, 3])
+    >>> h = GCCA(n_components=2).fit(views).embedding_
+    >>> np.linalg.svd(h.T @ mvlsa.embedding_, compute_uv=False).round(3)  # cosines of the angles
+    array([1., 1.])
+    >>> mvlsa.fit_transform(views, masks=[None, np.arange(50) >= 5, None]).shape  # 5 rows unseen
+    (50, 2)
     """
 
     def __init__(
@@ -568,8 +606,9 @@ class MVLSA(_GCCABase):
 
         return int(effective_n_jobs(nj))
 
-    def fit(self, views: Any, masks: Any = None, y: Any = None) -> MVLSA:
-        """Fit on a list of ``N``-row views (dense or sparse), optional boolean row masks.
+    def fit(self, views: Any, y: Any = None, *, masks: Any = None) -> MVLSA:
+        """Fit on a list of ``N``-row views (dense or sparse), optional boolean row masks
+        (``y`` is ignored); returns ``self``.
 
         Every parameter is checked here (``__init__`` only stores them): a ``ValueError`` or
         ``TypeError`` names the parameter, the value given and what is allowed (e.g.

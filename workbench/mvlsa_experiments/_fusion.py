@@ -124,7 +124,9 @@ def fusion_study(
         raise TypeError(f"vectors_of must be callable or None, got {type(vectors_of).__name__}")
     if extra is not None:
         if not isinstance(extra, Mapping):
-            raise TypeError(f"extra must be a mapping {{name: vectors}}, got {type(extra).__name__}")
+            raise TypeError(
+                f"extra must be a mapping {{name: vectors}}, got {type(extra).__name__}"
+            )
         table9 = ("MVLSA (corpus views)", "MVLSA (all views)", "GloVe", "WSG", "MV-G-WSG",
                   "MVLSA Combined", "GloVe 6B-50d")  # fmt: skip
         for name, vec in extra.items():

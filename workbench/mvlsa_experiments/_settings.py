@@ -100,9 +100,7 @@ class MVLSAConfig:
             "min_view_support": check_int(
                 self.min_view_support, "MVLSAConfig.min_view_support", low=0
             ),
-            "regularization": check_float(
-                self.regularization, "MVLSAConfig.regularization", low=0
-            ),
+            "regularization": check_float(self.regularization, "MVLSAConfig.regularization", low=0),
             "relative_regularization": check_bool(
                 self.relative_regularization, "MVLSAConfig.relative_regularization"
             ),
@@ -238,7 +236,9 @@ class StudySettings:
                 f"StudySettings.config must be an MVLSAConfig, got {type(self.config).__name__}"
             )
         for name, values in _pairs(self.grids, "StudySettings.grids"):
-            check_choice(name, "StudySettings.grids parameter", [*PARAM_ALIASES, *PARAM_ALIASES.values()])
+            check_choice(
+                name, "StudySettings.grids parameter", [*PARAM_ALIASES, *PARAM_ALIASES.values()]
+            )
             _names(values, f"StudySettings.grids[{name!r}] values")
         for name in _names(self.wordsim, "StudySettings.wordsim"):
             _check_name_or_path(name, "StudySettings.wordsim entries", WORDSIM_NAMES, str.upper)

@@ -73,8 +73,10 @@ def plot_test_comparison(comparison: Any) -> Any:
 
     from workbench.mvlsa_experiments import SeedComparison, TestComparison
 
-    _check_kind(comparison, "comparison", (TestComparison, SeedComparison),
-                "a TestComparison or SeedComparison (from test_comparison / seed_comparison)")  # fmt: skip
+    _check_kind(
+        comparison, "comparison", (TestComparison, SeedComparison),
+        "a TestComparison or SeedComparison (from test_comparison / seed_comparison)",
+    )  # fmt: skip
     seeds = hasattr(comparison, "agreement")
     if seeds:
         scores = comparison.scores.mean.drop(index="mean")
@@ -141,8 +143,10 @@ def plot_ablation_drops(ablation: Any) -> Any:
 
     from workbench.mvlsa_experiments import AblationResult, AblationSeeds
 
-    _check_kind(ablation, "ablation", (AblationResult, AblationSeeds),
-                "an AblationResult or AblationSeeds (from ablation_study / ablation_seeds)")  # fmt: skip
+    _check_kind(
+        ablation, "ablation", (AblationResult, AblationSeeds),
+        "an AblationResult or AblationSeeds (from ablation_study / ablation_seeds)",
+    )  # fmt: skip
     if hasattr(ablation, "helped"):
         drops = ablation.drops.mean
         significant = (ablation.helped + ablation.hurt).reindex_like(drops).fillna(
@@ -167,8 +171,10 @@ def plot_fusion_gains(gains: Any, columns: Any) -> Any:
 
     from workbench.mvlsa_experiments import FusionSeeds
 
-    _check_kind(gains, "gains", (pd.DataFrame, FusionSeeds),
-                "FusionResult.gains (a DataFrame) or a FusionSeeds (from fusion_seeds)")  # fmt: skip
+    _check_kind(
+        gains, "gains", (pd.DataFrame, FusionSeeds),
+        "FusionResult.gains (a DataFrame) or a FusionSeeds (from fusion_seeds)",
+    )  # fmt: skip
     if isinstance(columns, (str, bytes)) or not isinstance(columns, (list, tuple, pd.Index)):
         raise TypeError(f"columns must be a list of gain columns, got {columns!r}")
     if not len(columns):

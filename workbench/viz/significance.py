@@ -78,9 +78,9 @@ def plot_mrds_curves(
         raise TypeError(f"paper must be a DataFrame or None, got {type(paper).__name__}")
     paper = MVLSA_TABLE2 if paper is None else paper
     accuracy = check_bool(accuracy, "accuracy")
-    for name, vals in (("r_values", r_values), ("p0_values", p0_values)):
+    for arg, vals in (("r_values", r_values), ("p0_values", p0_values)):
         if isinstance(vals, (str, bytes)) or not isinstance(vals, Sequence) or not len(vals):
-            raise ValueError(f"{name} must be a non-empty sequence of numbers, got {vals!r}")
+            raise ValueError(f"{arg} must be a non-empty sequence of numbers, got {vals!r}")
     if ns is not None:
         if isinstance(ns, (str, bytes)) or np.ndim(ns) != 1 or not len(ns):
             raise ValueError(f"ns must be a non-empty sequence of item counts, got {ns!r}")

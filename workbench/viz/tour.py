@@ -19,7 +19,9 @@ def _need_columns(table: Any, name: str, columns: Any, source: str) -> None:
         raise TypeError(f"{name} must be a DataFrame ({source}), got {type(table).__name__}")
     missing = [c for c in columns if c not in table.columns]
     if missing:
-        raise ValueError(f"{name} lacks the columns {missing} ({source}); has {list(table.columns)}")
+        raise ValueError(
+            f"{name} lacks the columns {missing} ({source}); has {list(table.columns)}"
+        )
     if table.empty:
         raise ValueError(f"{name} is empty: nothing to plot")
 
@@ -118,7 +120,7 @@ def coverage_groups(
     """
     if not isinstance(table, pd.DataFrame):
         raise TypeError(f"table must be a DataFrame (coverage_table), got {type(table).__name__}")
-    if isinstance(bounds, (str, bytes)) or not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
+    if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
         raise TypeError(f"bounds must be a pair (hi, lo) of item counts, got {bounds!r}")
     hi, lo = (check_int(b, "bounds", low=1) for b in bounds)
     if not hi > lo > 0:

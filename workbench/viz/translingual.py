@@ -81,11 +81,14 @@ def plot_dev_mrr_curves(
                 raise ValueError(f"flat must have a 'mean' column, got {list(flat.columns)}")
         elif not isinstance(flat, Mapping):
             raise TypeError(
-                f"flat must be a mapping {{method: value}} or a DataFrame, got {type(flat).__name__}"
+                "flat must be a mapping {method: value} or a DataFrame, "
+                f"got {type(flat).__name__}"
             )
         values = dict(flat["mean"]) if isinstance(flat, pd.DataFrame) else dict(flat)
         for method, value in values.items():
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(
+                value, (int, float, np.number)
+            ):
                 raise TypeError(f"flat[{method!r}] must be a number, got {value!r}")
     if ax is None:
         fig, ax = plt.subplots(figsize=(6.5, 4.2))
