@@ -296,9 +296,9 @@ def wordnet_relations(
     of a direct hypernym synset; lemmas of a direct hyponym synset (instance relations are
     not included). ``terms`` restricts the keys (faster for a vocabulary).
 
-    The WordNet database files (``data.noun`` ...) are parsed directly when the reader can
-    open them (one pass, ~2 s, instead of ~15 s of nltk synset objects for a 3k-word
-    vocabulary); otherwise nltk's synset API gives the same relation.
+    The WordNet database files (``data.noun`` ...) are parsed directly in one pass when the
+    reader can open them (much faster than building nltk synset objects); otherwise nltk's
+    synset API gives the same relation.
     """
     if isinstance(relations, str):
         raise TypeError(

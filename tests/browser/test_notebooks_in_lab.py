@@ -123,7 +123,7 @@ _ONLY_WIDGETS = """(area, hide) => {
   }
 }"""
 
-# Controls, in the order of the page; each kind is moved by MOVERS[kind].
+# The controls of a widget, by kind (each kind is moved by MOVERS[kind]).
 CONTROLS = {
     "slider": ".widget-slider .noUi-handle",
     "dropdown": ".widget-dropdown select",

@@ -17,7 +17,12 @@ def chapter_explorer(result: Any, *, topn: int = 5) -> Any:
 
     data = result.data
     options = [(f"{data.ids[i][0]} {data.ids[i][1]}", data.ids[i]) for i in data.parts["test"]]
-    dropdown = widgets.Dropdown(options=options, description="English chapter")
+    dropdown = widgets.Dropdown(
+        options=options,
+        description="English chapter",
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="auto"),
+    )
     out = output_area()
 
     def show(change: Any = None) -> None:
