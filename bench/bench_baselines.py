@@ -1,7 +1,7 @@
 """Benchmark: the corpus-trained baselines of the MVLSA study on the 5M-token corpus.
 
 Trains PPMI-SVD (hyperwords recipe), skip-gram (gensim) and GloVe (glove.c updates, numba) with
-the settings of ``workbench.mvlsa_experiments.study_settings("full")`` over its 28K-word
+the settings of ``workbench.studies.mvlsa.settings("full")`` over its 28K-word
 vocabulary, 100 dimensions, and reports the wall time of each and its Spearman x 100 on the
 full rating sets (pairs inside the vocabulary). Targets: PPMI-SVD in under a minute and within
 two points of MEN 60 / WS 41 / WS-REL 32 / SimLex 20; each other baseline >= 0.9 x PPMI-SVD
@@ -30,11 +30,11 @@ def main(argv: list[str] | None = None) -> dict:
     add_json_argument(ap)
     args = ap.parse_args(argv)
 
-    from workbench import mvlsa_experiments as mx
     from workbench.datasets import load_wordsim
     from workbench.evaluation import evaluate_wordsim
+    from workbench.studies import mvlsa as mx
 
-    settings = mx.study_settings("small" if args.quick else "full")
+    settings = mx.settings("small" if args.quick else "full")
     with Timer() as t_views:
         view_set = mx.build_view_set(settings)
     with Timer() as t_all:

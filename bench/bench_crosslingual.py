@@ -36,7 +36,8 @@ def main(argv: list[str] | None = None) -> dict:
     args = ap.parse_args(argv)
 
     from workbench.alignment import train_ibm1
-    from workbench.crosslingual import CLLSI, CPLSA, JPLSA, OPCA, CrossLingualCCA, prepare_bible
+    from workbench.crosslingual import CLLSI, CPLSA, JPLSA, OPCA, CrossLingualCCA
+    from workbench.studies.translingual import prepare_bible
 
     terms = args.terms or (1000 if args.quick else 5000)
     dim = args.dim or (50 if args.quick else 200)

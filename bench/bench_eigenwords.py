@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     from workbench.datasets import load_corpus
     from workbench.eigenwords import count_contexts, count_prior_pairs, eigenwords_svd
-    from workbench.lexicon_graphs import lexicon_graph
+    from workbench.lexicons import lexicon_graph
     from workbench.views import Vocabulary, encode_corpus
 
     corpus_name = args.corpus or ("1M" if args.quick else "5M")

@@ -3,18 +3,22 @@
 Three parts, each configuration in its own subprocess (so peak memory is its own):
 
 1. ``dense``  -- mvlearn's ``GCCA`` vs ``MVLSA`` on the largest dense problem mvlearn handles
-   here (N = 50,000, 15 views x 1,000 columns, k = 50; mvlearn takes ~200 s and ~17 GB).
-   Both get mvlearn's preprocessing (row-standardised, column-centred views) and no
-   regularization, so they solve the same problem; the subspace angle between the two shared
-   spaces is reported. MVLSA runs once per entry of ``--dense-runs`` (solver:dtype of the
-   centred views): by default the exact d x d scatter route (``gram``) in float64 and float32,
-   and the randomized per-view SVD of the paper's algorithm in float32 with one power
-   iteration and blocks of l = 128 columns (``--dense-n-iter 1 --dense-n-oversamples 78``;
-   each view here has a 100-dimensional signal, so blocks narrower than ~110 columns lose
-   accuracy fast: max angle to mvlearn 0.53 deg at l = 112, 0.09-0.15 deg at l = 128,
-   depending on the random stream).
-   Memory is reported as peak RSS and as the increase over the data already in memory
-   (``extra_gb``). Targets: MVLSA >= 20x faster, <= 1/4 of the memory.
+   here (N = 50,000, 15 views x 1,000 columns, k = 50; mvlearn takes ~100 s and ~12 GB).
+   Every view shares a k-dimensional latent signal and has ``rank - k`` directions of its own
+   (0.7 x the scale) plus noise: a per-view signal of rank ``rank``, drawn for each run
+   (``--dense-seeds``, one run per seed: ``rank`` uniform in [k + 10, 4 k], from the seed) so
+   that no block width can be tuned to it. Both libraries get mvlearn's preprocessing
+   (row-standardised, column-centred views) and no regularization, so they solve the same
+   problem. MVLSA runs once per entry of ``--dense-runs`` (``run:dtype`` of the centred views):
+   ``defaults`` is MVLSA at the package defaults (``svd_solver="auto"``: the adaptive
+   randomized per-view SVD here, m = 50 <= d / 20), ``gram`` the exact d x d scatter route
+   (``gram:float64`` is the exact GCCA every space is compared with), ``fixed`` the former
+   tuned setting (randomized, ``--dense-n-iter 1 --dense-n-oversamples 78``: blocks of 128
+   columns, which only suit a signal of rank ~100). Reported per run: the rank drawn, times,
+   the speedup over mvlearn, the largest principal angle of each shared space (mvlearn's
+   included) to the exact one, and memory as peak RSS and as the increase over the data
+   already in memory (``extra_gb``). Targets: MVLSA at its defaults >= 20x faster than mvlearn
+   with an unchanged angle to the exact space, <= 1/4 of the memory.
 2. ``corpus`` -- the real thing: 15 offset views of the 25M-token corpus (100K-word vocabulary,
    count^(1/4), t = 12,500 columns, m = k = 300). Targets: < 150 s, peak < 8 GB, and within 2x
    of this machine's bound for the work, ``passes x nnz x l / throughput``, where ``l`` is the
@@ -38,11 +42,14 @@ Quick validation (1M bundled corpus, small sizes; ~1-2 minutes)::
 
     .venv/bin/python bench/bench_gcca.py --quick
 
-MVLSA runs with its defaults (blocks of 2m columns, 5 power iterations = 11 passes per view),
-chosen for accuracy: word views have flat spectral tails. On 10 offset views of the 5M corpus
-(20K words, t = 4,000, m = k = 200) the final space ends a median 6.9 / 3.7 / 2.0 / 1.1 deg from
-the exact one (every view SVD exact) with 3 / 4 / 5 / 6 power iterations. ``--n-iter`` and
-``--n-oversamples`` show the trade-off.
+Parts 2 and 3 run MVLSA's fixed-oversampling route, the package default until the adaptive
+randomized SVD replaced it (blocks of 2m columns, ``--n-oversamples`` = m, and 5 power
+iterations = 11 passes per view), the configuration their results in ``bench/README.md`` were
+measured with; ``--n-iter`` and ``--n-oversamples`` show the trade-off. On 10 offset views of
+the 5M corpus (20K words, t = 4,000, m = k = 200) that route ends a median 6.9 / 3.7 / 2.0 /
+1.1 deg from the exact space (every view SVD exact) with 3 / 4 / 5 / 6 power iterations; the
+adaptive default (not yet measured on the 25M corpus here) ends 0.07 deg away on three such
+views in about the time of 5 iterations (see ``workbench.gcca.truncated_svd``).
 """
 
 from __future__ import annotations
@@ -126,36 +133,58 @@ def _import_mvlearn_gcca(path: str) -> Any:
     return GCCA, center
 
 
-def _dense_data(n: int, n_views: int, cols: int, k: int, seed: int) -> list[Any]:
-    """Views sharing a k-dim latent signal, each with its own structure and noise (float64)."""
+def _dense_rank(seed: int, k: int) -> int:
+    """The per-view signal rank of the run with this seed: uniform in [k + 10, 4 k]."""
+    import numpy as np
+
+    return int(np.random.default_rng([seed, 19]).integers(k + 10, 4 * k + 1))
+
+
+def _dense_data(n: int, n_views: int, cols: int, k: int, seed: int, rank: int) -> list[Any]:
+    """Views sharing a k-dim latent signal, each with ``rank - k`` directions of its own and
+    noise (float64): a per-view signal of rank ``rank`` (``rank = 2 k`` is the former data)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     z = rng.standard_normal((n, k))
     views = []
     for _ in range(n_views):
-        own = rng.standard_normal((n, k))
-        x = z @ rng.standard_normal((k, cols)) + 0.7 * (own @ rng.standard_normal((k, cols)))
+        own = rng.standard_normal((n, rank - k))
+        x = z @ rng.standard_normal((k, cols)) + 0.7 * (own @ rng.standard_normal((rank - k, cols)))
         x += 2.0 * rng.standard_normal((n, cols))
         views.append(x)
     return views
 
 
 def _dense_mvlsa(p: dict[str, Any]) -> Any:
-    """MVLSA as part 1 runs it: views already centred, no regularization, m = k."""
+    """MVLSA as part 1 runs it: views already centred, no regularization, m = k; the SVD
+    settings of run ``p["solver"]`` (``defaults``: none given)."""
     from workbench.gcca import MVLSA
 
-    return MVLSA(p["k"], view_rank=p["k"], regularization=0.0, center=False, svd_solver=p["solver"],
-                 n_iter=p["dense_n_iter"], n_oversamples=p["dense_n_oversamples"], random_state=0,
-                 n_jobs=p["n_jobs"])
+    kw: dict[str, Any] = {}
+    solver = p["solver"]
+    if solver == "defaults":
+        solver = "auto"
+    elif solver == "fixed":
+        solver = "randomized"
+        kw = {"n_iter": p["dense_n_iter"], "n_oversamples": p["dense_n_oversamples"]}
+    return MVLSA(p["k"], view_rank=p["k"], regularization=0.0, center=False, svd_solver=solver,
+                 random_state=0, n_jobs=p["n_jobs"], **kw)
+
+
+def _mvlsa_stats(model: Any, n_views: int) -> dict[str, Any]:
+    st = model.fit_stats_
+    return {"passes_per_view": st["n_passes"] / n_views, "svd_seconds": st["svd_seconds"],
+            "gram_seconds": st["gram_seconds"]}
 
 
 def worker_dense(p: dict[str, Any]) -> dict[str, Any]:
     import numpy as np
 
-    views = _dense_data(p["n"], p["views"], p["cols"], p["k"], p["seed"])
+    views = _dense_data(p["n"], p["views"], p["cols"], p["k"], p["seed"], p["rank"])
     data_gb = sum(v.nbytes for v in views) / 2**30
-    out: dict[str, Any] = {"part": "dense", "method": p["method"], **{k: p[k] for k in ("n", "views", "cols", "k")}}
+    out: dict[str, Any] = {"part": "dense", "method": p["method"],
+                           **{k: p[k] for k in ("n", "views", "cols", "k", "seed", "rank")}}
     GCCA, center = _import_mvlearn_gcca(p["mvlearn_path"])  # noqa: N806
     import workbench.gcca  # noqa: F401 - both libraries are imported before the clock starts
 
@@ -173,6 +202,8 @@ def worker_dense(p: dict[str, Any]) -> dict[str, Any]:
             model = _dense_mvlsa(p).fit(views)
             emb = model.embedding_
         seconds = time.perf_counter() - t0
+    if p["method"] != "mvlearn":
+        out.update(_mvlsa_stats(model, len(views)))
     if emb is None:  # mvlearn (outside the timing): its shared space G two ways
         # (a) G proper: top-k left singular vectors of its stacked per-view bases [U_1 ... U_J]
         #     (what its svds step factorises; read from the private attribute _Uall);
@@ -191,7 +222,7 @@ def worker_dense_mvlsa_only(p: dict[str, Any]) -> dict[str, Any]:
     """Part 1 without mvlearn: MVLSA on the same data with a local copy of mvlearn's centring."""
     import numpy as np
 
-    views = _dense_data(p["n"], p["views"], p["cols"], p["k"], p["seed"])
+    views = _dense_data(p["n"], p["views"], p["cols"], p["k"], p["seed"], p["rank"])
     views = [(v - v.mean(1, keepdims=True)) / v.std(1, keepdims=True) for v in views]
     views = [(v - v.mean(0)).astype(p.get("dtype", "float64")) for v in views]
     import workbench.gcca  # noqa: F401 - imported before the clock starts
@@ -202,9 +233,9 @@ def worker_dense_mvlsa_only(p: dict[str, Any]) -> dict[str, Any]:
         seconds = time.perf_counter() - t0
     np.save(p["emb_path"], model.embedding_)
     return {"part": "dense", "method": "mvlsa", "solver": p["solver"], "dtype": p.get("dtype", "float64"),
-            **{k: p[k] for k in ("n", "views", "cols", "k")},
+            **{k: p[k] for k in ("n", "views", "cols", "k", "seed", "rank")},
             "seconds": seconds, "peak_gb": mem.peak_gb, "start_gb": mem.start_gb,
-            "extra_gb": mem.peak_gb - mem.start_gb}
+            "extra_gb": mem.peak_gb - mem.start_gb, **_mvlsa_stats(model, len(views))}
 
 
 def _throughput(x: Any, width: int, n_jobs: int, repeats: int = 3) -> dict[str, float]:
@@ -334,16 +365,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--parts", default="dense,corpus,scaling", help="comma-separated subset")
     ap.add_argument("--n-iter", type=int, default=5, help="MVLSA power iterations (default 5, as MVLSA)")
     ap.add_argument("--n-oversamples", type=int, default=None,
-                    help="MVLSA oversampling (default: MVLSA's, = m); 20 with --n-iter 3 is ~3x faster, less exact")
+                    help="MVLSA oversampling of parts 2-3 (default: m, the former default; blocks of 2m); "
+                         "20 with --n-iter 3 is ~3x faster, less exact")
     ap.add_argument("--n-jobs", type=int, default=2, help="threads for X @ B (default 2)")
     ap.add_argument("--corpus", default=None, help='override the corpus of parts 2-3 ("1M", "5M", "25M")')
     ap.add_argument("--vocab", type=int, default=None, help="override the vocabulary size of part 2")
     ap.add_argument("--dense-n", type=int, default=None, help="override N of part 1")
-    ap.add_argument("--dense-runs", default="gram:float64,gram:float32,randomized:float32",
-                    help="MVLSA runs of part 1, solver:dtype of the (centred) views; mvlearn always float64")
-    ap.add_argument("--dense-n-iter", type=int, default=1, help="power iterations of randomized runs in part 1")
+    ap.add_argument("--dense-runs", default="defaults:float32,defaults:float64,gram:float64,fixed:float32",
+                    help="MVLSA runs of part 1, run:dtype of the (centred) views, run one of defaults "
+                         "(package defaults), gram, dense, randomized (adaptive), fixed (--dense-n-iter / "
+                         "--dense-n-oversamples); gram:float64 (the exact reference) is always added; "
+                         "mvlearn always float64")
+    ap.add_argument("--dense-seeds", default="0,1,2",
+                    help="one run of part 1 per seed (data and the planted per-view rank drawn from it)")
+    ap.add_argument("--dense-n-iter", type=int, default=1, help="power iterations of the fixed runs in part 1")
     ap.add_argument("--dense-n-oversamples", type=int, default=78,
-                    help="oversampling of randomized runs in part 1 (block l = k + this)")
+                    help="oversampling of the fixed runs in part 1 (block l = k + this)")
     ap.add_argument("--dense-full-shape", action="store_true",
                     help="with --quick: part 1 uses the full 15 views x 1,000 columns, k = 50")
     ap.add_argument("--mvlearn-path", default="/tmp/mvlearn_pkg")
@@ -370,46 +407,65 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="bench_gcca_"))
 
     if "dense" in parts:
-        d = {**cfg["dense"], "seed": 0, "mvlearn_path": args.mvlearn_path, "dense_n_iter": args.dense_n_iter,
-             "dense_n_oversamples": args.dense_n_oversamples, **common}
+        base = {**cfg["dense"], "mvlearn_path": args.mvlearn_path, "dense_n_iter": args.dense_n_iter,
+                "dense_n_oversamples": args.dense_n_oversamples, **common}
         if args.dense_full_shape:
-            d.update({k: v for k, v in FULL["dense"].items() if k != "n"})
+            base.update({k: v for k, v in FULL["dense"].items() if k != "n"})
         if args.dense_n:
-            d["n"] = args.dense_n
+            base["n"] = args.dense_n
         have_mvlearn = (Path(args.mvlearn_path) / "mvlearn").is_dir()
-        dense: dict[str, Any] = {}
         runs = [tuple(r.split(":")) for r in args.dense_runs.split(",")]
-        bad = [r for r in runs if len(r) != 2 or r[0] not in ("auto", "randomized", "gram", "dense")
+        bad = [r for r in runs if len(r) != 2 or r[0] not in ("defaults", "fixed", "auto", "randomized", "gram", "dense")
                or r[1] not in ("float32", "float64")]
         if bad:
-            ap.error(f"--dense-runs: expected solver:dtype entries such as gram:float32, got {bad}")
-        for solver, dt in runs:
-            emb = str(tmp / f"mvlsa_{solver}_{dt}.npy")
-            cfg_run = {**d, "solver": solver, "dtype": dt, "emb_path": emb}
-            dense[f"mvlsa_{solver}_{dt}"] = (
-                run_worker("dense", {**cfg_run, "method": "mvlsa"}, args.timeout)
-                if have_mvlearn
-                else run_worker("dense_mvlsa_only", cfg_run, args.timeout)
-            )
-        if have_mvlearn:
-            ml = run_worker("dense", {**d, "method": "mvlearn", "emb_path": str(tmp / "mvlearn.npy")}, args.timeout)
-            dense["mvlearn"] = ml
+            ap.error(f"--dense-runs: expected run:dtype entries such as defaults:float32, got {bad}")
+        if ("gram", "float64") not in runs:
+            runs.append(("gram", "float64"))
+        dense_runs = []
+        for seed in (int(s) for s in args.dense_seeds.split(",")):
+            d = {**base, "seed": seed, "rank": _dense_rank(seed, base["k"])}
+            dense: dict[str, Any] = {"seed": seed, "rank": d["rank"]}
+            for solver, dt in runs:
+                emb = str(tmp / f"mvlsa_{seed}_{solver}_{dt}.npy")
+                cfg_run = {**d, "solver": solver, "dtype": dt, "emb_path": emb}
+                dense[f"mvlsa_{solver}_{dt}"] = (
+                    run_worker("dense", {**cfg_run, "method": "mvlsa"}, args.timeout)
+                    if have_mvlearn
+                    else run_worker("dense_mvlsa_only", cfg_run, args.timeout)
+                )
+            exact = str(tmp / f"mvlsa_{seed}_gram_float64.npy")
+            if have_mvlearn:
+                ml_emb = str(tmp / f"mvlearn_{seed}.npy")
+                ml = run_worker("dense", {**d, "method": "mvlearn", "emb_path": ml_emb}, args.timeout)
+                dense["mvlearn"] = ml
+                if "error" not in ml and "error" not in dense["mvlsa_gram_float64"]:
+                    ml["max_angle_to_exact_deg"] = _angle_deg(ml_emb, exact)
+            else:
+                dense["mvlearn"] = ml = {"error": f"mvlearn not found under {args.mvlearn_path}"}
             for solver, dt in runs:
                 mv = dense[f"mvlsa_{solver}_{dt}"]
-                if "error" in ml or "error" in mv:
+                if "error" in mv or "error" in dense["mvlsa_gram_float64"]:
                     continue
-                emb = str(tmp / f"mvlsa_{solver}_{dt}.npy")
+                emb = str(tmp / f"mvlsa_{seed}_{solver}_{dt}.npy")
+                mv["max_angle_to_exact_deg"] = _angle_deg(emb, exact)
+                if "error" in ml:
+                    continue
                 mv["speedup"] = ml["seconds"] / mv["seconds"]
                 mv["memory_ratio_extra"] = mv["extra_gb"] / max(ml["extra_gb"], 1e-9)
                 mv["memory_ratio_peak"] = mv["peak_gb"] / ml["peak_gb"]
-                mv["max_subspace_angle_deg"] = _angle_deg(emb, str(tmp / "mvlearn.npy"))
-                mv["max_angle_to_mvlearn_transform_span_deg"] = _angle_deg(emb, str(tmp / "mvlearn_transform.npy"))
-        else:
-            dense["mvlearn"] = {"error": f"mvlearn not found under {args.mvlearn_path}"}
-        results["dense"] = dense
-        print(json.dumps({"dense": dense}, indent=1), flush=True)
+                mv["max_subspace_angle_deg"] = _angle_deg(emb, ml_emb)
+                mv["max_angle_to_mvlearn_transform_span_deg"] = _angle_deg(
+                    emb, ml_emb.replace(".npy", "_transform.npy"))
+            dense_runs.append(dense)
+            keys = ("seconds", "speedup", "max_angle_to_exact_deg", "passes_per_view", "extra_gb", "error")
+            print(json.dumps({"seed": seed, "rank": d["rank"],
+                              **{name: {k: r[k] for k in keys if k in r} for name, r in dense.items()
+                                 if isinstance(r, dict)}}), flush=True)
+        results["dense"] = dense_runs
 
     c = {**cfg["corpus"], **common}
+    if c["n_oversamples"] is None:  # the fixed route the corpus results were measured with
+        c["n_oversamples"] = max(c["m"], 20)
     if args.corpus:
         c["corpus"] = args.corpus
     if args.vocab:

@@ -373,7 +373,8 @@ def test_retrieval_ties_count_as_errors():
 def test_explorer_top_matches_and_compare_pairs():
     from types import SimpleNamespace
 
-    from workbench.crosslingual import compare_pairs, top_matches
+    from workbench.crosslingual import compare_pairs
+    from workbench.studies.translingual import top_matches
 
     data = SimpleNamespace(
         ids=[("Gen", 1), ("Gen", 2), ("Exod", 1)],

@@ -21,7 +21,7 @@ from workbench.eigenwords import (
     one_hot_views,
     token_laplacian,
 )
-from workbench.lexicon_graphs import LexiconGraph
+from workbench.lexicons import LexiconGraph
 
 SLOTS = [-2, -1, 1, 2]
 

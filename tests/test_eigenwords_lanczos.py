@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from workbench.eigenwords import count_contexts, eigenwords_svd, graph_embeddings, lanczos_svd
-from workbench.lexicon_graphs import LexiconGraph
+from workbench.lexicons import LexiconGraph
 
 
 def _planted(n_rows: int, n_cols: int, k: int, seed: int, *, sparse: bool = True):

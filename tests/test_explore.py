@@ -87,7 +87,7 @@ def test_significance_widgets():
 def test_prior_knowledge_explorer():
     from workbench.embeddings import WordVectors
     from workbench.explore.eigenwords import prior_knowledge_explorer
-    from workbench.lexicon_graphs import LexiconGraph
+    from workbench.lexicons import LexiconGraph
 
     words = ["king", "queen", "monarch", "apple"]
     A = np.zeros((4, 4))
@@ -176,7 +176,7 @@ def test_prior_knowledge_explorer_default_word_has_a_full_table():
     """Notebook 06: the default word must be in the (small) vocabulary with graph neighbours."""
     from workbench.embeddings import WordVectors
     from workbench.explore.eigenwords import default_word, prior_knowledge_explorer
-    from workbench.lexicon_graphs import LexiconGraph
+    from workbench.lexicons import LexiconGraph
 
     words = ["the", "queen", "monarch", "apple"]  # no "king" in this vocabulary
     A = np.zeros((4, 4))
@@ -256,7 +256,7 @@ def test_coverage_explorer_without_datasets_says_so():
 
 def _planted(n=80, seed=0):
     """Two 'signal' views and one 'noise' view over n words, and a rating set on the signal."""
-    from workbench import mvlsa_experiments as mx
+    from workbench.studies import mvlsa as mx
     from workbench.views import View, Vocabulary
 
     rng = np.random.default_rng(seed)
@@ -287,8 +287,8 @@ CFG_KW = dict(transform="identity", view_rank=6, n_components=3, random_state=0)
 def test_mvlsa_study_explorer_t_dropdown_and_messages():
     """Notebook 03: "all" is a real (non-blank) dropdown value; unknown queries and an empty
     family selection give messages."""
-    from workbench import mvlsa_experiments as mx
     from workbench.explore.mvlsa import mvlsa_study_explorer
+    from workbench.studies import mvlsa as mx
 
     vs, _, ratings = _planted()
     box = mvlsa_study_explorer(vs, mx.MVLSAConfig(**CFG_KW), queries=("w0", "nope"),
@@ -333,7 +333,7 @@ def test_gcca_explorer_unknown_query():
 
 @pytest.fixture(scope="module")
 def ablation():
-    from workbench import mvlsa_experiments as mx
+    from workbench.studies import mvlsa as mx
 
     vs, _, ratings = _planted()
     cfg = mx.MVLSAConfig(**CFG_KW)
@@ -379,8 +379,8 @@ def test_ablation_explorer(ablation):
 
 @pytest.fixture(scope="module")
 def fusion():
-    from workbench import mvlsa_experiments as mx
     from workbench.embeddings import WordVectors
+    from workbench.studies import mvlsa as mx
 
     vs, z, ratings = _planted()
     rng = np.random.default_rng(1)

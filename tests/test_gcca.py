@@ -241,8 +241,9 @@ def test_truncated_svd_implicit_centring_matches_dense():
     rng = np.random.default_rng(0)
     x = sp.random_array((300, 80), density=0.1, random_state=0, format="csr") * 5
     w = rng.random(300) + 0.5
-    res = truncated_svd(
-        x, 10, center=True, row_weights=w, method="randomized", n_iter=6, random_state=0
+    res = truncated_svd(  # the fixed-oversampling route (p = 20, the former default)
+        x, 10, center=True, row_weights=w, method="randomized", n_oversamples=20, n_iter=6,
+        random_state=0,
     )
     xd = w[:, None] * (x.toarray() - x.toarray().mean(0))
     s = np.linalg.svd(xd, compute_uv=False)
@@ -270,7 +271,9 @@ def test_randomized_svd_keeps_rank_with_a_dominant_direction():
     s = np.r_[1.0, 0.05 * np.linspace(1, 0.3, d - 1)]
     x = ((u * s) @ v.T).astype(np.float32)
     for q in (2, 8):
-        res = truncated_svd(x, 60, center=False, method="randomized", n_iter=q, random_state=0)
+        res = truncated_svd(
+            x, 60, center=False, method="randomized", n_oversamples=60, n_iter=q, random_state=0
+        )
         assert res.s.size == 60 and res.n_passes == 2 * q + 1
         np.testing.assert_allclose(res.s, s[:60], rtol=0.05 if q == 2 else 2e-3)
         assert abs(float(res.U[:, 0] @ u[:, 0])) > 1 - 1e-5

@@ -1,4 +1,4 @@
-"""Unit tests of the tour notebook's Discussion (workbench.coverage.discussion_00) on synthetic
+"""Unit tests of the tour notebook's Discussion (workbench.studies.tour.discussion_00) on synthetic
 records, and the honest-numbers rule for the markdown of notebooks 00-02."""
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from workbench.coverage import _cutoff_value, cutoff_label, discussion_00
+from workbench.coverage import cutoff_label
 from workbench.records import narrate
+from workbench.studies import tour
+from workbench.studies.tour import _cutoff_value, discussion_00
 
 ROOT = Path(__file__).resolve().parents[1]
 DECIMAL = re.compile(r"(?<![\w.])[-+\u2212]?\d+\.\d+")
@@ -95,3 +97,11 @@ def test_no_decimal_number_typed_into_markdown(name):
             assert not hits, f"{name} markdown cell {i} types {hits}"
     last = nb.cells[-1]
     assert last.cell_type == "code" and "narrate(" in last.source and "discussion_0" in last.source
+
+
+def test_settings_per_size():
+    assert tour.settings("full") == tour.TourSettings("full", "5M", None)
+    assert tour.settings("small") == tour.TourSettings("small", "1M", 500_000)
+    assert tour.settings("small", small_max_tokens=1_000).max_tokens == 1_000
+    with pytest.raises(ValueError, match="size"):
+        tour.settings("large")

@@ -1,5 +1,5 @@
 """Unit tests of notebook 01's helpers: the per-seed comparison summary and the Discussion
-rendered from records (workbench.significance._discussion), on synthetic records."""
+rendered from records (workbench.studies.significance), on synthetic records."""
 
 from __future__ import annotations
 
@@ -10,12 +10,9 @@ import pandas as pd
 import pytest
 
 from workbench.records import narrate, to_jsonable
-from workbench.significance import (
-    MVLSA_TABLE2,
-    comparison_over_seeds,
-    discussion_01,
-    records_frame,
-)
+from workbench.significance import MVLSA_TABLE2
+from workbench.studies import significance
+from workbench.studies.significance import comparison_over_seeds, discussion_01, records_frame
 
 SETS = ["MEN", "MTURK-287", "RG", "VERB-143"]
 
@@ -170,3 +167,12 @@ def test_discussion_01_wording_follows_the_numbers():
     one = discussion_01(_records(n_seeds=1))
     assert "`SEEDS = 1`" in one and "significant after the Holm correction." in one
     assert "not significant at 5 %" not in one and "significant at 5 %;" in one
+
+
+def test_settings_per_size():
+    small, full = significance.settings("small"), significance.settings("full", n_components=80)
+    assert (small.max_tokens, small.vocab_size, small.n_components) == (200_000, 5_000, 50)
+    assert small.mrds_ns == (30, 300, 3000) and full.mrds_ns is None
+    assert (full.max_tokens, full.vocab_size, full.n_components) == (None, 20_000, 80)
+    with pytest.raises(ValueError, match="size"):
+        significance.settings("large")

@@ -1,11 +1,13 @@
-"""Unit tests of notebook 02's Discussion (workbench.views.discussion_02) on synthetic records."""
+"""Unit tests of notebook 02's Discussion (workbench.studies.views.discussion_02) on synthetic records."""
 
 from __future__ import annotations
 
+import pytest
+
 from workbench.records import narrate
 from workbench.reported import reported
-from workbench.views import discussion_02
-from workbench.views._discussion import PAPER_VOCABULARY, _sci
+from workbench.studies import views
+from workbench.studies.views import PAPER_VOCABULARY, _sci, discussion_02
 
 
 def _records(**over) -> dict:
@@ -84,3 +86,12 @@ def test_discussion_02_wording_follows_the_numbers():
     assert "below the paper's for morphology and above the paper's for framenet" in discussion_02(
         rec
     )
+
+
+def test_settings_per_size():
+    small, full = views.settings("small"), views.settings("full")
+    assert (small.corpus, small.max_tokens, small.offsets) == ("1M", 200_000, (1, 2, 3, 4))
+    assert (full.corpus, full.max_tokens, full.offsets) == ("5M", None, tuple(range(1, 16)))
+    assert full.vocab_size > small.vocab_size
+    with pytest.raises(ValueError, match="size"):
+        views.settings("large")

@@ -212,3 +212,41 @@ def test_no_decimal_number_typed_into_markdown(path):
 def test_decimal_check_catches_typed_numbers():
     assert DECIMAL.findall("MEN rises from 25.1 to 32.8 (p = 0.006)") == ["25.1", "32.8", "0.006"]
     assert not DECIMAL.findall("Table 3, offsets 1-15, $10^{-8}$, Count$^{1/4}$, v2.16")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_gets_its_settings_from_its_study(path):
+    """One way for every notebook: ``from workbench.studies import <study>`` and
+    ``settings = <study>.settings(DATA_SIZE, ...)``; no notebook branches on DATA_SIZE itself."""
+    import importlib
+
+    from workbench.studies import NOTEBOOK_STUDIES
+
+    study = NOTEBOOK_STUDIES[path.stem]
+    assert callable(importlib.import_module(f"workbench.studies.{study}").settings)
+    nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+    cells = [c for c in _code_cells(nb) if "parameters" not in c.metadata.get("tags", [])]
+    tree = _parse("\n".join(c.source for c in cells), path.name)
+    nodes = list(ast.walk(tree))
+    imported = [a.name for n in nodes if isinstance(n, ast.ImportFrom)
+                and n.module == "workbench.studies" for a in n.names]  # fmt: skip
+    assert imported == [study], f"{path.name} must import its study {study}, imports {imported}"
+    calls = [n for n in nodes if isinstance(n, ast.Assign)
+             and ast.unparse(n).startswith(f"settings = {study}.settings(DATA_SIZE")]  # fmt: skip
+    assert len(calls) == 1, f"{path.name}: settings = {study}.settings(DATA_SIZE, ...) once"
+
+    def reads_size(node: ast.AST) -> bool:
+        return any(isinstance(m, ast.Name) and m.id == "DATA_SIZE" for m in ast.walk(node))
+
+    branching = (ast.Compare, ast.Subscript, ast.IfExp)
+    derived = [ast.unparse(n) for n in nodes if isinstance(n, branching) and reads_size(n)]
+    assert not derived, f"{path.name} derives settings from DATA_SIZE itself: {derived}"
+    uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == "DATA_SIZE"]
+    assert len(uses) <= 2, f"{path.name} uses DATA_SIZE beyond its settings and its record"
+
+
+def test_study_modules_stay_small():
+    """No module of the studies is longer than about 800 lines (split it by notebook or part)."""
+    for path in sorted((ROOT / "workbench" / "studies").rglob("*.py")):
+        n = len(path.read_text().splitlines())
+        assert n <= 800, f"{path.relative_to(ROOT)} has {n} lines"

@@ -7,8 +7,8 @@ import pytest
 import scipy.sparse as sp
 
 from workbench.embeddings import WordVectors
-from workbench.lexicon_graphs import LexiconGraph
-from workbench.retrofit import lexicon_adjacency, retrofit, retrofit_matrix
+from workbench.lexicons import LexiconGraph, lexicon_adjacency
+from workbench.retrofit import retrofit, retrofit_matrix
 
 WORDS = ["a", "b", "c", "d"]
 X0 = np.array([[0.0, 2.0], [4.0, 0.0], [8.0, 8.0], [1.0, 1.0]])

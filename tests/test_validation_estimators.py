@@ -44,7 +44,7 @@ from workbench.eigenwords import (
 )
 from workbench.embeddings import WordVectors
 from workbench.gcca import GCCA, MVLSA, glove_row_weights, truncated_svd
-from workbench.lexicon_graphs import LexiconGraph, graph_from_lexicon, wordnet_relations
+from workbench.lexicons import LexiconGraph, graph_from_lexicon, wordnet_relations
 from workbench.retrofit import retrofit, retrofit_matrix
 from workbench.rpca import (
     elimination_map,
@@ -58,10 +58,10 @@ from workbench.rpca import (
 from workbench.senses import (
     online_sense_clustering,
     partial_spearman,
-    removal_grid,
     spherical_kmeans,
     train_multisense,
 )
+from workbench.studies.senses import removal_grid
 from workbench.views import (
     PreprocessSpec,
     Vocabulary,
@@ -106,7 +106,9 @@ _FITTED = MVLSA(2, view_rank=3, random_state=0).fit(_X)
 
 GCCA_CASES: dict[str, Case] = {
     "n_iter < 0": (lambda: MVLSA(2, view_rank=3, n_iter=-1).fit(_X), ValueError,
-                   "n_iter must be an integer >= 0, got -1"),
+                   "n_iter must be an integer >= 0 or None, got -1"),
+    "svd_tol": (lambda: MVLSA(2, view_rank=3, svd_tol=1.0).fit(_X), ValueError,
+                "svd_tol must be a finite number > 0 and < 1, got 1.0"),
     "n_oversamples < 0": (lambda: MVLSA(2, view_rank=3, n_oversamples=-5).fit(_X), ValueError,
                           "n_oversamples must be an integer >= 0 or None, got -5"),
     "n_iter string": (lambda: MVLSA(2, view_rank=3, n_iter="5").fit(_X), TypeError, "n_iter"),
@@ -293,7 +295,7 @@ def test_crosslingual_bad_input(case: str) -> None:
 
 
 def test_experiment_config_checks_its_fields() -> None:
-    from workbench.crosslingual import ExperimentConfig
+    from workbench.studies.translingual import ExperimentConfig
 
     with pytest.raises(ValueError, match="n_terms must be an integer >= 1, got 0"):
         ExperimentConfig(n_terms=0)

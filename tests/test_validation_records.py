@@ -1,5 +1,5 @@
-"""Bad input at the public entry points of workbench.records, workbench.coverage,
-workbench.significance.seeds and workbench.viz (issue 16, reliability).
+"""Bad input at the public entry points of workbench.records, workbench.coverage (and the tour
+study's Discussion), workbench.significance.seeds and workbench.viz (issue 16, reliability).
 
 Every case asserts the error type and that the message names the problem. No figure is drawn:
 each call fails before plotting.
@@ -30,6 +30,7 @@ from workbench.records import (  # noqa: E402
     save_table,
 )
 from workbench.significance import seeds  # noqa: E402
+from workbench.studies import tour  # noqa: E402
 from workbench.viz import eigenwords as vz_eig  # noqa: E402
 from workbench.viz import mvlsa as vz_mvlsa  # noqa: E402
 from workbench.viz import senses as vz_senses  # noqa: E402
@@ -217,9 +218,9 @@ COVERAGE_CASES = [
      ValueError, "examples must be an integer >= 0"),
     ("missing_words empty set", lambda p: cov.missing_words(["a", "b"], {"s": []}), ValueError,
      "'s' has no items"),
-    ("discussion_00 no records", lambda p: cov.discussion_00({}), KeyError,
+    ("discussion_00 no records", lambda p: tour.discussion_00({}), KeyError,
      "lacks the records .*'coverage'"),
-    ("discussion_00 None", lambda p: cov.discussion_00(None), TypeError,
+    ("discussion_00 None", lambda p: tour.discussion_00(None), TypeError,
      "rec must be the records of a run of notebook 00"),
 ]  # fmt: skip
 
@@ -297,7 +298,7 @@ class _Result:
 
 
 def _view() -> Any:
-    from test_mvlsa_experiments import _planted
+    from test_studies_mvlsa import _planted
 
     return _planted()[0].views[0]
 
@@ -409,7 +410,7 @@ VIZ_CASES = [
     ("method_style None", lambda: vz_tl.method_style(None), TypeError,
      "method must be a method name"),
     ("senses component variance", lambda: vz_senses.plot_component_variance(None), TypeError,
-     r"plot_component_variance\(\): study must be a workbench.senses.SensePairStudy"),
+     r"plot_component_variance\(\): study must be a workbench.studies.senses.SensePairStudy"),
     ("senses listed pairs", lambda: vz_senses.plot_listed_pairs(None), TypeError,
      "SensePairStudy"),
     ("senses removal curve", lambda: vz_senses.plot_removal_curve(None), TypeError,

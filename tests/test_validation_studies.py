@@ -1,8 +1,8 @@
-"""Bad input at the public entry points of workbench.mvlsa_experiments (issue 16, reliability).
+"""Bad input at the public entry points of workbench.studies.mvlsa (issue 16, reliability).
 
 Every case asserts the error type and that the message names the problem (the parameter, the
 value given or what is allowed). The view set is the small planted one of
-``test_mvlsa_experiments``; no case fits a full model.
+``test_studies_mvlsa``; no case fits a full model.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
-from test_mvlsa_experiments import CFG, N, _planted
+from test_studies_mvlsa import CFG, N, _planted
 
-from workbench import mvlsa_experiments as mx
 from workbench.embeddings import WordVectors
+from workbench.studies import mvlsa as mx
 
 
 @pytest.fixture(scope="module")
@@ -61,40 +61,40 @@ def _ablation(c: SimpleNamespace, removals: Any = None, **kw: Any) -> Any:
 
 # ------------------------------------------------------------------------- settings / config
 SETTINGS_CASES = [
-    ("size unknown", lambda c: mx.study_settings("huge"), ValueError, "size must be one of"),
-    ("unknown override", lambda c: mx.study_settings("small", bogus=1), TypeError, "bogus"),
-    ("vocab_size < 1", lambda c: mx.study_settings("small", vocab_size=-5), ValueError,
+    ("size unknown", lambda c: mx.settings("huge"), ValueError, "size must be one of"),
+    ("unknown override", lambda c: mx.settings("small", bogus=1), TypeError, "bogus"),
+    ("vocab_size < 1", lambda c: mx.settings("small", vocab_size=-5), ValueError,
      "vocab_size must be an integer >= 1, got -5"),
-    ("vocab_size str", lambda c: mx.study_settings("small", vocab_size="10"), TypeError,
+    ("vocab_size str", lambda c: mx.settings("small", vocab_size="10"), TypeError,
      "vocab_size .*'10'"),
-    ("max_tokens 0", lambda c: mx.study_settings("small", max_tokens=0), ValueError, "max_tokens"),
-    ("offset 0", lambda c: mx.study_settings("small", offsets=(0,)), ValueError, "offsets"),
-    ("offsets duplicated", lambda c: mx.study_settings("small", offsets=(1, 1)), ValueError,
+    ("max_tokens 0", lambda c: mx.settings("small", max_tokens=0), ValueError, "max_tokens"),
+    ("offset 0", lambda c: mx.settings("small", offsets=(0,)), ValueError, "offsets"),
+    ("offsets duplicated", lambda c: mx.settings("small", offsets=(1, 1)), ValueError,
      "offsets has duplicates"),
-    ("config not MVLSAConfig", lambda c: mx.study_settings("small", config="x"), TypeError,
+    ("config not MVLSAConfig", lambda c: mx.settings("small", config="x"), TypeError,
      "config must be an MVLSAConfig"),
-    ("unknown rating set", lambda c: mx.study_settings("small", wordsim=("NOPE",)), ValueError,
+    ("unknown rating set", lambda c: mx.settings("small", wordsim=("NOPE",)), ValueError,
      "wordsim .*MEN.*'NOPE'"),
-    ("wordsim a string", lambda c: mx.study_settings("small", wordsim="MEN"), TypeError,
+    ("wordsim a string", lambda c: mx.settings("small", wordsim="MEN"), TypeError,
      "wordsim must be a list"),
-    ("unknown lexicon", lambda c: mx.study_settings("small", lexicons=("nope",)), ValueError,
+    ("unknown lexicon", lambda c: mx.settings("small", lexicons=("nope",)), ValueError,
      "lexicons .*'ppdb'.*'nope'"),
-    ("unknown corpus", lambda c: mx.study_settings("small", corpus="9M"), ValueError,
+    ("unknown corpus", lambda c: mx.settings("small", corpus="9M"), ValueError,
      "corpus must be one of 1M, 5M, 25M.*'9M'"),
-    ("unknown treebank split", lambda c: mx.study_settings("small", conllu="xx"), ValueError,
+    ("unknown treebank split", lambda c: mx.settings("small", conllu="xx"), ValueError,
      "conllu must be one of train, dev, test"),
-    ("min_count 0", lambda c: mx.study_settings("small", min_count=0), ValueError, "min_count"),
-    ("min_view_rows < 0", lambda c: mx.study_settings("small", min_view_rows=-1), ValueError,
+    ("min_count 0", lambda c: mx.settings("small", min_count=0), ValueError, "min_count"),
+    ("min_view_rows < 0", lambda c: mx.settings("small", min_view_rows=-1), ValueError,
      "min_view_rows"),
-    ("ablation_rank 0", lambda c: mx.study_settings("small", ablation_rank=0), ValueError,
+    ("ablation_rank 0", lambda c: mx.settings("small", ablation_rank=0), ValueError,
      "ablation_rank"),
-    ("bitext_verses < 0", lambda c: mx.study_settings("small", bitext_verses=-1), ValueError,
+    ("bitext_verses < 0", lambda c: mx.settings("small", bitext_verses=-1), ValueError,
      "bitext_verses"),
-    ("unknown grid parameter", lambda c: mx.study_settings("small", grids=(("q", (1,)),)),
+    ("unknown grid parameter", lambda c: mx.settings("small", grids=(("q", (1,)),)),
      ValueError, "grids parameter must be one of"),
-    ("unknown tuning key", lambda c: mx.study_settings("small", tuning=(("zz", (1,)),)),
+    ("unknown tuning key", lambda c: mx.settings("small", tuning=(("zz", (1,)),)),
      ValueError, "tuning key must be one of 'view_ranks'"),
-    ("ablation_config seed < 0", lambda c: mx.study_settings("small").ablation_config(-1),
+    ("ablation_config seed < 0", lambda c: mx.settings("small").ablation_config(-1),
      ValueError, "seed must be an integer >= 0"),
     ("row_weighting unknown", lambda c: mx.MVLSAConfig(row_weighting="x"), ValueError,
      "row_weighting must be one of None, 'glove'; got 'x'"),
@@ -118,7 +118,7 @@ SETTINGS_CASES = [
 # ------------------------------------------------------------------------- views, one system
 SYSTEM_CASES = [
     ("build_view_set of a size name", lambda c: mx.build_view_set("small"), TypeError,
-     r"study_settings\('small'\)"),
+     r"mvlsa\.settings\('small'\)"),
     ("build_view_set None", lambda c: mx.build_view_set(None), TypeError,
      "settings must be a StudySettings"),
     ("select exclude a string", lambda c: c.vs.select(exclude="noise"), TypeError,
@@ -313,10 +313,10 @@ TUNING_CASES = [
     ("tuned_choice settings", lambda c: mx.tuned_choice(c.vs, "small"), TypeError,
      "settings must be a StudySettings"),
     ("corpus_baselines seeds", lambda c: mx.corpus_baselines_seeds(
-        c.vs, mx.study_settings("small"), n_components=2, seeds=[1.5]), ValueError,
+        c.vs, mx.settings("small"), n_components=2, seeds=[1.5]), ValueError,
      "seeds entries must be an integer >= 0, got 1.5"),
     ("corpus_baselines n_components", lambda c: mx.corpus_baselines_seeds(
-        c.vs, mx.study_settings("small"), n_components=0, seeds=[0]), ValueError,
+        c.vs, mx.settings("small"), n_components=0, seeds=[0]), ValueError,
      "n_components"),
 ]  # fmt: skip
 
@@ -382,5 +382,5 @@ def test_valid_input_is_normalized_not_refused(c):
     assert mx.MVLSAConfig(view_rank=5.0).view_rank == 5
     choice = mx.MVLSAChoice(CFG, families=["signal"])
     assert choice.families == ("signal",) and hash(choice)  # a tuple: still hashable
-    assert mx.study_settings("small", offsets=(1, 2)).offsets == (1, 2)
+    assert mx.settings("small", offsets=(1, 2)).offsets == (1, 2)
     assert c.vs.select(exclude=["noise"]).names == ["sig0", "sig1", "sig2"]

@@ -19,9 +19,6 @@ from workbench.views import (
     dependency_views,
     embedding_view,
     encode_corpus,
-    graph_view,
-    lexicon_view,
-    membership_view,
     positional_views,
     preprocess,
     preprocess_views,
@@ -374,106 +371,6 @@ def test_bitext_view_recovers_planted_translation():
     assert v.family == "bitext" and not v.observed[vocab.id("unused")]
     with pytest.raises(ValueError, match="differ in length"):
         wv.bitext_view(vocab, (src, tgt[:-1]))
-
-
-# ----------------------------------------------------------------------------- lexicons
-
-
-def test_graph_and_membership_views():
-    vocab = Vocabulary.from_words(["car", "auto", "bike", "tree"])
-    g = graph_view(
-        {"car": {"auto", "vehicle", "car"}, "bike": {"car"}}, vocab, name="g", family="ppdb"
-    )
-    z = g.matrix.toarray()
-    assert z[0, 1] == z[1, 0] == 1 and z[2, 0] == z[0, 2] == 1 and z[0, 0] == 0
-    assert z.sum() == 4 and not g.observed[3]
-    fr = membership_view({"Vehicle": {"car", "bike", "boat"}, "Plant": {"tree"}, "X": {"zz"}}, vocab,
-                         name="fn", family="framenet")  # fmt: skip
-    assert fr.contexts == ("Plant", "Vehicle")
-    assert fr.matrix.toarray().tolist() == [[0, 1], [0, 0], [0, 1], [1, 0]]
-    v = lexicon_view("framenet", vocab, source={"Vehicle": {"car", "auto"}})
-    assert v.family == "framenet" and v.nnz == 2
-    p = lexicon_view("ppdb", vocab, source={"car": {"auto"}})
-    assert p.name == "ppdb" and p.nnz == 2
-    with pytest.raises(ValueError, match="unknown lexicon kind"):
-        lexicon_view("thesaurus", vocab)
-    with pytest.raises(ValueError, match="no edge"):
-        graph_view({"a": {"b"}}, vocab, name="g", family="ppdb")
-
-
-class _FakeLemma:
-    def __init__(self, name, related=()):
-        self._name, self._related = name, related
-
-    def name(self):
-        return self._name
-
-    def derivationally_related_forms(self):
-        return [_FakeLemma(r) for r in self._related]
-
-
-class _FakeSynset:
-    def __init__(self, name):
-        self._name = name
-
-    def name(self):
-        return self._name
-
-
-class _FakeWordNet:
-    """morphy / lemmas / synsets of a tiny WordNet (duck-typed like nltk's reader)."""
-
-    base = {"dogs": "dog", "dog": "dog", "ran": "run", "run": "run", "runner": "runner"}
-    deriv = {"run": ("runner",)}
-    syn = {
-        "car": ["car.n.01"],
-        "automobile": ["car.n.01"],
-        "dog": ["dog.n.01"],
-        "dogs": ["dog.n.01"],
-    }
-
-    def morphy(self, word, pos):
-        return self.base.get(word) if pos == "n" else None
-
-    def lemmas(self, word):
-        return [_FakeLemma(word, self.deriv.get(word, ()))]
-
-    def synsets(self, word):
-        return [_FakeSynset(s) for s in self.syn.get(word, [])]
-
-
-def test_morphology_and_synonym_views_with_a_small_wordnet():
-    vocab = Vocabulary.from_words(
-        ["dogs", "dog", "ran", "run", "runner", "car", "automobile", "zzzq"]
-    )
-    m = lexicon_view("morphology", vocab, source=_FakeWordNet())
-    assert set(m.contexts) == {"dog", "run", "runner"}
-    z = m.matrix.toarray()
-    col = {c: i for i, c in enumerate(m.contexts)}
-    assert z[vocab.id("ran"), col["run"]] == 1 and z[vocab.id("ran"), col["runner"]] == 1
-    assert z[vocab.id("dogs"), col["dog"]] == 1 and z[vocab.id("dog"), col["dog"]] == 1
-    assert not m.observed[vocab.id("zzzq")] and not m.observed[vocab.id("car")]
-    s = lexicon_view("synonyms", vocab, source=_FakeWordNet())
-    assert s.contexts == ("car.n.01", "dog.n.01")
-    assert s.matrix.sum() == 4 and s.family == "synonyms"
-
-
-@pytest.mark.slow
-def test_wordnet_morphology_and_synonym_views():
-    from workbench.datasets import load_wordnet
-
-    wn = load_wordnet()
-    vocab = Vocabulary.from_words(
-        ["dogs", "dog", "ran", "run", "runner", "car", "automobile", "zzzq"]
-    )
-    m = lexicon_view("morphology", vocab, source=wn)
-    row = dict(m.top_contexts("ran", 20))
-    assert "run" in row and "dog" in dict(m.top_contexts("dogs", 20))
-    assert not m.observed[vocab.id("zzzq")]
-    s = lexicon_view("synonyms", vocab, source=wn)
-    z = s.matrix.toarray()
-    assert (z[vocab.id("car")] * z[vocab.id("automobile")]).sum() >= 1  # share car.n.01
-    assert s.family == "synonyms"
 
 
 # ----------------------------------------------------------------------------- embeddings

@@ -9,55 +9,19 @@ from __future__ import annotations
 
 import logging
 import warnings
-from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 import numpy as np
 import scipy.sparse as sp
 
 from workbench._validation import check_array, check_choice, check_float, check_int
+from workbench.lexicons import lexicon_adjacency
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["retrofit", "retrofit_matrix", "lexicon_adjacency"]
+__all__ = ["retrofit", "retrofit_matrix"]
 
 Method = Literal["jacobi", "gauss-seidel"]
-
-
-def lexicon_adjacency(words: list[str], lexicon: Any) -> sp.csr_matrix:
-    """Directed 0/1 adjacency over ``words`` (rows = words, exact string matching).
-
-    ``lexicon`` is a :class:`workbench.lexicon_graphs.LexiconGraph` (symmetric) or a mapping
-    ``word -> neighbours`` used as given (the reference code does not symmetrise the
-    lexicon file either). Self-loops and neighbours missing from ``words`` are dropped.
-    """
-    index = {w: i for i, w in enumerate(words)}
-    n = len(words)
-    if hasattr(lexicon, "adjacency") and hasattr(lexicon, "reindex"):
-        A = lexicon.reindex(words).adjacency.tocsr()
-        return A
-    if not isinstance(lexicon, Mapping):
-        raise TypeError(
-            "lexicon must be a LexiconGraph or a mapping word -> iterable of neighbours, "
-            f"got {type(lexicon).__name__}"
-        )
-    rows: list[int] = []
-    cols: list[int] = []
-    for w, nbrs in lexicon.items():
-        i = index.get(w)
-        if i is None:
-            continue
-        if isinstance(nbrs, str) or not isinstance(nbrs, Iterable):
-            raise TypeError(f"lexicon[{w!r}] must be an iterable of words, got {nbrs!r}")
-        for u in set(nbrs):
-            j = index.get(u)
-            if j is not None and j != i:
-                rows.append(i)
-                cols.append(j)
-    A = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n))
-    A.sum_duplicates()
-    A.data[:] = 1.0
-    return A
 
 
 def retrofit_matrix(

@@ -3,7 +3,9 @@
 Every loader finds ``data/`` itself (:func:`data_dir`, env ``WORKBENCH_DATA``), verifies a bundled
 file's sha256 against ``data/checksums.sha256`` on first use in a process, and also accepts the
 path of a user file in the same format (not checksum-verified). Missing files raise
-``FileNotFoundError`` and folders ``IsADirectoryError``, naming the file; empty, truncated or
+``FileNotFoundError`` and folders ``IsADirectoryError``, naming the file (except
+:func:`load_corpus`, which reads a folder of ``*.txt`` / ``*.txt.gz`` files as one corpus, and
+raises ``IsADirectoryError`` for a folder without such files); empty, truncated or
 malformed files (undecodable bytes, NaN / infinite numbers, wrong column counts) raise
 :class:`DataFormatError` naming the file and the line. Text files are UTF-8 (a leading
 byte-order mark is dropped), plain or gzip-compressed.
@@ -16,7 +18,8 @@ word similarity        :func:`load_wordsim` (names in :data:`WORDSIM_NAMES`; use
 SCWS with contexts     :func:`load_scws`, :func:`scws_context`
 Google / MSR analogies :func:`load_analogies` (MSR: user file without section headers)
 TOEFL-style questions  :func:`load_toefl` (user files only: ``.qst`` + ``.ans``)
-Gutenberg corpora      :func:`load_corpus` ("1M", "5M"; "25M" from the shared folder)
+Gutenberg corpora      :func:`load_corpus` ("1M", "5M"; "25M" from the shared folder;
+                       a user file or a folder of files)
 Bible                  :func:`load_bible`, :func:`load_parallel_bible`
 UD English-EWT         :func:`load_conllu`
 lexicons               :func:`load_lexicon`, :func:`symmetrize`, :func:`load_framenet_frames`

@@ -11,7 +11,7 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from workbench._validation import DataFormatError, check_file, format_error
+from workbench._validation import DataFormatError, check_dir, check_file, format_error
 
 logger = logging.getLogger(__name__)
 
@@ -192,6 +192,44 @@ def resolve_file(path: str | os.PathLike[str], *, verify: bool = True, name: str
     if verify:
         verify_bundled(p)
     return p
+
+
+def resolve_dir_files(
+    path: str | os.PathLike[str],
+    suffixes: tuple[str, ...],
+    *,
+    name: str = "path",
+    what: str = "data files",
+) -> list[Path]:
+    """The files of folder ``path`` whose names end in one of ``suffixes``, sorted by file name.
+
+    Only the folder itself is listed (not its sub-folders); hidden files (``.name``) and files
+    with other suffixes are skipped (logged). Each file is checked by :func:`resolve_file`, so
+    an empty one raises :class:`DataFormatError` naming it. A folder holding no such file
+    raises ``IsADirectoryError`` naming the folder and the suffixes expected; a missing folder
+    ``FileNotFoundError``; a file ``NotADirectoryError``.
+    """
+    d = check_dir(path, name)
+    if not os.access(d, os.R_OK | os.X_OK):
+        raise PermissionError(f"{name} {str(d)!r} is not readable")
+    found: list[Path] = []
+    skipped = 0
+    for f in d.iterdir():
+        if f.name.startswith("."):
+            continue
+        if f.name.endswith(suffixes) and f.is_file():
+            found.append(f)
+        else:
+            skipped += 1
+    if not found:
+        listed = ", ".join(f"*{s}" for s in suffixes)
+        raise IsADirectoryError(
+            f"{name} {str(d)!r} is a directory without {what} ({listed}); give a file, or a "
+            f"folder holding such files"
+        )
+    if skipped:
+        logger.info("%s: %d entries that are not %s skipped", d, skipped, what)
+    return [resolve_file(f, name=name) for f in sorted(found, key=lambda f: f.name)]
 
 
 def bundled(rel: str) -> Path:

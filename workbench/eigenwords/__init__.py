@@ -15,10 +15,9 @@ the paper, :func:`graph_embeddings`).
 
 The SVDs can use :func:`lanczos_svd` (block Lanczos with full reorthogonalization), which
 converges to the same subspace as ARPACK several times faster on word-by-context matrices.
-The experiment of notebook 06 -- every embedding of its tables, scored in parallel jobs, the
-tests against eigenwords with Holm's correction and the Discussion rendered from its records
--- is :func:`run_prior_study`, :func:`comparison_table`, :func:`holm_marks`,
-:func:`table1_display`, :func:`prior_gains` and :func:`discussion_06`.
+The experiment of notebook 06 (its settings, every embedding of its tables scored in parallel
+jobs, the tests against eigenwords and the Discussion) is the study
+:mod:`workbench.studies.eigenwords`.
 
 Conventions
 -----------
@@ -37,7 +36,6 @@ from ._counts import (
     count_prior_pairs,
     similarity_laplacian_counts,
 )
-from ._discussion import discussion_06
 from ._lanczos import lanczos_svd
 from ._laplacian import (
     GraphEmbeddingResult,
@@ -47,23 +45,6 @@ from ._laplacian import (
     lemma1_laplacian,
     one_hot_views,
     token_laplacian,
-)
-from ._study import (
-    EIGEN,
-    LEXICON_NAMES,
-    EmbeddingScores,
-    PriorStudy,
-    baseline_rf_gains,
-    comparison_table,
-    holm_marks,
-    label_key,
-    per_set_display,
-    prior_gains,
-    prior_records,
-    run_prior_study,
-    score_vectors,
-    study_tables,
-    table1_display,
 )
 from ._svd import CCAPrior, Eigenwords, EigenwordsResult, eigenwords_svd
 
@@ -85,20 +66,4 @@ __all__ = [
     "laplacian_cca",
     "graph_embeddings",
     "lanczos_svd",
-    "EIGEN",
-    "LEXICON_NAMES",
-    "EmbeddingScores",
-    "PriorStudy",
-    "run_prior_study",
-    "score_vectors",
-    "comparison_table",
-    "holm_marks",
-    "table1_display",
-    "prior_gains",
-    "label_key",
-    "study_tables",
-    "baseline_rf_gains",
-    "prior_records",
-    "per_set_display",
-    "discussion_06",
 ]

@@ -449,7 +449,7 @@ class CCAPrior(_EigenBase):
     Notes
     -----
     ``fit(X, graph=..., vocabulary=...)``: ``graph`` is a
-    :class:`workbench.lexicon_graphs.LexiconGraph` (re-indexed to ``vocabulary`` when its
+    :class:`workbench.lexicons.LexiconGraph` (re-indexed to ``vocabulary`` when its
     words differ) or a V x V adjacency aligned with the word ids. Vocabulary words absent
     from the graph have no edges (they only get their ordinary counts). A graph without any
     edge among the vocabulary raises ``ValueError``. The objective is

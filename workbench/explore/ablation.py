@@ -29,7 +29,7 @@ def ablation_detail(ablation: Any, removal: str, test_set: str) -> tuple[str, pd
     Parameters
     ----------
     ablation : AblationSeeds
-        From :func:`workbench.mvlsa_experiments.ablation_seeds`.
+        From :func:`workbench.studies.mvlsa.ablation_seeds`.
     removal : str
         A row of ``ablation.drops.mean`` (e.g. ``"!dependency"``).
     test_set : str
@@ -95,7 +95,7 @@ def ablation_explorer(
     Parameters
     ----------
     ablation : AblationSeeds
-        From :func:`workbench.mvlsa_experiments.ablation_seeds`.
+        From :func:`workbench.studies.mvlsa.ablation_seeds`.
     removal, test_set : str, optional
         Initial choices (default: the first removal, and MEN when present, else the first test
         set).

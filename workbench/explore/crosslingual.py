@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.crosslingual import top_matches
 from workbench.explore._output import append_display, output_area, show_message
+from workbench.studies.translingual import top_matches
 
 __all__ = ["chapter_explorer"]
 

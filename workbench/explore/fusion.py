@@ -76,7 +76,7 @@ class FusionExplorer:
     @classmethod
     def from_result(cls, result: Any, vocab: Any, config: Any, *, wordsim: Sequence[Any],
                     analogies: bool = True, alpha: float = 0.05) -> FusionExplorer:  # fmt: skip
-        """From a :class:`workbench.mvlsa_experiments.FusionResult` and the MVLSA configuration
+        """From a :class:`workbench.studies.mvlsa.FusionResult` and the MVLSA configuration
         of its seed (``choice.with_seed(seed).config``); ``wordsim`` as the result was scored."""
         return cls(result.systems, vocab, n_components=config.n_components,
                    regularization=config.regularization, random_state=config.random_state,
@@ -96,7 +96,7 @@ class FusionExplorer:
     def evaluation(self, name: str) -> Any:
         """The :class:`SystemEvaluation` of one system (on the vocabulary's words)."""
         if name not in self._evals:
-            from workbench.mvlsa_experiments import evaluate_system
+            from workbench.studies.mvlsa import evaluate_system
 
             self._evals[name] = evaluate_system(self.systems[name], name=name, wordsim=self.wordsim,
                                                 analogies=self.analogies,
@@ -108,7 +108,7 @@ class FusionExplorer:
         key = self._key(parts)
         if key not in self._fused:
             from workbench.gcca import MVLSA
-            from workbench.mvlsa_experiments import evaluate_system
+            from workbench.studies.mvlsa import evaluate_system
             from workbench.views import embedding_view
 
             views = [embedding_view(self.systems[n], self.vocab, name=n) for n in key]
@@ -132,8 +132,8 @@ class FusionExplorer:
             ``gain (points)`` (fused - part over the items both score), ``p`` (two-sided,
             uncorrected), ``p (Holm)`` (over every cell of this table) and ``significant``.
         """
-        from workbench.mvlsa_experiments._tables import _pairwise
         from workbench.significance import holm
+        from workbench.studies.mvlsa._tables import _pairwise
 
         key = self._key(parts)
         fused = self.fuse(key)
@@ -181,7 +181,7 @@ def fusion_explorer(
     Parameters
     ----------
     result : FusionResult
-        One seed's Table 9 (:func:`workbench.mvlsa_experiments.choice_fusion`).
+        One seed's Table 9 (:func:`workbench.studies.mvlsa.choice_fusion`).
     vocab : Vocabulary
         ``view_set.vocab``.
     config : MVLSAConfig

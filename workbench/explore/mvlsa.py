@@ -17,7 +17,7 @@ import pandas as pd
 
 from workbench.explore._output import append_display, output_area, show_message
 from workbench.explore.gcca import neighbours_table
-from workbench.mvlsa_experiments import (
+from workbench.studies.mvlsa import (
     FittedSystem,
     MVLSAConfig,
     ViewSet,
@@ -34,7 +34,7 @@ class SettingExplorer:
     Parameters
     ----------
     view_set : ViewSet
-        From :func:`workbench.mvlsa_experiments.build_view_set`.
+        From :func:`workbench.studies.mvlsa.build_view_set`.
     base : MVLSAConfig
         Settings not chosen in the widget.
     wordsim : sequence of str

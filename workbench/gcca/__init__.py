@@ -10,15 +10,16 @@ Two estimators with one interface (``fit(views, y=None, *, masks=None)``, ``embe
   ``[A_j T_j]`` and its top left singular vectors, computed exactly through the eigenvectors of
   its ``(sum_j m_j) x (sum_j m_j)`` Gram matrix.
 
-and one solver, :func:`truncated_svd` (randomized SVD of an implicitly centred, row-weighted
-sparse or dense matrix; a pure function returning a frozen dataclass).
+and one solver, :func:`truncated_svd` (SVD of an implicitly centred, row-weighted sparse or dense
+matrix -- by default adaptive randomized block Krylov, stopped when the residual of the wanted
+triplets is below ``tol``; a pure function returning a frozen dataclass).
 
 Views are validated by :func:`workbench.views.check_views` (a list of dense arrays, scipy.sparse
 matrices or :class:`workbench.views.View` objects over the same ``N`` rows).
 """
 
 from ._estimators import GCCA, GCCA_MAX_ROWS, MVLSA, _check_views, glove_row_weights
-from ._linalg import GRAM_MAX_COLS, TruncatedSVD, truncated_svd
+from ._linalg import GRAM_MAX_COLS, GRAM_RANK_RATIO, SVD_TOL, TruncatedSVD, truncated_svd
 
 __all__ = [
     "GCCA",
@@ -28,5 +29,7 @@ __all__ = [
     "glove_row_weights",
     "GCCA_MAX_ROWS",
     "GRAM_MAX_COLS",
+    "GRAM_RANK_RATIO",
+    "SVD_TOL",
     "_check_views",
 ]

@@ -16,6 +16,7 @@ from sklearn.utils import check_random_state as _sk_random_state
 from sklearn.utils.validation import check_is_fitted
 from tqdm.auto import tqdm
 
+from workbench._dask import active_client
 from workbench._validation import (
     check_bool,
     check_choice,
@@ -24,7 +25,7 @@ from workbench._validation import (
     check_random_state,
 )
 
-from ._linalg import SVD_METHODS, _fix_signs, _lowdin, _top_eigh, _truncated_svd
+from ._linalg import SVD_METHODS, SVD_TOL, _fix_signs, _lowdin, _top_eigh, _truncated_svd
 
 logger = logging.getLogger(__name__)
 
@@ -439,6 +440,254 @@ class GCCA(_GCCABase):
 
 
 # --------------------------------------------------------------------------------------------
+# MVLSA: the per-view steps and the stacked eigenproblem, shared by the local fit and the dask
+# backend (workbench.gcca._dask calls the same functions on the workers, with the same seeds)
+# --------------------------------------------------------------------------------------------
+#: The ``backend`` values of :class:`MVLSA`.
+BACKENDS = ("local", "dask")
+
+
+@dataclass(frozen=True)
+class _SVDOptions:
+    """The checked per-view SVD settings of one :class:`MVLSA` fit (sent to dask workers)."""
+
+    center: bool
+    weighted: bool  # pass the row weights d_ij to the SVD (row_weighting="glove")
+    method: str
+    n_oversamples: int | None
+    n_iter: int | None
+    relative_regularization: bool
+    dtype: np.dtype  # working precision of the stacked matrix M~
+    tol: float = SVD_TOL  # target of the adaptive randomized route (n_oversamples None)
+
+
+@dataclass(frozen=True)
+class _ViewFactor:
+    """One view's SVD without ``U_j`` (which goes into the stacked matrix): ``S_j``, ``B_j^T``,
+    the column mean, ``T_j`` (in the working dtype), the ``r_j`` used and the passes made."""
+
+    s: np.ndarray
+    vt: np.ndarray
+    mean: np.ndarray | None
+    t: np.ndarray
+    reg: float
+    n_passes: int
+
+
+def _view_svd(
+    x: Any,
+    rank: int,
+    weights: np.ndarray,
+    reg: float,
+    seed: int,
+    opts: _SVDOptions,
+    *,
+    view: int,
+    n_threads: int = 1,
+) -> tuple[np.ndarray, _ViewFactor]:
+    """Rank-``rank`` SVD of view ``view`` (``x``: its observed kept rows, ``weights``: their
+    ``d_ij``) with its own random stream ``seed``; returns ``U_j`` and the rest."""
+    res = _truncated_svd(
+        x,
+        rank,
+        center=opts.center,
+        row_weights=weights if opts.weighted else None,
+        method=opts.method,
+        n_oversamples=opts.n_oversamples,
+        n_iter=opts.n_iter,
+        tol=opts.tol,
+        random_state=np.random.default_rng(seed),
+        n_threads=n_threads,
+    )
+    mj = res.s.size
+    if mj == 0:
+        raise ValueError(f"view {view} has rank 0 (after centring it is all zeros)")
+    if mj < rank:
+        logger.info("view %d: rank %d < requested m=%d; using %d", view, mj, rank, mj)
+    r_j = reg * float(res.s[0]) ** 2 if opts.relative_regularization else reg
+    t = (res.s / np.sqrt(res.s**2 + r_j)).astype(opts.dtype)
+    return res.U, _ViewFactor(res.s, res.Vt, res.mean, t, float(r_j), res.n_passes)
+
+
+def _scaled_factor(
+    u: np.ndarray, scale: np.ndarray, t: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """The view's block of :math:`\\tilde M` on its rows, ``(U_j * scale) * T_j`` with
+    ``scale = d_ij / sqrt(C_ii)`` (in the working dtype); written into ``out`` if given."""
+    if out is None:
+        out = u * scale[:, None]
+    else:
+        np.multiply(u, scale[:, None], out=out)
+    out *= t
+    return out
+
+
+def _view_nnz(x: Any) -> int:
+    return int(x.nnz) if sp.issparse(x) else int(x.size)
+
+
+def _view_map(vt: np.ndarray, s: np.ndarray, reg: float, mth: np.ndarray) -> np.ndarray:
+    """``U_j = B_j (S_j^2 + r_j I)^{-1/2} (M~^T H)_j`` (float64, ``d_j x k``)."""
+    scale = 1.0 / np.sqrt(s**2 + reg)
+    return np.asarray(vt.T.astype(np.float64) @ (scale[:, None] * mth))
+
+
+def _check_stack_rank(k: int, sizes: Sequence[int]) -> None:
+    if k > sum(sizes):
+        raise ValueError(
+            f"n_components={k} exceeds the rank of the stacked matrix ({sum(sizes)} = sum of the "
+            f"numerical view ranks {list(sizes)}); lower n_components"
+        )
+
+
+def _stacked_eigen(gram: np.ndarray, k: int, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Top-``k`` eigenpairs (float64) of the Gram matrix of :math:`\\tilde M` (symmetrized in
+    place), refusing zero eigenvalues among them."""
+    gram += gram.T
+    gram *= 0.5
+    lam_k, v_k, n_pos = _top_eigh(gram, k, np.finfo(dtype).eps)
+    if n_pos < k:
+        raise ValueError(
+            f"n_components={k} but the views span only {n_pos} shared directions (zero "
+            "eigenvalues of M); lower n_components"
+        )
+    return lam_k.astype(np.float64), v_k.astype(np.float64)
+
+
+@dataclass(frozen=True)
+class _MVLSAPlan:
+    """Everything an MVLSA fit decides before the first SVD (both backends)."""
+
+    prep: _Prepared
+    cap: list[int]  # requested rank of each view, clamped to min(m_j, n_j, d_j)
+    reg: np.ndarray  # regularization (or rho_j with relative_regularization) per view
+    seeds: np.ndarray  # one random stream per view
+    kept: np.ndarray  # kept rows (indices into 0..N-1)
+    pos: np.ndarray  # position of each row among the kept rows (-1: dropped)
+    inv_sqrt_c: np.ndarray  # C^{-1/2} on the kept rows
+    opts: _SVDOptions
+    k: int
+
+    def view_scale(self, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """View ``j``'s observed kept rows, their weights ``d_ij`` and ``d_ij / sqrt(C_ii)``
+        (working dtype)."""
+        keep = self.prep.row_mask[self.prep.rows[j]]
+        rj, wj = self.prep.rows[j][keep], self.prep.weights[j][keep]
+        scale = (wj * self.inv_sqrt_c[self.pos[rj]]).astype(self.opts.dtype)
+        return rj, wj, scale
+
+
+@dataclass
+class _StackedFit:
+    """What a backend returns to :meth:`MVLSA.fit`: ``H`` on the kept rows and the rest."""
+
+    hk: np.ndarray
+    lam: np.ndarray
+    maps: list[np.ndarray]
+    means: list[np.ndarray | None]
+    svals: list[np.ndarray]
+    reg_used: np.ndarray
+    sizes: list[int]
+    n_passes: int
+    nnz: int
+    t_svd: float
+    t_gram: float
+    stats: dict[str, Any]
+
+
+def _fit_local(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
+    """The in-process fit: per-view SVDs (threads per ``n_jobs``) written into one stacked
+    matrix, eigh of its Gram matrix, ``H``, maps."""
+    prep, cap, opts, k = plan.prep, plan.cap, plan.opts, plan.k
+    n_views = len(prep.views)
+    dtype = opts.dtype
+    kept = plan.kept
+    # M~ is filled block by block into one Fortran-ordered array (view j at column
+    # sum(cap[:j]); blocks of rank-deficient views are packed afterwards, and trimming the
+    # unused columns is free); each U_j is dropped as soon as its block is written.
+    stack = np.zeros((kept.size, sum(cap)), dtype=dtype, order="F")
+    starts = np.concatenate([[0], np.cumsum(cap)[:-1]]).astype(int)
+
+    def view_svd(j: int, n_threads: int, buf: np.ndarray) -> tuple[_ViewFactor, int]:
+        x, _, _ = prep.view_rows(j)
+        rj, wj, scale = plan.view_scale(j)
+        u, fac = _view_svd(
+            x, cap[j], wj, plan.reg[j], plan.seeds[j], opts, view=j, n_threads=n_threads
+        )
+        blk = buf[:, starts[j] : starts[j] + fac.s.size]
+        if rj.size == kept.size:  # every kept row observed: written in place, no temporaries
+            _scaled_factor(u, scale, fac.t, out=blk)
+        else:
+            blk[plan.pos[rj]] = _scaled_factor(u, scale, fac.t)
+        del u
+        return fac, _view_nnz(x)
+
+    # With n_jobs > 1 the views are factorized n_jobs at a time, each on one thread (all
+    # BLAS libraries limited to one thread meanwhile): every step of a view's SVD then runs
+    # in parallel, including the ones that do not scale over threads (LU of the short
+    # block, drawing the test matrix, copies); the views left over (fewer than n_jobs) run
+    # one at a time on n_jobs threads.
+    n_par = min(n_jobs, n_views)
+    n_pooled = n_views - n_views % n_par if n_par > 1 else 0
+    out: list[Any] = [None] * n_views
+    with tqdm(total=n_views, desc="MVLSA view SVDs", disable=None, leave=False) as bar:
+        if n_pooled:
+            from concurrent.futures import ThreadPoolExecutor, as_completed
+
+            from threadpoolctl import threadpool_limits
+
+            with threadpool_limits(limits=1), ThreadPoolExecutor(n_par) as ex:
+                futures = {ex.submit(view_svd, j, 1, stack): j for j in range(n_pooled)}
+                for fut in as_completed(futures):
+                    out[futures[fut]] = fut.result()
+                    bar.update()
+        for j in range(n_pooled, n_views):
+            out[j] = view_svd(j, n_jobs, stack)
+            bar.update()
+    facs: list[_ViewFactor] = [o[0] for o in out]
+    nnz = sum(o[1] for o in out)
+    del out
+    sizes = [f.s.size for f in facs]
+    off = 0
+    for j, mj in enumerate(sizes):  # pack the blocks of rank-deficient views
+        if starts[j] != off:
+            stack[:, off : off + mj] = stack[:, starts[j] : starts[j] + mj]
+        off += mj
+    t_svd = time.perf_counter()
+    _check_stack_rank(k, sizes)
+    mt = stack[:, :off]
+    del stack
+    # the Gram matrix in the data's precision (float32 halves the syrk and the eigh)
+    lam_k, v_k = _stacked_eigen(mt.T @ mt, k, dtype)
+    hk = np.asarray(mt @ (v_k / np.sqrt(lam_k)).astype(dtype))
+    hk = _lowdin(hk)  # exact in exact arithmetic; removes float32 round-off
+    signs = _fix_signs(hk)
+    mth = v_k * np.sqrt(lam_k) * signs  # = M~^T H
+    del mt
+    t_gram = time.perf_counter()
+    maps = []
+    off = 0
+    for f in facs:
+        mj = f.s.size
+        maps.append(_view_map(f.vt, f.s, f.reg, mth[off : off + mj]))
+        off += mj
+    return _StackedFit(
+        hk=hk,
+        lam=lam_k,
+        maps=maps,
+        means=[f.mean for f in facs],
+        svals=[f.s for f in facs],
+        reg_used=np.array([f.reg for f in facs], dtype=float),
+        sizes=sizes,
+        n_passes=sum(f.n_passes for f in facs),
+        nnz=nnz,
+        t_svd=t_svd,
+        t_gram=t_gram,
+        stats={},
+    )
+
+
+# --------------------------------------------------------------------------------------------
 # MVLSA
 # --------------------------------------------------------------------------------------------
 class MVLSA(_GCCABase):
@@ -475,28 +724,60 @@ class MVLSA(_GCCABase):
         :math:`\sum_j X_j X_j^\top / s_{j,1}^2`, an SVD of the concatenated, scaled views).
         The values used are in ``regularization_``.
     svd_solver : {"auto", "randomized", "gram", "dense"}
-        Per-view SVD method, see :func:`truncated_svd` (``"auto"``: exact for small views or
-        views with at most 2,000 columns, randomized otherwise).
+        Per-view SVD method, see :func:`truncated_svd` (``"auto"``: exact for small views, for
+        sparse views with at most 2,000 columns and for dense ones with at most 2,000 columns
+        unless ``m <= d_j / 20``; the adaptive randomized SVD otherwise).
     n_oversamples : int or None
-        Randomized SVD oversampling (None: ``max(m, 20)``, i.e. blocks of ``2 m`` columns; see
-        :func:`truncated_svd` for the accuracy this buys on flat spectra).
-    n_iter : int
-        Power iterations (``2 n_iter + 1`` passes per view). Views whose spectrum has a clear
-        gap need far fewer than word views: when the block spans the gap, one iteration can
-        suffice. On 15 dense 50,000 x 1,000 views with a 100-dimensional signal each
-        (``bench/bench_gcca.py``, k = m = 50), ``n_iter=1, n_oversamples=78`` (blocks of 128)
-        ends 0.09-0.15 deg from the exact shared space (depending on the random stream) in about
-        3/4 of the exact route's time, while blocks of 112 ended 0.53 deg away.
+        None (default): the randomized per-view SVDs are adaptive -- randomized block Krylov,
+        stopped when the relative residual of the ``m_j`` wanted triplets is below
+        ``svd_tol``, however the spectrum decays. An integer ``p``: the former fixed route,
+        blocks of ``m + p`` columns and ``n_iter`` power iterations, which must be tuned to the
+        spectrum: on 15 dense 50,000 x 1,000 views with a 100-dimensional signal each
+        (``bench/bench_gcca.py``, k = m = 50) ``n_iter=1, n_oversamples=78`` (blocks of 128)
+        ended 0.09-0.15 deg from the exact shared space, but 5-7 deg when the signal had rank
+        165-206 (see :func:`truncated_svd`).
+    n_iter : int or None
+        Fixed route (``n_oversamples`` given): power iterations, ``2 n_iter + 1`` passes per
+        view (None: 5). Adaptive route: at most this many Krylov iterations per view (None: as
+        many as ``svd_tol`` needs).
+    svd_tol : float
+        Target of the adaptive per-view SVDs (``0 < svd_tol < 1``): their triplets are exact
+        singular triplets of a matrix within ``svd_tol * s_j1`` of the (weighted, centred)
+        view. The default 1e-3 leaves the shared space of three 5M-corpus word views a median
+        0.07 deg from the exact one (the former fixed default: 0.88 deg; ``1e-2``: 8 deg); see
+        :func:`truncated_svd`. Ignored by the exact solvers and the fixed route.
     random_state : int, RandomState, Generator or None
         Seeds the randomized SVDs (one ``numpy.random.Generator`` per view, seeded from it;
         results are reproducible for a fixed seed).
     n_jobs : int or None
         Threads (None: 1; -1: all cores, as in joblib). With ``n_jobs > 1`` the views' SVDs run
         ``n_jobs`` at a time, each on one thread (BLAS limited to one thread meanwhile;
-        ``n_jobs`` blocks of ``n x (m + p)`` are in memory at once); views left over run one at
+        ``n_jobs`` views' working blocks are in memory at once: ``n x (m + p)`` on the fixed
+        route; on the adaptive route a dense view keeps its ``n x |Q|`` Krylov products for the
+        left vectors, ``|Q| <= m + 6 b`` with the block ``b = m`` within [16, 128], a sparse
+        one none); views left over run one at
         a time, their sparse products ``X_j B`` and ``X_j^T Q`` split into column panels over the
         threads. Every view has
         its own random stream, so results do not depend on ``n_jobs`` (up to BLAS rounding).
+        Ignored with ``backend="dask"``.
+    backend : {"local", "dask"}
+        Where the fit runs. ``"local"`` (the default): in this process, as described above.
+        ``"dask"``: on the cluster of the active ``dask.distributed.Client`` (the ``scale``
+        extra, ``pip install "workbench[scale]"``): every view is sent to one worker once, one
+        task per view computes its SVD and its block of :math:`\tilde M` (the same function and
+        per-view seed as the local fit), the Gram matrix of :math:`\tilde M` is summed over row
+        blocks on the workers (a pairwise tree), and only the small eigenproblem, ``k x k``
+        reductions and the ``N x k`` embedding are handled by the client; see
+        :mod:`workbench.gcca._dask`. Same seed, same shared space as the local fit (up to
+        rounding; tested below 1e-6 degrees). A worker lost during the fit is survived (its views
+        are sent again).
+    block_rows : int or None
+        ``backend="dask"`` only. A view with more rows than this is split into row blocks of
+        ``block_rows`` rows kept on several workers: its randomized SVD is driven from the client
+        and its products (``X_j B``, ``X_j^T Q``, the column mean) are computed block-wise on the
+        workers (``svd_solver`` must be ``"auto"`` or ``"randomized"``); the Gram reduction then
+        runs over row blocks of this many rows as well. None: a view is split only when it is
+        larger than a quarter of the smallest worker's memory limit.
 
     Attributes
     ----------
@@ -519,7 +800,9 @@ class MVLSA(_GCCABase):
         As in :class:`GCCA`.
     fit_stats_ : dict
         Timings (``svd_seconds``, ``gram_seconds``, ``total_seconds``), ``n_passes`` over the
-        data and ``nnz``, for benchmarks.
+        data, ``nnz`` and the ``backend``, for benchmarks; with ``backend="dask"`` also
+        ``dask_workers``, ``dask_attempts`` (2 or more if a worker holding views was lost),
+        ``dask_row_blocks`` and ``dask_blocked_views``.
 
     Notes
     -----
@@ -577,9 +860,12 @@ class MVLSA(_GCCABase):
         relative_regularization: bool = False,
         svd_solver: str = "auto",
         n_oversamples: int | None = None,
-        n_iter: int = 5,
+        n_iter: int | None = None,
+        svd_tol: float = SVD_TOL,
         random_state: Any = None,
         n_jobs: int | None = 1,
+        backend: str = "local",
+        block_rows: int | None = None,
     ) -> None:
         self.n_components = n_components
         self.view_rank = view_rank
@@ -593,8 +879,11 @@ class MVLSA(_GCCABase):
         self.svd_solver = svd_solver
         self.n_oversamples = n_oversamples
         self.n_iter = n_iter
+        self.svd_tol = svd_tol
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.backend = backend
+        self.block_rows = block_rows
 
     def _n_threads(self) -> int:
         """``n_jobs`` as a thread count (None: 1; negative: joblib's convention, -1 = all cores)."""
@@ -613,16 +902,24 @@ class MVLSA(_GCCABase):
         Every parameter is checked here (``__init__`` only stores them): a ``ValueError`` or
         ``TypeError`` names the parameter, the value given and what is allowed (e.g.
         ``n_iter=-1``, ``n_oversamples=-5``, ``regularization="1e-3"``, an unknown
-        ``svd_solver``); views with NaN / inf, complex or non-numeric entries are refused by
-        :func:`workbench.views.check_views`.
+        ``svd_solver`` or ``backend``); views with NaN / inf, complex or non-numeric entries are
+        refused by :func:`workbench.views.check_views`. With ``backend="dask"``, an
+        ``ImportError`` (naming the ``scale`` extra) if ``dask.distributed`` is not installed and
+        a ``RuntimeError`` if no ``Client`` is active, both before any work.
         """
         t0 = time.perf_counter()
+        backend = check_choice(self.backend, "backend", BACKENDS)
+        block_rows = check_int(self.block_rows, "block_rows", low=1, allow_none=True)
         check_choice(self.svd_solver, "svd_solver", SVD_METHODS)
         check_bool(self.relative_regularization, "relative_regularization")
         n_oversamples = check_int(self.n_oversamples, "n_oversamples", low=0, allow_none=True)
-        n_iter = check_int(self.n_iter, "n_iter", low=0)
+        n_iter = check_int(self.n_iter, "n_iter", low=0, allow_none=True)
+        svd_tol = check_float(self.svd_tol, "svd_tol", low=0, high=1, low_open=True, high_open=True)
         random_state = check_random_state(self.random_state, legacy=True)
         n_jobs = self._n_threads()
+        client = None
+        if backend == "dask":
+            client = active_client()
         prep = self._prepare(views, masks)
         n_views = len(prep.views)
         reg = _per_view(self.regularization, n_views, "regularization")
@@ -636,135 +933,54 @@ class MVLSA(_GCCABase):
                 f"{sum(cap)} (view_rank={self.view_rank!r}, {n_views} views); lower n_components or "
                 "raise view_rank"
             )
-        # one random stream per view: results depend neither on n_jobs nor on scheduling
+        # one random stream per view: results depend neither on n_jobs nor on scheduling (nor
+        # on the backend: the dask workers get the same seeds)
         seeds = _sk_random_state(random_state).randint(np.iinfo(np.int32).max, size=n_views)
-        dtype = prep.dtype
         kept = np.flatnonzero(prep.row_mask)
         pos = np.full(prep.n_rows, -1)
         pos[kept] = np.arange(kept.size)
-        inv_sqrt_c = 1.0 / np.sqrt(prep.c[kept])
-        # M~ is filled block by block into one Fortran-ordered array (view j at column
-        # sum(cap[:j]); blocks of rank-deficient views are packed afterwards, and trimming the
-        # unused columns is free); each U_j is dropped as soon as its block is written.
-        stack = np.zeros((kept.size, sum(cap)), dtype=dtype, order="F")
-        starts = np.concatenate([[0], np.cumsum(cap)[:-1]]).astype(int)
-        weighting = self._weighting()
+        opts = _SVDOptions(
+            center=bool(self.center),
+            weighted=self._weighting() is not None,
+            method=self.svd_solver,
+            n_oversamples=n_oversamples,
+            n_iter=n_iter,
+            relative_regularization=bool(self.relative_regularization),
+            dtype=prep.dtype,
+            tol=svd_tol,
+        )
+        plan = _MVLSAPlan(
+            prep=prep,
+            cap=cap,
+            reg=reg,
+            seeds=seeds,
+            kept=kept,
+            pos=pos,
+            inv_sqrt_c=1.0 / np.sqrt(prep.c[kept]),
+            opts=opts,
+            k=k,
+        )
+        if client is None:
+            res = _fit_local(plan, n_jobs)
+        else:
+            from ._dask import fit_dask
 
-        def view_svd(
-            j: int, n_threads: int, buf: np.ndarray
-        ) -> tuple[np.ndarray, np.ndarray, Any, int, int, float]:
-            x, rj, wj = prep.view_rows(j)
-            res = _truncated_svd(
-                x,
-                cap[j],
-                center=bool(self.center),
-                row_weights=None if weighting is None else wj,
-                method=self.svd_solver,
-                n_oversamples=n_oversamples,
-                n_iter=n_iter,
-                random_state=np.random.default_rng(seeds[j]),
-                n_threads=n_threads,
-            )
-            mj = res.s.size
-            if mj == 0:
-                raise ValueError(f"view {j} has rank 0 (after centring it is all zeros)")
-            if mj < cap[j]:
-                logger.info("view %d: rank %d < requested m=%d; using %d", j, mj, cap[j], mj)
-            r_j = reg[j] * float(res.s[0]) ** 2 if self.relative_regularization else reg[j]
-            t = (res.s / np.sqrt(res.s**2 + r_j)).astype(dtype)
-            scale = (wj * inv_sqrt_c[pos[rj]]).astype(dtype)[:, None]
-            blk = buf[:, starts[j] : starts[j] + mj]
-            if rj.size == kept.size:  # every kept row observed: written in place, no temporaries
-                np.multiply(res.U, scale, out=blk)
-                blk *= t
-            else:
-                u_s = res.U * scale
-                u_s *= t
-                blk[pos[rj]] = u_s
-                del u_s
-            nnz_j = int(x.nnz) if sp.issparse(x) else int(x.size)
-            return res.s, res.Vt, res.mean, res.n_passes, nnz_j, r_j
-
-        # With n_jobs > 1 the views are factorized n_jobs at a time, each on one thread (all
-        # BLAS libraries limited to one thread meanwhile): every step of a view's SVD then runs
-        # in parallel, including the ones that do not scale over threads (LU of the short
-        # block, drawing the test matrix, copies); the views left over (fewer than n_jobs) run
-        # one at a time on n_jobs threads.
-        n_par = min(n_jobs, n_views)
-        n_pooled = n_views - n_views % n_par if n_par > 1 else 0
-        out: list[Any] = [None] * n_views
-        with tqdm(total=n_views, desc="MVLSA view SVDs", disable=None, leave=False) as bar:
-            if n_pooled:
-                from concurrent.futures import ThreadPoolExecutor, as_completed
-
-                from threadpoolctl import threadpool_limits
-
-                with threadpool_limits(limits=1), ThreadPoolExecutor(n_par) as ex:
-                    futures = {ex.submit(view_svd, j, 1, stack): j for j in range(n_pooled)}
-                    for fut in as_completed(futures):
-                        out[futures[fut]] = fut.result()
-                        bar.update()
-            for j in range(n_pooled, n_views):
-                out[j] = view_svd(j, n_jobs, stack)
-                bar.update()
-        svals = [o[0] for o in out]
-        vts = [o[1] for o in out]
-        means = [o[2] for o in out]
-        passes = sum(o[3] for o in out)
-        nnz = sum(o[4] for o in out)
-        reg_used = np.array([o[5] for o in out], dtype=float)
-        sizes = [sv.size for sv in svals]
-        off = 0
-        for j, mj in enumerate(sizes):  # pack the blocks of rank-deficient views
-            if starts[j] != off:
-                stack[:, off : off + mj] = stack[:, starts[j] : starts[j] + mj]
-            off += mj
-        del out
-        t_svd = time.perf_counter()
-        if k > sum(sizes):
-            raise ValueError(
-                f"n_components={k} exceeds the rank of the stacked matrix ({sum(sizes)} = sum of the "
-                f"numerical view ranks {sizes}); lower n_components"
-            )
-        mt = stack[:, :off]
-        del stack
-        gram = mt.T @ mt  # in the data's precision (float32 halves the syrk and the eigh)
-        gram += gram.T
-        gram *= 0.5
-        lam_k, v_k, n_pos = _top_eigh(gram, k, np.finfo(dtype).eps)
-        lam_k, v_k = lam_k.astype(np.float64), v_k.astype(np.float64)
-        del gram
-        if n_pos < k:
-            raise ValueError(
-                f"n_components={k} but the views span only {n_pos} shared directions (zero "
-                "eigenvalues of M); lower n_components"
-            )
-        hk = np.asarray(mt @ (v_k / np.sqrt(lam_k)).astype(dtype))
-        hk = _lowdin(hk)  # exact in exact arithmetic; removes float32 round-off
-        signs = _fix_signs(hk)
-        mth = v_k * np.sqrt(lam_k) * signs  # = M~^T H
-        del mt
-        t_gram = time.perf_counter()
-        maps = []
-        off = 0
-        for j, (vt, sv) in enumerate(zip(vts, svals)):
-            mj = sv.size
-            scale = 1.0 / np.sqrt(sv**2 + reg_used[j])
-            maps.append(vt.T.astype(np.float64) @ (scale[:, None] * mth[off : off + mj]))
-            off += mj
-        h = np.zeros((prep.n_rows, k), dtype=dtype)
-        h[kept] = hk
-        self._finish(h, lam_k, maps, means, prep, [x.shape[1] for x in prep.views])
-        self.view_ranks_ = sizes
-        self.view_singular_values_ = svals
-        self.regularization_ = reg_used
+            res = fit_dask(client, plan, block_rows=block_rows)
+        h = np.zeros((prep.n_rows, k), dtype=prep.dtype)
+        h[kept] = res.hk
+        self._finish(h, res.lam, res.maps, res.means, prep, [x.shape[1] for x in prep.views])
+        self.view_ranks_ = res.sizes
+        self.view_singular_values_ = res.svals
+        self.regularization_ = res.reg_used
         t_end = time.perf_counter()
         self.fit_stats_ = {
-            "svd_seconds": t_svd - t0,
-            "gram_seconds": t_gram - t_svd,
+            "svd_seconds": res.t_svd - t0,
+            "gram_seconds": res.t_gram - res.t_svd,
             "total_seconds": t_end - t0,
-            "n_passes": passes,
-            "nnz": nnz,
-            "stack_columns": int(sum(sizes)),
+            "n_passes": res.n_passes,
+            "nnz": res.nnz,
+            "stack_columns": int(sum(res.sizes)),
+            "backend": backend,
+            **res.stats,
         }
         return self

@@ -12,14 +12,12 @@
 * Similarity after removing directions without re-scoring the model:
   :class:`SenseSimilarityTask` (:func:`scws_task`, :func:`avg_sim_task`), and the fixed SCWS
   dev / test split :func:`scws_split`.
-* The experiments of notebooks 08 and 09 over several seeds: :func:`sense_pair_study`,
-  :func:`sparse_noise_study` (one seed: :func:`sense_pair_run`, :func:`sparse_noise_run`;
-  :func:`run_seeds` runs seeds in worker processes), and their Discussion text
-  :func:`discussion_08`, :func:`discussion_09`.
 
-Implementation modules: ``_training`` (trainer, clustering, presets), ``_mssg`` (file format),
-``_analysis`` (inspection and pseudo-sense helpers), ``_similarity`` (similarity tasks),
-``_studies`` (notebook experiments), ``_discussion`` (notebook prose).
+The experiments of notebooks 08 and 09 (their settings and training presets, the runs over
+seeds and the Discussion) are the study :mod:`workbench.studies.senses`.
+
+Implementation modules: ``_training`` (trainer, clustering), ``_mssg`` (file format),
+``_analysis`` (inspection and pseudo-sense helpers), ``_similarity`` (similarity tasks).
 """
 
 from __future__ import annotations
@@ -39,29 +37,13 @@ from workbench.senses._analysis import (
     unique_pairs,
     word_sparse_norms,
 )
-from workbench.senses._discussion import discussion_08, discussion_09
 from workbench.senses._mssg import load_mssg, save_mssg
 from workbench.senses._similarity import SenseSimilarityTask, avg_sim_task, scws_split, scws_task
-from workbench.senses._studies import (
-    ALPHA,
-    SensePairRun,
-    SensePairStudy,
-    SparseNoiseRun,
-    SparseNoiseStudy,
-    removal_grid,
-    run_seeds,
-    sense_pair_run,
-    sense_pair_study,
-    sparse_noise_run,
-    sparse_noise_study,
-)
 from workbench.senses._training import (
-    TRAINING_PRESETS,
     MultiSenseConfig,
     online_sense_clustering,
     spherical_kmeans,
     train_multisense,
-    train_preset,
 )
 
 __all__ = [
@@ -82,25 +64,10 @@ __all__ = [
     "avg_sim_wordsim",
     "scws_wordsim_result",
     "synset_counts",
-    "TRAINING_PRESETS",
     "partial_spearman",
     "PartialCorrelationResult",
-    "train_preset",
     "SenseSimilarityTask",
     "scws_task",
     "avg_sim_task",
     "scws_split",
-    "ALPHA",
-    "run_seeds",
-    "removal_grid",
-    "SensePairRun",
-    "SensePairStudy",
-    "sense_pair_run",
-    "sense_pair_study",
-    "SparseNoiseRun",
-    "SparseNoiseStudy",
-    "sparse_noise_run",
-    "sparse_noise_study",
-    "discussion_08",
-    "discussion_09",
 ]

@@ -1,4 +1,4 @@
-"""Multi-prototype training: two-stage skip-gram + context clustering, and notebook presets.
+"""Multi-prototype training: two-stage skip-gram + context clustering.
 
 Part of :mod:`workbench.senses` (import the public names from there).
 """
@@ -594,69 +594,3 @@ def _train(
         sum(len(s) for s in senses),
     )
     return MultiSenseVectors(vocab, glob, senses, centers)
-
-
-# ============================================================================ presets
-
-#: Training presets of the sense-pair notebooks (08, 09): corpus name, token budget, config.
-#: ``"small"`` runs in seconds on ~200K tokens of the 1M corpus with tiny vectors; ``"full"``
-#: trains on the 5M corpus (about 20-30 min on one core).
-TRAINING_PRESETS: dict[str, tuple[str, int | None, MultiSenseConfig]] = {
-    "small": (
-        "1M",
-        200_000,
-        MultiSenseConfig(
-            dim=25,
-            window=4,
-            epochs=3,
-            negative=3,
-            min_count=5,
-            method="kmeans",
-            n_senses=3,
-            n_multi=300,
-            min_sense_count=30,
-            max_samples=500,
-        ),
-    ),
-    "full": (
-        "5M",
-        None,
-        MultiSenseConfig(
-            dim=100,
-            window=5,
-            epochs=5,
-            negative=5,
-            min_count=5,
-            method="kmeans",
-            n_senses=3,
-            n_multi=2000,
-            min_sense_count=50,
-            max_samples=1000,
-        ),
-    ),
-}
-
-
-def train_preset(
-    data_size: str = "small", *, seed: int = 0, progress: bool | None = None, **overrides: Any
-) -> MultiSenseVectors:
-    """Train (or load from the cache) the multi-sense model of a notebook preset.
-
-    Parameters
-    ----------
-    data_size : {"small", "full"}
-        Key of :data:`TRAINING_PRESETS`.
-    seed : int
-        Training seed (part of the cache key).
-    **overrides
-        Replace fields of the preset's :class:`MultiSenseConfig`.
-    """
-    from workbench.datasets import load_corpus
-
-    check_choice(data_size, "data_size", sorted(TRAINING_PRESETS))
-    seed = check_int(seed, "seed", low=0)
-    name, max_tokens, cfg = TRAINING_PRESETS[data_size]
-    cfg = MultiSenseConfig(**{**asdict(cfg), **overrides, "seed": int(seed)})
-    return train_multisense(
-        load_corpus(name), config=cfg, max_tokens=max_tokens, cache=True, progress=progress
-    )

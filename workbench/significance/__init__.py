@@ -12,13 +12,10 @@
   systems, many data sets (Platt, Toutanova & Yih 2010).
 * :func:`seed_summary`, :func:`seed_agreement` -- mean ± sd over random seeds and how many
   seeds a finding holds for.
-* :func:`comparison_over_seeds`, :func:`discussion_01` -- notebook 01's per-seed summary and
-  its Discussion rendered from the run's records.
 * :func:`results_table` -- systems x data sets tables rendered like the papers' (bold best, †
   significant gain, MRDS column) to Markdown, LaTeX and CSV.
 """
 
-from ._discussion import comparison_over_seeds, discussion_01, records_frame
 from .compare import (
     AccuracyComparisonResult,
     BootstrapResult,
@@ -51,9 +48,6 @@ from .seeds import SeedSummary, format_mean_sd, seed_agreement, seed_list, seed_
 from .tables import ResultsTable, results_table
 
 __all__ = [
-    "comparison_over_seeds",
-    "discussion_01",
-    "records_frame",
     "SeedSummary",
     "seed_list",
     "seed_summary",

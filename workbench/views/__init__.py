@@ -4,13 +4,13 @@ A :class:`View` is an ``N x d`` matrix whose row ``i`` belongs to word ``i`` of 
 :class:`Vocabulary`, with context labels, a mask of observed rows and a family name. Builders:
 
 * :func:`positional_views` / :func:`window_view` -- co-occurrence at fixed offsets / windows;
+  ``backend="dask"`` counts a sharded corpus (:func:`shard_corpus`) on a ``dask.distributed``
+  cluster, exactly as locally (:mod:`workbench.views._dask`, imported on first use);
 * :func:`dependency_views` -- one view per dependency relation from CoNLL-U parses;
 * :func:`bitext_view` -- English words x aligned Spanish words (IBM Model 1, KJV--RV1909);
-* :func:`lexicon_view` -- WordNet morphology / synonyms, PPDB, FrameNet, any adjacency graph;
+* lexicon views (WordNet morphology / synonyms, PPDB, FrameNet) live in :mod:`workbench.lexicons`;
 * :func:`embedding_view` -- any :class:`workbench.embeddings.WordVectors` aligned to the vocabulary;
 * :func:`preprocess` -- :math:`f_j = n_j \\circ t_j` (identity / log / power, top-t columns).
-
-:func:`discussion_02` renders notebook 02's Discussion from its records.
 
 :func:`check_views` is the one validator of multiview input used by every estimator.
 
@@ -20,8 +20,11 @@ P. Rastogi, B. Van Durme, R. Arora (2015). Multiview LSA: representation learnin
 generalized CCA. NAACL-HLT.
 """
 
+from typing import Any
+
 from ._base import EncodedCorpus, View, Vocabulary, check_views, view_statistics
 from ._cooccurrence import (
+    BACKENDS,
     WINDOW_WEIGHTINGS,
     count_offset,
     count_pairs,
@@ -32,16 +35,7 @@ from ._cooccurrence import (
     window_view,
     window_weight,
 )
-from ._discussion import discussion_02
-from ._lexical import (
-    LEXICON_KINDS,
-    embedding_view,
-    graph_view,
-    lexicon_view,
-    membership_view,
-    morphology_view,
-    synonym_view,
-)
+from ._embedding import embedding_view
 from ._preprocess import TRANSFORMS, PreprocessSpec, ppmi, preprocess, preprocess_views
 from ._structured import PAPER_RELATIONS, RELATION_MAP, bitext_view, dependency_views
 
@@ -58,23 +52,31 @@ __all__ = [
     "window_view",
     "window_weight",
     "WINDOW_WEIGHTINGS",
+    "BACKENDS",
+    "shard_corpus",
+    "ShardedCorpus",
+    "CorpusShard",
     "ppmi",
     "views_cache_dir",
     "PAPER_RELATIONS",
     "RELATION_MAP",
     "dependency_views",
     "bitext_view",
-    "LEXICON_KINDS",
-    "lexicon_view",
-    "morphology_view",
-    "synonym_view",
-    "graph_view",
-    "membership_view",
     "embedding_view",
     "TRANSFORMS",
     "PreprocessSpec",
     "preprocess",
     "preprocess_views",
     "view_statistics",
-    "discussion_02",
 ]
+
+# the Dask backend's module is imported on first use only (it imports no dask itself either)
+_LAZY = {"shard_corpus", "ShardedCorpus", "CorpusShard"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from . import _dask
+
+        return getattr(_dask, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

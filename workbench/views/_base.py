@@ -112,16 +112,35 @@ class Vocabulary:
 
     @classmethod
     def from_corpus(
-        cls, corpus: Any, *, max_size: int | None = None, min_count: int = 1
+        cls,
+        corpus: Any,
+        *,
+        max_size: int | None = None,
+        min_count: int = 1,
+        backend: str = "local",
     ) -> Vocabulary:
         """Count the tokens of ``corpus`` and keep the ``max_size`` most frequent with ``count >= min_count``.
 
         ``corpus`` is a :class:`workbench.datasets.Corpus` or an iterable of token lists; tokenisation
         (and lower-casing) happen in the corpus loader (:func:`workbench.datasets.tokenize`).
+        With ``backend="dask"`` (a Corpus, a corpus path or directory, or a
+        :func:`~workbench.views.shard_corpus` result) the words are counted per shard on the
+        active ``dask.distributed`` Client and the counters merged by a tree reduction: the
+        same counts, hence the same vocabulary (see :mod:`workbench.views._dask`).
         """
-        counter: Counter[str] = Counter()
-        for toks in iter_token_documents(corpus):
-            counter.update(toks)
+        if backend not in ("local", "dask"):
+            raise ValueError(f"backend must be one of 'local', 'dask'; got {backend!r}")
+        max_size = check_int(max_size, "max_size", low=1, allow_none=True)
+        min_count = check_int(min_count, "min_count", low=1)
+        counter: Counter[str]
+        if backend == "dask":
+            from ._dask import word_counts
+
+            counter = word_counts(corpus)
+        else:
+            counter = Counter()
+            for toks in iter_token_documents(corpus):
+                counter.update(toks)
         vocab = cls.from_counts(counter, max_size=max_size, min_count=min_count)
         if len(vocab) == 0:
             raise ValueError(f"Vocabulary.from_corpus: no word has count >= min_count={min_count}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +28,16 @@ __all__ = [
     "window_weight",
     "WINDOW_WEIGHTINGS",
     "views_cache_dir",
+    "BACKENDS",
 ]
 
 _CACHE_VERSION = 2
 _CACHE_NAMESPACE = "views"
 #: Positions counted at once per offset (bounds memory: ~ 30 bytes per position).
 DEFAULT_CHUNK = 1 << 23
+#: Where counting runs: ``"local"`` (this process) or ``"dask"`` (the active dask.distributed
+#: Client, see :mod:`workbench.views._dask`).
+BACKENDS = ("local", "dask")
 
 
 def encode_corpus(corpus: Any, vocab: Vocabulary, *, drop_oov: bool = False) -> EncodedCorpus:
@@ -58,7 +62,17 @@ def encode_corpus(corpus: Any, vocab: Vocabulary, *, drop_oov: bool = False) -> 
     """
     if not isinstance(vocab, Vocabulary):
         raise TypeError(f"vocab must be a Vocabulary, got {type(vocab).__name__}")
-    get = vocab.index.get
+    return encode_with_index(corpus, vocab.index, drop_oov=drop_oov)
+
+
+def encode_with_index(
+    corpus: Any, index: Mapping[str, int], *, drop_oov: bool = False
+) -> EncodedCorpus:
+    """:func:`encode_corpus` with a bare ``word -> row`` index (rows ``0 .. len(index) - 1``).
+
+    What the Dask backend's workers run on their shard with the scattered vocabulary index.
+    """
+    get = index.get
     chunks: list[np.ndarray] = []
     lengths: list[int] = []
     for toks in iter_token_documents(corpus):
@@ -71,7 +85,7 @@ def encode_corpus(corpus: Any, vocab: Vocabulary, *, drop_oov: bool = False) -> 
     doc_starts = np.zeros(len(lengths), dtype=np.int64)
     if lengths:
         doc_starts[1:] = np.cumsum(lengths[:-1])
-    return EncodedCorpus(ids, doc_starts, len(vocab), _source_of(corpus, drop_oov))
+    return EncodedCorpus(ids, doc_starts, len(index), _source_of(corpus, drop_oov))
 
 
 def vocabulary_and_encoding(
@@ -335,6 +349,7 @@ def positional_views(
     chunk_size: int = DEFAULT_CHUNK,
     cache: bool | str | os.PathLike[str] = False,
     progress: bool | None = None,
+    backend: str = "local",
 ) -> list[View]:
     r"""One co-occurrence view per offset ``k`` (the paper's 15 irredundant views, k = 1..15).
 
@@ -342,7 +357,9 @@ def positional_views(
     ----------
     corpus : Corpus, iterable of token lists, or EncodedCorpus
         Encoded once with :func:`encode_corpus` (pass an :class:`EncodedCorpus` to reuse it,
-        e.g. to choose ``drop_oov``).
+        e.g. to choose ``drop_oov``). With ``backend="dask"``: a
+        :class:`~workbench.datasets.Corpus`, a corpus file or directory path, or a
+        :class:`ShardedCorpus` from :func:`shard_corpus` (read by the workers).
     vocab : Vocabulary
         Rows *and* columns (contexts) of every view; built with explicit ``max_size`` /
         ``min_count`` by :meth:`Vocabulary.from_corpus`.
@@ -352,13 +369,20 @@ def positional_views(
         No pair crosses a document boundary.
     n_jobs : int
         Threads over offsets (numpy's sort releases the GIL); memory grows with ``n_jobs``.
+        Local backend only.
     chunk_size : int
-        Positions counted at once (memory bound).
+        Positions counted at once (memory bound; per shard with ``backend="dask"``).
     cache : bool or path
         Store / reuse the matrices on disk (``views_cache_dir()`` when True), keyed by the
-        sha256 of the encoded corpus, the vocabulary and the parameters.
+        sha256 of the encoded corpus, the vocabulary and the parameters (with
+        ``backend="dask"``: the sha256 of the corpus files instead of the encoded corpus).
     progress : bool or None
-        tqdm progress bar (None = only on a terminal).
+        tqdm progress bar (None = only on a terminal). Local backend only.
+    backend : {"local", "dask"}
+        ``"dask"`` counts on the active ``dask.distributed`` Client: the corpus is cut into
+        shards at document boundaries, each worker counts its shards and the partial counts
+        are summed by a tree reduction -- the same matrices as ``"local"``, entry by entry
+        (see :mod:`workbench.views._dask`; needs the ``scale`` extra).
 
     Returns
     -------
@@ -393,9 +417,7 @@ def positional_views(
         raise ValueError("offsets must be non-zero")
     if len(set(offs)) != len(offs):
         raise ValueError(f"duplicate offsets in {offs}")
-    enc = _as_encoded(corpus, vocab)
-    if enc.n_tokens == 0:
-        raise ValueError("the corpus has no tokens")
+    backend = check_choice(backend, "backend", BACKENDS)
     names = [f"offset_{k}" for k in offs]
     params = {
         "kind": "positional",
@@ -403,6 +425,17 @@ def positional_views(
         "respect_documents": respect_documents,
         "dtype": np.dtype(dtype).name,
     }
+    if backend == "dask":
+
+        def build_dask(counts: Callable[..., list[sp.csr_array]]) -> list[sp.csr_array]:
+            mats = counts(offs, respect_documents=respect_documents, chunk_size=chunk_size)
+            return [m.astype(dtype) for m in mats]
+
+        mats = _dask_cached(corpus, vocab, params, names, cache, build_dask)
+        return _positional(names, mats, offs, vocab)
+    enc = _as_encoded(corpus, vocab)
+    if enc.n_tokens == 0:
+        raise ValueError("the corpus has no tokens")
 
     def build() -> list[sp.csr_array]:
         from tqdm.auto import tqdm
@@ -429,13 +462,70 @@ def positional_views(
     mats = cached_matrices(
         cache, _encoded_hash(enc, vocab), {**params, "source": enc.source}, names, build
     )
+    return _positional(names, mats, offs, vocab)
+
+
+def _positional(
+    names: Sequence[str], mats: Sequence[sp.csr_array], offs: Sequence[int], vocab: Vocabulary
+) -> list[View]:
     return [
         View(name, m, vocab.words, _observed(m), "positional", vocab, {"offset": k})
         for name, m, k in zip(names, mats, offs)
     ]
 
 
+def _dask_cached(
+    corpus: Any,
+    vocab: Vocabulary,
+    params: dict[str, Any],
+    names: Sequence[str],
+    cache: bool | str | os.PathLike[str] | None,
+    build: Callable[[Callable[..., list[sp.csr_array]]], list[sp.csr_array]],
+) -> list[sp.csr_array]:
+    """Matrices ``names`` built on the Dask cluster: ``build(counts)``, through the cache.
+
+    ``counts(offsets, **kw)`` is :func:`workbench.views._dask.offset_counts` bound to the
+    corpus and vocabulary: int64 count matrices, equal to the local :func:`count_offset`.
+    The cache key is the sha256 of the corpus files (plus options) and the vocabulary.
+    """
+    from . import _dask
+
+    source = _dask.as_corpus_input(corpus, "corpus")
+    if not isinstance(vocab, Vocabulary):
+        raise TypeError(f"vocab must be a Vocabulary, got {type(vocab).__name__}")
+
+    def counts(offsets: Sequence[int], **kw: Any) -> list[sp.csr_array]:
+        return _dask.offset_counts(source, vocab, offsets, **kw)
+
+    if cache is False or cache is None:
+        return build(counts)
+    ident = _source_of(source, False)
+    return cached_matrices(
+        cache, content_hash(vocab, ident), {**params, "source": ident}, names, lambda: build(counts)
+    )
+
+
 WINDOW_WEIGHTINGS = ("uniform", "harmonic", "dynamic")
+
+
+def _window_matrix(
+    z: Callable[[int], sp.csr_array], window: int, weighting: str, symmetric: bool
+) -> sp.csr_array:
+    """:math:`\\sum_k a_k Z_k` (plus its transpose if ``symmetric``) from ``z(k) = Z_k``.
+
+    One code path for both backends, so that equal :math:`Z_k` give bitwise equal windows.
+    """
+    total: sp.csr_array | None = None
+    for k in range(1, window + 1):
+        m = z(k)
+        a_k = window_weight(k, window, weighting)
+        if a_k != 1.0:
+            m = m * a_k
+        total = m if total is None else total + m
+    assert total is not None
+    if symmetric:
+        total = total + total.T.tocsr()
+    return sp.csr_array(total)
 
 
 def window_weight(k: int, window: int, weighting: str) -> float:
@@ -461,6 +551,7 @@ def window_view(
     dtype: Any = np.float64,
     cache: bool | str | os.PathLike[str] = False,
     name: str | None = None,
+    backend: str = "local",
 ) -> View:
     r"""A window co-occurrence view: :math:`\sum_{k=1}^{w} a_k (Z_k + Z_k^\top)` (symmetric).
 
@@ -476,16 +567,15 @@ def window_view(
         :math:`a_k = (w - k + 1)/w` (word2vec's dynamic window in expectation: the window size
         is drawn uniformly from :math:`1..w`).
 
-    Other parameters are as in :func:`positional_views`. Name ``"window_{w}"`` (or
-    ``"window_{w}_left"``), family ``"window"``.
+    Other parameters are as in :func:`positional_views` (``backend="dask"`` counts the
+    offsets ``1 .. w`` on the cluster, exactly, and weights them here). Name ``"window_{w}"``
+    (or ``"window_{w}_left"``), family ``"window"``.
     """
     window = check_int(window, "window", low=1)
     check_choice(weighting, "weighting", WINDOW_WEIGHTINGS)
     symmetric = check_bool(symmetric, "symmetric")
     respect_documents = check_bool(respect_documents, "respect_documents")
-    enc = _as_encoded(corpus, vocab)
-    if enc.n_tokens == 0:
-        raise ValueError("the corpus has no tokens")
+    backend = check_choice(backend, "backend", BACKENDS)
     params = {
         "kind": "window",
         "window": int(window),
@@ -494,25 +584,36 @@ def window_view(
         "respect_documents": respect_documents,
         "dtype": np.dtype(dtype).name,
     }
-
-    def build() -> list[sp.csr_array]:
-        pos = enc.position_in_document() if respect_documents else None
-        total: sp.csr_array | None = None
-        for k in range(1, int(window) + 1):
-            m = count_offset(enc, k, respect_documents=respect_documents, dtype=dtype, _pos=pos)
-            a_k = window_weight(k, int(window), weighting)
-            if a_k != 1.0:
-                m = m * a_k
-            total = m if total is None else total + m
-        assert total is not None
-        if symmetric:
-            total = total + total.T.tocsr()
-        return [sp.csr_array(total)]
-
     vname = name or (f"window_{window}" if symmetric else f"window_{window}_left")
-    (m,) = cached_matrices(
-        cache, _encoded_hash(enc, vocab), {**params, "source": enc.source}, [vname], build
-    )
+    if backend == "dask":
+
+        def build_dask(counts: Callable[..., list[sp.csr_array]]) -> list[sp.csr_array]:
+            mats = counts(range(1, int(window) + 1), respect_documents=respect_documents)
+            return [
+                _window_matrix(
+                    lambda k: mats[k - 1].astype(dtype), int(window), weighting, symmetric
+                )
+            ]
+
+        (m,) = _dask_cached(corpus, vocab, params, [vname], cache, build_dask)
+    else:
+        enc = _as_encoded(corpus, vocab)
+        if enc.n_tokens == 0:
+            raise ValueError("the corpus has no tokens")
+
+        def build() -> list[sp.csr_array]:
+            pos = enc.position_in_document() if respect_documents else None
+
+            def z(k: int) -> sp.csr_array:
+                return count_offset(
+                    enc, k, respect_documents=respect_documents, dtype=dtype, _pos=pos
+                )
+
+            return [_window_matrix(z, int(window), weighting, symmetric)]
+
+        (m,) = cached_matrices(
+            cache, _encoded_hash(enc, vocab), {**params, "source": enc.source}, [vname], build
+        )
     m.sort_indices()
     return View(
         vname,

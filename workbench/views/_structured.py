@@ -2,24 +2,32 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from workbench._io import content_hash
-from workbench._validation import check_bool, check_int
+from workbench._validation import check_bool, check_choice, check_int
 
 from ._base import View, Vocabulary
-from ._cooccurrence import cached_matrices, count_pairs
+from ._cooccurrence import BACKENDS, cached_matrices, count_pairs
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["PAPER_RELATIONS", "RELATION_MAP", "dependency_views", "bitext_view"]
+__all__ = [
+    "PAPER_RELATIONS",
+    "RELATION_MAP",
+    "CONLLU_FILE_SUFFIXES",
+    "dependency_views",
+    "bitext_view",
+]
 
 #: The 21 relations of Rastogi et al. (2015, footnote 2), Stanford collapsed dependencies.
 PAPER_RELATIONS: tuple[str, ...] = (
@@ -46,6 +54,8 @@ RELATION_MAP: dict[str, str] = {
     "pobj": "no UD relation (prepositions are case dependents): inverted case edge, noun row x preposition column",
 }
 _PREP_BASE = ("nmod", "obl")
+#: Files of a treebank directory given to :func:`dependency_views` (sorted by file name).
+CONLLU_FILE_SUFFIXES = (".conllu", ".conllu.gz")
 
 
 def _word(tok: Any, use_lemma: bool, lowercase: bool) -> str:
@@ -97,8 +107,77 @@ def _sentence_edges(
                     yield "xsubj", w(s), w(t)
 
 
+def conllu_files(path: str | os.PathLike[str], name: str = "sentences") -> list[Path]:
+    """A CoNLL-U file as ``[path]``, or the ``*.conllu`` / ``*.conllu.gz`` files of a folder.
+
+    Files of a folder are sorted by file name; a folder without such a file raises
+    ``IsADirectoryError``, a missing path ``FileNotFoundError``, an empty file
+    :class:`~workbench.datasets.DataFormatError`.
+    """
+    from workbench.datasets._common import resolve_dir_files, resolve_file
+
+    if Path(path).expanduser().is_dir():
+        return resolve_dir_files(path, CONLLU_FILE_SUFFIXES, name=name, what="CoNLL-U files")
+    return [resolve_file(path, name=name)]
+
+
+def _deprels(sentences: Iterable[Any]) -> Counter[str]:
+    return Counter(t.deprel for s in sentences for t in s.tokens)
+
+
+def relation_list(relations: Sequence[str] | str, deprels: Any) -> list[str]:
+    """The relations to build; ``deprels()`` gives the UD deprels found (only for ``"all"``)."""
+    if isinstance(relations, str):
+        if relations == "all":
+            found = deprels()
+            rel_list = sorted(r for r in found if r not in ("punct", "root"))
+        elif relations == "paper":
+            rel_list = list(PAPER_RELATIONS)
+        else:
+            rel_list = [relations]
+    else:
+        rel_list = list(relations)
+    if not rel_list:
+        raise ValueError("relations is empty")
+    return rel_list
+
+
+def dependency_counts(
+    sentences: Iterable[Any],
+    index: Mapping[str, int],
+    rel_list: Sequence[str],
+    *,
+    use_lemma: bool = False,
+    lowercase: bool = True,
+    dtype: Any = np.float64,
+) -> tuple[list[sp.csr_array], int]:
+    """Edge count matrix of each relation of ``rel_list`` (rows and columns ``index``) and the
+    number of sentences; what :func:`dependency_views` counts (on a worker: of one shard)."""
+    rels = set(rel_list)
+    rows: dict[str, list[int]] = {r: [] for r in rel_list}
+    cols: dict[str, list[int]] = {r: [] for r in rel_list}
+    n_sent = 0
+    for sent in sentences:
+        n_sent += 1
+        for rel, dep, gov in _sentence_edges(sent, rels, use_lemma, lowercase):
+            i = index.get(dep)
+            j = index.get(gov)
+            if i is not None and j is not None:
+                rows[rel].append(i)
+                cols[rel].append(j)
+    n = len(index)
+    mats = [
+        count_pairs(
+            np.asarray(rows[r], dtype=np.int64), np.asarray(cols[r], dtype=np.int64), n, n,
+            dtype=dtype,
+        )
+        for r in rel_list
+    ]  # fmt: skip
+    return mats, n_sent
+
+
 def dependency_views(
-    sentences: Sequence[Any],
+    sentences: Sequence[Any] | str | os.PathLike[str],
     vocab: Vocabulary,
     relations: Sequence[str] | str = PAPER_RELATIONS,
     *,
@@ -106,14 +185,17 @@ def dependency_views(
     lowercase: bool = True,
     min_edges: int = 1,
     cache: bool | str | os.PathLike[str] | None = False,
+    backend: str = "local",
 ) -> list[View]:
     r"""One view per dependency relation: :math:`[Z_d]_{ij}` = times word ``j`` governed word ``i`` under ``d``.
 
     Parameters
     ----------
-    sentences : sequence of Sentence
+    sentences : sequence of Sentence, or path
         From :func:`workbench.datasets.load_conllu` (any CoNLL-U file: tokens with ``id, form,
-        lemma, head, deprel``; multiword / empty nodes already skipped).
+        lemma, head, deprel``; multiword / empty nodes already skipped), or the path of a
+        CoNLL-U file or of a folder of ``*.conllu`` / ``*.conllu.gz`` files (read in sorted
+        file-name order, as one treebank).
     vocab : Vocabulary
         Rows (dependents) and columns (governors); edges with an out-of-vocabulary end are dropped.
     relations : sequence of str or "all"
@@ -124,6 +206,11 @@ def dependency_views(
         Word of a token: its lemma (else form), lower-cased.
     min_edges : int
         Relations with fewer in-vocabulary edges are dropped (logged).
+    backend : {"local", "dask"}
+        ``"dask"`` counts on the active ``dask.distributed`` Client: the files of a folder are
+        read by the workers (one shard each), a list of sentences is cut into ranges scattered
+        once; each shard's edge counts are summed by a tree reduction -- the same matrices as
+        ``"local"`` (see :mod:`workbench.views._dask`; needs the ``scale`` extra).
 
     Returns
     -------
@@ -155,42 +242,36 @@ def dependency_views(
     use_lemma = check_bool(use_lemma, "use_lemma")
     lowercase = check_bool(lowercase, "lowercase")
     min_edges = check_int(min_edges, "min_edges", low=1)
-    if isinstance(relations, str):
-        if relations == "all":
-            found = Counter(t.deprel for s in sentences for t in s.tokens)
-            rel_list = sorted(r for r in found if r not in ("punct", "root"))
-        elif relations == "paper":
-            rel_list = list(PAPER_RELATIONS)
-        else:
-            rel_list = [relations]
+    backend = check_choice(backend, "backend", BACKENDS)
+    if not isinstance(vocab, Vocabulary):
+        raise TypeError(f"vocab must be a Vocabulary, got {type(vocab).__name__}")
+    if backend == "dask":
+        from . import _dask
+
+        rel_list, mats, n_sent = _dask.dependency_counts(
+            sentences, vocab, relations, use_lemma=use_lemma, lowercase=lowercase
+        )
+        mats = [m.astype(np.float64) for m in mats]
     else:
-        rel_list = list(relations)
-    if not rel_list:
-        raise ValueError("relations is empty")
-    rels = set(rel_list)
-    index = vocab.index
-    rows: dict[str, list[int]] = {r: [] for r in rel_list}
-    cols: dict[str, list[int]] = {r: [] for r in rel_list}
-    n_sent = 0
-    for sent in sentences:
-        n_sent += 1
-        for rel, dep, gov in _sentence_edges(sent, rels, use_lemma, lowercase):
-            i = index.get(dep)
-            j = index.get(gov)
-            if i is not None and j is not None:
-                rows[rel].append(i)
-                cols[rel].append(j)
+        sents: Sequence[Any]
+        if isinstance(sentences, (str, os.PathLike)):
+            from workbench.datasets import load_conllu
+
+            sents = [s for f in conllu_files(sentences) for s in load_conllu(f)]
+        else:
+            sents = sentences
+        rel_list = relation_list(relations, functools.partial(_deprels, sents))
+        mats, n_sent = dependency_counts(
+            sents, vocab.index, rel_list, use_lemma=use_lemma, lowercase=lowercase
+        )
     if n_sent == 0:
         raise ValueError("no sentences given")
     views = []
-    n = len(vocab)
-    for rel in rel_list:
-        if len(rows[rel]) < max(min_edges, 1):
-            logger.info(
-                "dependency relation %s: %d in-vocabulary edges, dropped", rel, len(rows[rel])
-            )
+    for rel, m in zip(rel_list, mats):
+        n_edges = int(round(float(m.sum())))
+        if n_edges < min_edges:
+            logger.info("dependency relation %s: %d in-vocabulary edges, dropped", rel, n_edges)
             continue
-        m = count_pairs(np.asarray(rows[rel]), np.asarray(cols[rel]), n, n)
         views.append(
             View(
                 f"dep_{rel}",

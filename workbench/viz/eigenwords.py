@@ -28,7 +28,7 @@ def plot_prior_gains(gains: pd.DataFrame, *, title: str | None = None) -> Any:
     Parameters
     ----------
     gains : DataFrame
-        :func:`workbench.eigenwords.prior_gains`: columns ``method`` (``"CCAPrior"``,
+        :func:`workbench.studies.eigenwords.prior_gains`: columns ``method`` (``"CCAPrior"``,
         ``"CCAPrior + RF"``, ``"Eigen + RF"``), ``lexicon``, ``alpha`` (NaN for Eigen + RF),
         ``gain`` (average Spearman minus Eigen's), ``better`` (rating sets significantly above
         Eigen after Holm's correction) and optionally ``paper gain``.

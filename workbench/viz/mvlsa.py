@@ -21,13 +21,13 @@ def _check_kind(value: Any, name: str, types: Any, what: str) -> None:
 
 
 def plot_tuning_path(result: Any, *, mrds: float | None = None) -> Any:
-    """One panel per step of a :class:`workbench.mvlsa_experiments.TuningResult`: the mean dev
+    """One panel per step of a :class:`workbench.studies.mvlsa.TuningResult`: the mean dev
     Spearman (points) of every candidate, the chosen one filled, the previous choice's level as
     a dashed line and, when given, a band of +-``mrds`` around it (the MRDS of the largest dev
     set, a yardstick for differences). Returns the figure."""
     import matplotlib.pyplot as plt
 
-    from workbench.mvlsa_experiments import TuningResult
+    from workbench.studies.mvlsa import TuningResult
 
     _check_kind(result, "result", TuningResult, "a TuningResult (from tuning_path)")
     if not result.steps:
@@ -65,13 +65,13 @@ def plot_tuning_path(result: Any, *, mrds: float | None = None) -> Any:
 
 def plot_test_comparison(comparison: Any) -> Any:
     """Test-split Spearman of every system on every rating set (grouped bars), from a
-    :class:`workbench.mvlsa_experiments.TestComparison` or, over several seeds, a
-    :class:`workbench.mvlsa_experiments.SeedComparison` (bars: mean; error bars: sd over the
+    :class:`workbench.studies.mvlsa.TestComparison` or, over several seeds, a
+    :class:`workbench.studies.mvlsa.SeedComparison` (bars: mean; error bars: sd over the
     seeds). A ``*`` above a bar marks a difference from the reference system that is
     significant after Holm correction (in every seed). Returns the figure."""
     import matplotlib.pyplot as plt
 
-    from workbench.mvlsa_experiments import SeedComparison, TestComparison
+    from workbench.studies.mvlsa import SeedComparison, TestComparison
 
     _check_kind(
         comparison, "comparison", (TestComparison, SeedComparison),
@@ -141,7 +141,7 @@ def plot_ablation_drops(ablation: Any) -> Any:
     significant after the table's correction, hatched ones are not. Returns the figure."""
     import matplotlib.pyplot as plt
 
-    from workbench.mvlsa_experiments import AblationResult, AblationSeeds
+    from workbench.studies.mvlsa import AblationResult, AblationSeeds
 
     _check_kind(
         ablation, "ablation", (AblationResult, AblationSeeds),
@@ -169,7 +169,7 @@ def plot_fusion_gains(gains: Any, columns: Any) -> Any:
     filled when significant in every seed). Returns the figure."""
     import matplotlib.pyplot as plt
 
-    from workbench.mvlsa_experiments import FusionSeeds
+    from workbench.studies.mvlsa import FusionSeeds
 
     _check_kind(
         gains, "gains", (pd.DataFrame, FusionSeeds),

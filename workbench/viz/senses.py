@@ -1,7 +1,8 @@
 """Figures of the sense-pair notebooks (08, 09): components, listed pairs, elimination.
 
-Every function takes a study of :mod:`workbench.senses` (:class:`~workbench.senses.SensePairStudy`
-or :class:`~workbench.senses.SparseNoiseStudy`) and draws means over the seeds with error bars or
+Every function takes a study of :mod:`workbench.studies.senses`
+(:class:`~workbench.studies.senses.SensePairStudy` or
+:class:`~workbench.studies.senses.SparseNoiseStudy`) and draws means over the seeds with error bars or
 bands of one standard deviation (none with a single seed); numbers the paper reports are drawn as
 open black markers. Each returns the matplotlib figure.
 """
@@ -38,12 +39,13 @@ _SIGNAL_LABELS = {
 
 
 def _check_study(study: Any, kind: str, fn: str) -> None:
-    """``study`` is a :mod:`workbench.senses` study of class ``kind``; ``TypeError`` otherwise."""
-    import workbench.senses as senses
+    """``study`` is a :mod:`workbench.studies.senses` study of class ``kind``; ``TypeError``
+    otherwise."""
+    from workbench.studies import senses
 
     if not isinstance(study, getattr(senses, kind)):
         raise TypeError(
-            f"{fn}(): study must be a workbench.senses.{kind}, got {type(study).__name__}"
+            f"{fn}(): study must be a workbench.studies.senses.{kind}, got {type(study).__name__}"
         )
 
 

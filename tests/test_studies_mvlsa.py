@@ -1,0 +1,321 @@
+"""Unit tests of workbench.studies.mvlsa on tiny synthetic views with planted structure."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from workbench.embeddings import WordVectors
+from workbench.studies import mvlsa as mx
+from workbench.views import View, Vocabulary
+
+N, LATENT = 120, 3
+
+
+def _planted(seed: int = 0):
+    """Views over N words: 3 'signal' views driven by planted latent factors, 2 'noise' views."""
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(N)]
+    vocab = Vocabulary.from_words(words)
+    z = rng.standard_normal((N, LATENT))
+    views = []
+    for j in range(3):
+        mat = z @ rng.standard_normal((LATENT, 40)) + 0.3 * rng.standard_normal((N, 40))
+        m = sp.csr_array(mat)
+        views.append(View(f"sig{j}", m, tuple(f"c{i}" for i in range(40)),
+                          np.diff(m.indptr) > 0, "signal", vocab))  # fmt: skip
+    for j in range(2):
+        m = sp.csr_array(rng.poisson(1.0, (N, 30)).astype(float))
+        views.append(View(f"noise{j}", m, tuple(f"n{i}" for i in range(30)),
+                          np.diff(m.indptr) > 0, "noise", vocab))  # fmt: skip
+    vs = mx.ViewSet(vocab, tuple(views), {"n_tokens": 0})
+    # a rating set: gold similarity = cosine of the planted factors
+    pairs = rng.choice(N, size=(300, 2))
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    zn = z / np.linalg.norm(z, axis=1, keepdims=True)
+    gold = np.einsum("ij,ij->i", zn[pairs[:, 0]], zn[pairs[:, 1]])
+    ratings = pd.DataFrame(
+        {
+            "word1": [words[i] for i in pairs[:, 0]],
+            "word2": [words[i] for i in pairs[:, 1]],
+            "score": gold,
+        }  # fmt: skip
+    )
+    ratings.attrs["name"] = "PLANTED"
+    return vs, z, ratings
+
+
+@pytest.fixture(scope="module")
+def planted():
+    return _planted()
+
+
+CFG = mx.MVLSAConfig(transform="identity", view_rank=6, n_components=3, random_state=0)
+
+
+# ----------------------------------------------------------------------------- config
+
+
+def test_config_labels_and_spec():
+    assert mx.MVLSAConfig(transform="pow:0.5").spec().power == 0.5
+    assert mx.MVLSAConfig(transform="log").label("n_j") == "Log"
+    assert mx.MVLSAConfig(transform="identity").label("n_j") == "Count"
+    assert mx.MVLSAConfig(transform="pow").label("n_j") == "Count^0.25"
+    assert mx.MVLSAConfig(top_t=None).label("t") == "all"
+    assert mx.MVLSAConfig(top_t=12_500).label("t") == "12,500"
+    assert mx.MVLSAConfig(view_rank=7).label("m") == "7"
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"transform": "sqrt"}, "transform"),
+        ({"transform": "pow:abc"}, "pow"),
+        ({"view_rank": 0}, "view_rank"),
+        ({"n_components": 2.5}, "n_components"),
+        ({"min_view_support": -1}, "min_view_support"),
+        ({"regularization": float("nan")}, "regularization"),
+        ({"top_t": 0}, "top_t"),
+    ],
+)
+def test_config_bad_input(kw, match):
+    with pytest.raises(ValueError, match=match):
+        mx.MVLSAConfig(**kw)
+
+
+def test_settings():
+    small, full = mx.settings("small"), mx.settings("full")
+    assert small.max_tokens == 200_000 and full.corpus == "5M" and len(full.offsets) == 15
+    assert small.grid("k") == small.grid("n_components")
+    assert set(dict(full.grids)) == set(mx.PARAM_ALIASES)
+    assert mx.settings("small", vocab_size=10).vocab_size == 10
+    with pytest.raises(ValueError, match="size"):
+        mx.settings("huge")
+    with pytest.raises(KeyError, match="no grid"):
+        small.grid("zzz")
+
+
+# ----------------------------------------------------------------------------- views
+
+
+def test_usable_views_drops_constant_and_tiny(planted):
+    vs, _, _ = planted
+    v0 = vs.views[0]
+    const = v0.with_matrix(sp.csr_array(np.ones(v0.shape)))
+    tiny_m = sp.csr_array((np.ones(1), ([0], [0])), shape=v0.shape)
+    tiny = View("tiny", tiny_m, v0.contexts, np.diff(tiny_m.indptr) > 0, "signal", vs.vocab)
+    kept, dropped = mx.usable_views([v0, const, tiny], min_rows=2)
+    assert [v.name for v in kept] == ["sig0"] and dropped == ["sig0", "tiny"]
+
+
+def test_view_set_select(planted):
+    vs, _, _ = planted
+    assert vs.families() == {"signal": ["sig0", "sig1", "sig2"], "noise": ["noise0", "noise1"]}
+    assert vs.select(exclude=["noise"]).names == ["sig0", "sig1", "sig2"]
+    assert vs.select(exclude=["sig1"]).names == ["sig0", "sig2", "noise0", "noise1"]
+    assert vs.select(families=["noise"]).names == ["noise0", "noise1"]
+    with pytest.raises(ValueError, match="unknown views or families"):
+        vs.select(exclude=["bogus"])
+    with pytest.raises(ValueError, match="no view left"):
+        vs.select(exclude=["signal", "noise"])
+
+
+def test_view_set_cache_round_trip_without_pickle(planted, tmp_path):
+    from workbench._io import Cache
+    from workbench.studies.mvlsa._viewsets import _view_set_arrays, _view_set_from_arrays
+
+    vs, _, _ = planted
+    cache = Cache("viewsets", root=tmp_path)
+    arrays, meta = _view_set_arrays(vs)
+    cache.store({"k": 1}, arrays, meta)
+    hit = cache.load({"k": 1})
+    back = _view_set_from_arrays(hit.arrays, hit.meta)
+    assert back.names == vs.names and back.vocab.words == vs.vocab.words
+    assert back.info == vs.info
+    for a, b in zip(vs.views, back.views):
+        assert a.family == b.family and a.contexts == b.contexts and a.meta == b.meta
+        assert np.array_equal(a.observed, b.observed)
+        ma = a.matrix.toarray() if sp.issparse(a.matrix) else a.matrix
+        mb = b.matrix.toarray() if sp.issparse(b.matrix) else b.matrix
+        assert np.array_equal(ma, mb)
+    assert not list(tmp_path.rglob("*.pkl"))
+
+
+# ----------------------------------------------------------------------------- one system
+
+
+def _principal_cos(a, b):
+    qa, _ = np.linalg.qr(a - a.mean(0))
+    qb, _ = np.linalg.qr(b - b.mean(0))
+    return np.linalg.svd(qa.T @ qb, compute_uv=False)
+
+
+def test_fit_recovers_planted_subspace_and_scores(planted):
+    vs, z, ratings = planted
+    fs = mx.fit_mvlsa(vs.select(families=["signal"]), CFG)
+    assert fs.model.embedding_.shape == (N, 3)
+    assert fs.view_names == ("sig0", "sig1", "sig2")
+    assert _principal_cos(fs.model.embedding_, z).min() > 0.95
+    ev = mx.evaluate_system(fs.vectors(), name="sig", wordsim=[ratings], analogies=False)
+    s = ev.scores()
+    assert list(s.index) == ["PLANTED"] and s["PLANTED"] > 0.6
+    assert ev.n_scored()["PLANTED"] == len(ratings)
+    # noise views alone do not recover the planted similarities
+    noise = mx.evaluate_system(mx.fit_mvlsa(vs.select(families=["noise"]), CFG).vectors(),
+                               wordsim=[ratings], analogies=False)  # fmt: skip
+    assert noise.scores()["PLANTED"] < s["PLANTED"] - 0.3
+
+
+def test_fit_caps_k_and_preprocesses(planted):
+    vs, _, _ = planted
+    fs = mx.fit_mvlsa(vs, dataclasses.replace(CFG, view_rank=1, n_components=50))
+    assert fs.model.embedding_.shape[1] == 5  # capped at m x J
+    fs = mx.fit_mvlsa(vs, dataclasses.replace(CFG, transform="log", top_t=5))
+    assert all(d <= 5 for d in fs.model.n_features_per_view_)
+
+
+def test_evaluate_system_restrict_and_errors(planted):
+    vs, z, ratings = planted
+    wv = WordVectors(vs.words, z)
+    ev = mx.evaluate_system(wv, wordsim=[ratings], analogies=False, restrict_to=vs.words[:60])
+    assert ev.n_scored()["PLANTED"] < len(ratings)
+    with pytest.raises(ValueError, match="no vectors"):
+        mx.evaluate_system(wv, wordsim=[ratings], analogies=False, restrict_to=["zzz"])
+    with pytest.raises(TypeError, match="names or DataFrames"):
+        mx.evaluate_system(wv, wordsim=[3], analogies=False)
+    with pytest.raises(ValueError, match="without analogies"):
+        ev.hits("AN-SYN")
+
+
+def test_mrds_column_matches_significance(planted):
+    from workbench.significance import mrds_correlation
+
+    vs, z, ratings = planted
+    a = mx.evaluate_system(WordVectors(vs.words, z), name="a", wordsim=[ratings], analogies=False)
+    b = mx.evaluate_system(WordVectors(vs.words[:80], z[:80]), name="b", wordsim=[ratings],
+                           analogies=False)  # fmt: skip
+    col = mx.mrds_column([a, b])
+    n = int(b.n_scored()["PLANTED"])
+    assert col["PLANTED"] == pytest.approx(mrds_correlation(n, 0.9, 0.05))
+    table = mx.marked_table([a, b])
+    assert "MRDS" in table.to_frame().columns and table.bold.loc["PLANTED", "a"]
+
+
+# ----------------------------------------------------------------------------- grids
+
+
+def test_grid_over_k_slices_one_fit(planted):
+    vs, _, ratings = planted
+    g = mx.run_grid(vs, "k", [1, 2, 3], base=CFG, wordsim=[ratings], analogies=False)
+    assert g.labels == ("1", "2", "3") and list(g.scores.columns) == ["1", "2", "3"]
+    full = mx.evaluate_system(mx.fit_mvlsa(vs, CFG).vectors(), wordsim=[ratings], analogies=False)
+    assert g.scores.loc["PLANTED", "3"] == pytest.approx(full.scores()["PLANTED"])
+    assert g.best("PLANTED") in g.labels
+
+
+def test_run_study_and_labels(planted):
+    vs, _, ratings = planted
+    res = mx.run_study(vs, {"n_j": ["identity", "log", "pow"], "m": [3, 6], "r": [1e-8, 1e3]},
+                       base=CFG, wordsim=[ratings], analogies=False)  # fmt: skip
+    assert list(res["n_j"].scores.columns) == ["Count", "Log", "Count^0.25"]
+    assert list(res["m"].scores.columns) == ["3", "6"]
+    assert np.isfinite(res["r"].scores.to_numpy()).all()
+    assert "MRDS" in res["m"].table.to_markdown()
+
+
+@pytest.mark.parametrize(
+    "param, values, match",
+    [("q", [1], "unknown grid parameter"), ("m", [], "no values"), ("m", [3, 3], "duplicate")],
+)
+def test_grid_bad_input(planted, param, values, match):
+    vs, _, ratings = planted
+    with pytest.raises(ValueError, match=match):
+        mx.run_grid(vs, param, values, base=CFG, wordsim=[ratings], analogies=False)
+
+
+# ----------------------------------------------------------------------------- ablation
+
+
+def test_default_removals(planted):
+    vs, _, _ = planted
+    rem = mx.default_removals(vs, single_views=["sig0"])
+    assert rem == {"!signal": ("signal",), "!noise": ("noise",), "!sig0": ("sig0",)}
+
+
+def test_ablation_drops_and_significance(planted):
+    vs, _, ratings = planted
+    res = mx.ablation_study(vs, CFG, {"!signal": ["signal"], "!noise": ["noise"]},
+                            wordsim=[ratings], analogies=False)  # fmt: skip
+    assert list(res.drops.index) == ["!signal", "!noise"]  # one row per removal
+    assert list(res.scores.columns) == ["All views", "!signal", "!noise"]
+    assert res.drops.loc["!signal", "PLANTED"] > 0.3  # removing the planted views hurts
+    assert bool(res.significant.loc["!signal", "PLANTED"])
+    assert res.table.dagger.loc["PLANTED", "!signal"]
+    assert not res.table.dagger.loc["PLANTED", "All views"]
+    with pytest.raises(ValueError, match="unknown views"):
+        mx.ablation_study(vs, CFG, {"!x": ["nope"]}, wordsim=[ratings], analogies=False)
+
+
+# ----------------------------------------------------------------------------- fusion
+
+
+def test_fusion_systems_gains_and_rs(planted):
+    vs, z, ratings = planted
+    rng = np.random.default_rng(1)
+    glove = WordVectors(
+        vs.words, z @ rng.standard_normal((3, 8)) + 0.3 * rng.standard_normal((N, 8))
+    )
+    wsg = WordVectors(vs.words, z @ rng.standard_normal((3, 8)) + 0.3 * rng.standard_normal((N, 8)))
+    pre = WordVectors(vs.words + ["extra"], rng.standard_normal((N + 1, 5)))
+    res = mx.fusion_study(vs, CFG, glove=glove, wsg=wsg, pretrained=pre,
+                          corpus_families=("signal",), wordsim=[ratings], analogies=False)  # fmt: skip
+    systems = ["MVLSA (corpus views)", "MVLSA (all views)", "GloVe", "WSG", "GloVe 6B-50d",
+               "MV-G-WSG"]  # fmt: skip
+    assert list(res.scores.columns) == [*systems, "MVLSA Combined"]
+    assert "Combined Gain" in res.gains.columns and "Combined Gain" in res.table.columns
+    assert len(res.systems["GloVe 6B-50d"]) == N  # restricted to the vocabulary
+    assert {"MV Gain", "G-WSG Gain", "MV Gain_significant"} <= set(res.gains.columns)
+    assert res.r_s.shape == (1, 6) and np.isfinite(res.r_s.to_numpy()).all()
+    # the fusion shares the planted subspace, so it correlates with GloVe at least as well
+    assert res.r_s.loc["PLANTED", "r_s GloVe (MV-G-WSG)"] > 0.5
+    assert res.scores.loc["PLANTED", "MV-G-WSG"] > 0.5
+    assert "G-WSG Gain" in res.table.columns
+    with pytest.raises(ValueError, match="no corpus view family"):
+        mx.fusion_study(vs, CFG, glove=glove, wsg=wsg, corpus_families=("positional",),
+                        wordsim=[ratings], analogies=False)  # fmt: skip
+    with pytest.raises(ValueError, match="unknown systems"):
+        mx.fusion_study(vs, CFG, glove=glove, wsg=wsg, fuse=("GloVe", "nope"),
+                        wordsim=[ratings], analogies=False)  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- explore
+
+
+def test_setting_explorer_caches(planted):
+    from workbench.explore.mvlsa import SettingExplorer
+
+    vs, _, ratings = planted
+    ex = SettingExplorer(vs, CFG, wordsim=())
+    table, scores = ex.report(["w0", "nope"], n_components=2, topn=3)
+    assert list(table.columns) == ["w0", "nope"] and table.shape == (3, 2)
+    assert table.loc[0, "nope"] == "(not in vocabulary)" and scores.empty
+    ex.report(["w1"], n_components=3)
+    assert len(ex) == 1  # k only slices
+    ex.report(["w1"], families=["signal"], view_rank=3)
+    assert len(ex) == 2
+
+
+def test_study_explorer_widget_builds(planted):
+    pytest.importorskip("ipywidgets")
+    from workbench.explore.mvlsa import mvlsa_study_explorer
+
+    vs, _, ratings = planted
+    w = mvlsa_study_explorer(vs, CFG, queries=("w0",), view_ranks=(3, 6), top_ts=(10,), wordsim=())
+    assert type(w).__name__ == "VBox"
+    status = w.children[4].children[1]
+    w.children[1].children[1].value = len(vs.views)  # v = all views: still fits (every row is observed)
+    assert "cannot fit" not in status.value

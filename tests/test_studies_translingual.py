@@ -1,0 +1,75 @@
+"""The Bible experiment of notebook 07 on a tiny configuration: verse matrices, fitted models
+reused by the verse evaluation, and results that do not depend on the number of processes."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench.studies.translingual import (
+    ExperimentConfig,
+    prepare_bible,
+    run_translingual,
+    run_verse_retrieval,
+    translingual_records,
+)
+
+TINY = dataclasses.replace(
+    ExperimentConfig.small(),
+    n_terms=300,
+    dims=(10, 25),
+    topics=(8,),
+    jplsa_iter=4,
+    cplsa_iter=2,
+    projection_steps=2,
+    eval_every=2,
+    verse_pool=60,
+    methods=("OPCA", "CPLSA", "JPLSA", "CCA", "CL-LSI", "Untranslated"),
+)
+
+
+@pytest.fixture(scope="module")
+def data():
+    return prepare_bible(n_terms=TINY.n_terms)
+
+
+def test_held_out_verses_are_built(data):
+    parts = set(data.verse_part)
+    assert parts == {"dev", "test"}
+    n = len(data.verse_ids)
+    assert all(m.shape == (n, len(data.space)) for m in data.verse_counts.values())
+    dev_books = set(data.split.dev)
+    assert all(
+        b in dev_books for (b, _, _), p in zip(data.verse_ids, data.verse_part) if p == "dev"
+    )
+    summary = data.summary().set_index("part")
+    assert summary.loc["test", "verses"] == int(np.sum(data.verse_part == "test"))
+
+
+def test_run_is_deterministic_across_processes_and_feeds_the_verse_test(data):
+    serial = run_translingual(data, TINY, n_jobs=1)
+    parallel = run_translingual(data, TINY, n_jobs=2)
+    pd.testing.assert_frame_equal(serial.test_table.drop(columns="fit seconds"),
+                                  parallel.test_table.drop(columns="fit seconds"))  # fmt: skip
+    pd.testing.assert_frame_equal(serial.dev_curves, parallel.dev_curves)
+    pd.testing.assert_frame_equal(serial.plsa_history, parallel.plsa_history)
+    # one fitted model per method and setting, with every swept dimension
+    by = {(m.method, m.setting) for m in serial.models}
+    assert ("OPCA", "gamma=0.1") in by and ("JPLSA", "topics=8") in by
+    assert all(m.dims == (10, 25) for m in serial.models if m.method in ("OPCA", "CCA"))
+    # early stopping on dev: the kept iteration is one that was evaluated
+    for m in serial.models:
+        if m.method in ("JPLSA", "CPLSA"):
+            hist = serial.plsa_history[serial.plsa_history["method"] == m.method]
+            assert m.params["iterations"] in set(hist["iteration"])
+    verse = run_verse_retrieval(serial, [3])
+    assert set(verse.tests[3].index) == set(TINY.methods)
+    assert verse.pools[3]["test"].size == TINY.verse_pool
+    rec = translingual_records(serial, verse)
+    assert rec["seeds"] == [3] and set(rec["verse_top1"]) == set(TINY.methods)
+    assert rec["n_terms_language"] == {"en": TINY.n_terms, "es": TINY.n_terms}
+    with pytest.raises(ValueError, match="n_jobs"):
+        run_translingual(data, TINY, n_jobs=0)

@@ -1,0 +1,65 @@
+"""The eigenwords study (notebook ``06_eigenwords_prior``): CCA with prior knowledge.
+
+Osborne, Narayan & Cohen (2016): eigenword CCA with a WordNet / PPDB / FrameNet prior, compared
+with retrofitting and with skip-gram and GloVe trained on the same corpus. The algorithms are
+in :mod:`workbench.eigenwords` (eigenwords, CCAPrior, graph embeddings), the lexicon graphs in
+:mod:`workbench.lexicons`, retrofitting in :mod:`workbench.retrofit`; this study holds
+
+* :func:`settings` -- what the notebook computes at a data size (``settings =
+  eigenwords.settings(DATA_SIZE)``: corpus, vocabulary, dimension, alphas, skip-gram and GloVe
+  settings, rating sets, lexicons, test level);
+* :func:`run_prior_study` -- every embedding of the Table 1 and Table 2 analogues, scored on the
+  rating sets and the geographic analogies, in parallel jobs;
+* the tables: :func:`comparison_table`, :func:`holm_marks`, :func:`study_tables`,
+  :func:`table1_display`, :func:`per_set_display`, :func:`prior_gains`,
+  :func:`baseline_rf_gains`, and the numbers recorded, :func:`prior_records`;
+* :func:`discussion_06` -- the Discussion rendered from a run's records.
+"""
+
+from __future__ import annotations
+
+from ._discussion import discussion_06
+from ._run import (
+    EIGEN,
+    LEXICON_NAMES,
+    EmbeddingScores,
+    PriorStudy,
+    label_key,
+    run_prior_study,
+    score_vectors,
+)
+from ._settings import LEXICONS, PAPER_WORDSIM, SIZES, PriorSettings, settings
+from ._tables import (
+    baseline_rf_gains,
+    comparison_table,
+    holm_marks,
+    per_set_display,
+    prior_gains,
+    prior_records,
+    study_tables,
+    table1_display,
+)
+
+__all__ = [
+    "SIZES",
+    "PAPER_WORDSIM",
+    "LEXICONS",
+    "PriorSettings",
+    "settings",
+    "EIGEN",
+    "LEXICON_NAMES",
+    "EmbeddingScores",
+    "PriorStudy",
+    "label_key",
+    "score_vectors",
+    "run_prior_study",
+    "comparison_table",
+    "holm_marks",
+    "study_tables",
+    "table1_display",
+    "per_set_display",
+    "prior_gains",
+    "baseline_rf_gains",
+    "prior_records",
+    "discussion_06",
+]

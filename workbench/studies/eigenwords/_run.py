@@ -1,0 +1,405 @@
+r"""The systems of notebook 06: eigenwords, CCAPrior, retrofitting and trained baselines.
+
+:func:`run_prior_study` computes every embedding of the notebook's Table 1 and Table 2
+analogues and scores it on the word-similarity sets and the geographic analogies, each job in
+a worker process (joblib): the eigenword and CCAPrior SVDs, which do not depend on a random
+seed (a converged truncated SVD), once; skip-gram and GloVe, which do, once per seed.
+The tables over these scores are in :mod:`._tables`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "EIGEN",
+    "LEXICON_NAMES",
+    "EmbeddingScores",
+    "PriorStudy",
+    "Label",
+    "score_vectors",
+    "run_prior_study",
+    "label_key",
+]
+
+#: An embedding's label: (method, lexicon, alpha) -- lexicon "NPK" (no prior knowledge) or
+#: the key of a lexicon graph; alpha only for CCAPrior rows.
+Label = tuple[str, str, Any]
+#: Eigenwords without prior knowledge, the reference of every test.
+EIGEN: Label = ("Eigen", "NPK", None)
+#: Lexicon keys of the paper's tables and their names.
+LEXICON_NAMES: dict[str, str] = {"WN": "WordNet", "PD": "PPDB", "FN": "FrameNet"}
+
+
+def label_key(label: Label) -> str:
+    """A record key of a label: ``"WN 0.5"`` for CCAPrior rows, ``"Skip-Gram PD"`` otherwise."""
+    method, lexicon, alpha = label
+    return f"{lexicon} {alpha:g}" if alpha is not None else f"{method} {lexicon}"
+
+
+@dataclass(frozen=True, eq=False)
+class EmbeddingScores:
+    """One embedding's scores.
+
+    Attributes
+    ----------
+    wordsim : DataFrame
+        :func:`workbench.evaluation.wordsim_suite` (per-pair results in ``attrs["results"]``).
+    geo : AnalogyResult
+        :func:`workbench.evaluation.evaluate_analogies` on the geographic questions.
+    """
+
+    wordsim: pd.DataFrame
+    geo: Any
+
+    def average(self, min_pairs: int) -> float:
+        """Mean Spearman over the sets with at least ``min_pairs`` scored pairs."""
+        ws = self.wordsim
+        ok = ws["n_scored"] >= min_pairs
+        return float(ws.loc[ok, "spearman"].mean()) if ok.any() else float("nan")
+
+
+def score_vectors(vectors: Any, questions: pd.DataFrame, names: Sequence[str]) -> EmbeddingScores:
+    """Score ``vectors`` on the rating sets ``names`` and the analogy ``questions``."""
+    from workbench.evaluation import evaluate_analogies, wordsim_suite
+
+    return EmbeddingScores(wordsim_suite(vectors, names=list(names)),
+                           evaluate_analogies(vectors, questions))  # fmt: skip
+
+
+@dataclass(eq=False)
+class PriorStudy:
+    """Everything :func:`run_prior_study` computed.
+
+    Attributes
+    ----------
+    spectral : dict
+        ``{label: EmbeddingScores}`` of the seed-independent embeddings: Eigen, Eigen + RF,
+        CCAPrior and CCAPrior + RF.
+    baselines : dict
+        ``{seed: {label: EmbeddingScores}}``: skip-gram and GloVe, without and with
+        retrofitting.
+    graph_only : DataFrame
+        Table 2 analogue, one row per lexicon: ``words``, ``avg``, ``avg + RF``,
+        ``mean coverage``.
+    eigen_by_start : dict
+        ``{seed: average Spearman}`` of Eigen computed from each seed's start block (the SVD
+        does not depend on it: a check).
+    glove_loss : dict
+        ``{seed: loss per epoch}``.
+    seconds : dict
+        Compute time of each job (in its worker).
+    vectors : dict
+        ``{label: WordVectors}`` when asked for (spectral ones and the first seed's baselines).
+    """
+
+    spectral: dict[Label, EmbeddingScores]
+    baselines: dict[int, dict[Label, EmbeddingScores]]
+    graph_only: pd.DataFrame
+    eigen_by_start: dict[int, float]
+    glove_loss: dict[int, np.ndarray]
+    seconds: dict[str, float] = field(default_factory=dict)
+    vectors: dict[Label, Any] = field(default_factory=dict)
+
+    @property
+    def seeds(self) -> list[int]:
+        return list(self.baselines)
+
+    def scores(self, seed: int) -> dict[Label, EmbeddingScores]:
+        """The seed-independent scores and those of ``seed``'s baselines."""
+        return {**self.spectral, **self.baselines[seed]}
+
+
+# ------------------------------------------------------------------------------------ jobs
+
+
+def _retrofit_all(vectors: Any, graphs: Mapping[str, Any], method: str, alpha: Any,
+                  questions: pd.DataFrame, names: Sequence[str], keep: bool,
+                  rf_method: str | None = None) -> tuple[dict, dict]:  # fmt: skip
+    from workbench.retrofit import retrofit
+
+    scores, kept = {}, {}
+    for key, graph in graphs.items():
+        rf = retrofit(vectors, graph)
+        label = (rf_method or method, key, alpha)
+        scores[label] = score_vectors(rf, questions, names)
+        if keep:
+            kept[label] = rf
+    return scores, kept
+
+
+def _spectral_job(counts: Any, prior: Any, alpha: float | None, lexicon: str | None,
+                  graphs: Mapping[str, Any], words: list[str], dim: int, solver: str,
+                  random_state: int, questions: pd.DataFrame, names: Sequence[str],
+                  keep: bool) -> dict[str, Any]:  # fmt: skip
+    """Eigen (``prior=None``: with Eigen + RF for every graph) or CCAPrior at ``alpha`` with
+    the prior of ``lexicon`` (and CCAPrior + RF with that lexicon's graph)."""
+    from workbench.eigenwords import eigenwords_svd
+    from workbench.embeddings import WordVectors
+
+    res = eigenwords_svd(counts, dim, prior=prior, alpha=alpha, solver=solver,  # type: ignore[arg-type]
+                         random_state=random_state)  # fmt: skip
+    vecs = WordVectors(words, res.word_embeddings)
+    if prior is None:
+        label: Label = EIGEN
+        rf_graphs, rf_method = graphs, "Eigen"
+    else:
+        label = ("CCAPrior", str(lexicon), alpha)
+        rf_graphs, rf_method = {str(lexicon): graphs[str(lexicon)]}, "CCAPrior + RF"
+    scores = {label: score_vectors(vecs, questions, names)}
+    kept = {label: vecs} if keep else {}
+    s2, k2 = _retrofit_all(vecs, rf_graphs, rf_method, alpha, questions, names, keep)
+    scores.update(s2)
+    kept.update(k2)
+    return {"scores": scores, "vectors": kept}
+
+
+def _eigen_start_job(counts: Any, words: list[str], dim: int, solver: str, random_state: int,
+                     questions: pd.DataFrame, names: Sequence[str],
+                     min_pairs: int) -> dict[str, Any]:  # fmt: skip
+    from workbench.eigenwords import eigenwords_svd
+    from workbench.embeddings import WordVectors
+
+    res = eigenwords_svd(counts, dim, solver=solver, random_state=random_state)  # type: ignore[arg-type]
+    sc = score_vectors(WordVectors(words, res.word_embeddings), questions, names)
+    return {"avg": sc.average(min_pairs)}
+
+
+def _graph_job(graph: Any, dim: int, solver: str, random_state: int, names: Sequence[str],
+               min_pairs: int) -> dict[str, Any]:  # fmt: skip
+    from workbench.eigenwords import graph_embeddings
+    from workbench.embeddings import WordVectors
+    from workbench.evaluation import wordsim_suite
+    from workbench.retrofit import retrofit
+
+    ge = graph_embeddings(graph, dim, solver=solver, random_state=random_state)
+    vecs = WordVectors(ge.words, ge.embeddings)
+    ws = wordsim_suite(vecs, names=list(names))
+    ws_rf = wordsim_suite(retrofit(vecs, graph), names=list(names))
+
+    def avg(t: pd.DataFrame) -> float:
+        ok = t["n_scored"] >= min_pairs
+        return float(t.loc[ok, "spearman"].mean()) if ok.any() else float("nan")
+
+    return {"row": {"words": len(ge.words), "avg": avg(ws), "avg + RF": avg(ws_rf),
+                    "mean coverage": float(ws["coverage"].mean()),
+                    "sets": int((ws["n_scored"] >= min_pairs).sum())}}  # fmt: skip
+
+
+def _sentences(encoded: Any, words: Sequence[str]) -> list[list[str]]:
+    """The corpus as lists of in-vocabulary words (out-of-vocabulary tokens dropped before
+    windowing, as :func:`workbench.baselines.train_word2vec` does with ``words``)."""
+    arr = np.asarray(list(words), dtype=object)
+    ids = np.asarray(encoded.ids)
+    bounds = [*np.asarray(encoded.doc_starts).tolist(), ids.size]
+    out = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        doc = ids[a:b]
+        out.append(arr[doc[doc >= 0]].tolist())
+    return out
+
+
+def _skipgram_job(encoded: Any, words: list[str], dim: int, seed: int, settings: Mapping[str, Any],
+                  graphs: Mapping[str, Any], questions: pd.DataFrame, names: Sequence[str],
+                  keep: bool) -> dict[str, Any]:  # fmt: skip
+    from workbench.baselines import train_word2vec
+
+    vecs = train_word2vec(_sentences(encoded, words), words=words, vector_size=dim, seed=seed,
+                          **dict(settings))  # fmt: skip
+    label: Label = ("Skip-Gram", "NPK", None)
+    scores = {label: score_vectors(vecs, questions, names)}
+    s2, k2 = _retrofit_all(vecs, graphs, "Skip-Gram", None, questions, names, keep)
+    scores.update(s2)
+    return {"scores": scores, "vectors": {label: vecs, **k2} if keep else {}}
+
+
+def _glove_job(cooc: Any, words: list[str], dim: int, seed: int, settings: Mapping[str, Any],
+               graphs: Mapping[str, Any], questions: pd.DataFrame, names: Sequence[str],
+               keep: bool) -> dict[str, Any]:  # fmt: skip
+    import scipy.sparse as sp
+
+    from workbench.baselines import fit_glove
+    from workbench.embeddings import WordVectors
+
+    fit = fit_glove(cooc, dim, random_state=seed, progress=False, **dict(settings))
+    m = sp.csr_matrix(cooc)
+    seen = (np.diff(m.indptr) > 0) | (np.diff(m.tocsc().indptr) > 0)
+    keep_rows = np.flatnonzero(seen)
+    vecs = WordVectors([words[i] for i in keep_rows], fit.vectors[keep_rows])
+    label: Label = ("GloVe", "NPK", None)
+    scores = {label: score_vectors(vecs, questions, names)}
+    s2, k2 = _retrofit_all(vecs, graphs, "GloVe", None, questions, names, keep)
+    scores.update(s2)
+    return {"scores": scores, "loss": np.asarray(fit.loss_history, dtype=float),
+            "vectors": {label: vecs, **k2} if keep else {}}  # fmt: skip
+
+
+_JOBS = {"spectral": _spectral_job, "start": _eigen_start_job, "graph": _graph_job,
+         "skipgram": _skipgram_job, "glove": _glove_job}  # fmt: skip
+
+
+def _run_job(kind: str, kwargs: dict[str, Any]) -> tuple[dict[str, Any], float]:
+    """One job with one BLAS thread (the workers share the machine's cores); returns its
+    result and compute time."""
+    from threadpoolctl import threadpool_limits
+
+    t0 = time.perf_counter()
+    with threadpool_limits(limits=1):
+        job: Any = _JOBS[kind]
+        out = job(**kwargs)
+    return out, time.perf_counter() - t0
+
+
+def run_prior_study(
+    *,
+    encoded: Any,
+    words: Sequence[str],
+    counts: Any,
+    prior: Mapping[str, Any],
+    graphs: Mapping[str, Any],
+    cooc: Any,
+    alphas: Sequence[float],
+    dim: int,
+    seeds: Sequence[int],
+    word2vec: Mapping[str, Any],
+    glove: Mapping[str, Any],
+    questions: pd.DataFrame,
+    names: Sequence[str],
+    min_pairs: int = 10,
+    solver: str = "lanczos",
+    n_jobs: int = 2,
+    keep_vectors: bool = False,
+) -> PriorStudy:
+    """Every embedding of the Table 1 and Table 2 analogues, scored, in parallel jobs.
+
+    Parameters
+    ----------
+    encoded : EncodedCorpus
+        The corpus over the vocabulary ``words`` (skip-gram is trained on its in-vocabulary
+        tokens).
+    words : sequence of str
+    counts : CooccurrenceCounts
+        :func:`count_contexts` of ``encoded``.
+    prior : dict
+        ``{lexicon: count_prior_pairs(...)}``.
+    graphs : dict
+        ``{lexicon: LexiconGraph}`` over ``words`` (retrofitting and Table 2 use them too).
+    cooc : sparse matrix
+        GloVe's co-occurrence counts over ``words``.
+    alphas : sequence of float
+        CCAPrior weights.
+    dim : int
+        Dimension of every embedding.
+    seeds : sequence of int
+        One skip-gram and one GloVe model per seed; the first seed also starts the SVDs, and
+        Eigen is recomputed from every other seed's start as a check.
+    word2vec, glove : dict
+        Settings of :func:`workbench.baselines.train_word2vec` and
+        :func:`workbench.baselines.fit_glove` (besides dimension and seed).
+    questions : DataFrame
+        Analogy questions (the geographic ones).
+    names : sequence of str
+        Rating sets.
+    min_pairs : int, default 10
+        A set enters an average only with at least this many scored pairs.
+    solver : str, default "lanczos"
+        SVD solver of :func:`eigenwords_svd` and :func:`graph_embeddings`.
+    n_jobs : int, default 2
+        Worker processes; 1 runs everything in this process. The results do not depend on it.
+    keep_vectors : bool, default False
+        Return the spectral embeddings and the first seed's baselines (for exploring).
+
+    Returns
+    -------
+    PriorStudy
+    """
+    seeds = [int(s) for s in seeds]
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct and non-empty, got {seeds}")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be a positive integer, got {n_jobs!r}")
+    unknown = set(prior) - set(graphs)
+    if unknown:
+        raise ValueError(f"prior counts for lexicons without a graph: {sorted(unknown)}")
+    words = list(words)
+    common = {"questions": questions, "names": list(names)}
+    first = seeds[0]
+    jobs: list[tuple[str, str, dict[str, Any]]] = []
+    # the longest jobs first: the trainers, then the SVDs
+    for s in seeds:
+        jobs.append((f"skipgram {s}", "skipgram", dict(
+            encoded=encoded, words=words, dim=dim, seed=s, settings=dict(word2vec),
+            graphs=graphs, keep=keep_vectors and s == first, **common)))  # fmt: skip
+        jobs.append((f"glove {s}", "glove", dict(
+            cooc=cooc, words=words, dim=dim, seed=s, settings=dict(glove), graphs=graphs,
+            keep=keep_vectors and s == first, **common)))  # fmt: skip
+    jobs.append(("eigen", "spectral", dict(
+        counts=counts, prior=None, alpha=None, lexicon=None, graphs=graphs, words=words,
+        dim=dim, solver=solver, random_state=first, keep=keep_vectors, **common)))  # fmt: skip
+    for key in prior:
+        for a in alphas:
+            jobs.append((f"ccaprior {key} {a:g}", "spectral", dict(
+                counts=counts, prior=prior[key], alpha=float(a), lexicon=key,
+                graphs={key: graphs[key]}, words=words, dim=dim, solver=solver,
+                random_state=first, keep=keep_vectors, **common)))  # fmt: skip
+    for key in graphs:
+        jobs.append((f"graph {key}", "graph", dict(
+            graph=graphs[key], dim=dim, solver=solver, random_state=first,
+            names=list(names), min_pairs=min_pairs)))  # fmt: skip
+    for s in seeds[1:]:
+        jobs.append((f"eigen start {s}", "start", dict(
+            counts=counts, words=words, dim=dim, solver=solver, random_state=s,
+            min_pairs=min_pairs, **common)))  # fmt: skip
+    if n_jobs == 1:
+        outs = [_run_job(kind, kw) for _, kind, kw in jobs]
+    else:
+        from joblib import Parallel, delayed
+        from joblib.externals.loky import get_reusable_executor
+
+        try:
+            outs = Parallel(n_jobs=int(n_jobs), backend="loky")(
+                delayed(_run_job)(kind, kw) for _, kind, kw in jobs
+            )
+        finally:
+            get_reusable_executor().shutdown(wait=True)
+    spectral: dict[Label, EmbeddingScores] = {}
+    baselines: dict[int, dict[Label, EmbeddingScores]] = {s: {} for s in seeds}
+    graph_rows: dict[str, dict[str, Any]] = {}
+    glove_loss: dict[int, np.ndarray] = {}
+    seconds: dict[str, float] = {}
+    vectors: dict[Label, Any] = {}
+    eigen_by_start: dict[int, float] = {}
+    for (name, kind, kw), (out, secs) in zip(jobs, outs):
+        seconds[name] = float(secs)
+        if kind == "spectral":
+            spectral.update(out["scores"])
+            vectors.update(out["vectors"])
+        elif kind in ("skipgram", "glove"):
+            baselines[kw["seed"]].update(out["scores"])
+            vectors.update(out["vectors"])
+            if kind == "glove":
+                glove_loss[kw["seed"]] = out["loss"]
+        elif kind == "graph":
+            graph_rows[name.split(" ", 1)[1]] = out["row"]
+        else:
+            eigen_by_start[kw["random_state"]] = out["avg"]
+    eigen_by_start = {first: spectral[EIGEN].average(min_pairs), **eigen_by_start}
+    order = [EIGEN] + [(m, k, None) for m in ("Eigen",) for k in graphs]
+    order += [
+        (m, k, float(a)) for m in ("CCAPrior", "CCAPrior + RF") for k in prior for a in alphas
+    ]
+    spectral = {lab: spectral[lab] for lab in order if lab in spectral}
+    graph_only = pd.DataFrame(graph_rows).T
+    graph_only.index.name = "resource"
+    logger.info("prior study: %s", {k: round(v, 1) for k, v in seconds.items()})
+    return PriorStudy(spectral, baselines, graph_only, eigen_by_start, glove_loss, seconds,
+                      vectors)  # fmt: skip

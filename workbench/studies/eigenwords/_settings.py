@@ -1,0 +1,92 @@
+"""Settings of notebook 06 per data size: corpus, vocabulary, embeddings, lexicons, tests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench._validation import check_choice
+
+__all__ = ["SIZES", "PAPER_WORDSIM", "LEXICONS", "PriorSettings", "settings"]
+
+#: The data sizes of notebook 06.
+SIZES = ("small", "full")
+#: The word-similarity sets of the paper's Table 1 (our names).
+PAPER_WORDSIM: tuple[str, ...] = ("WS", "WS-SIM", "WS-REL", "SIMLEX", "MEN", "MTURK-287",
+                                  "MTURK-771", "YP-130", "VERB-143", "MC", "RG")  # fmt: skip
+#: Lexicon keys of the paper's tables and their graphs (:func:`workbench.lexicons.lexicon_graph`).
+LEXICONS: dict[str, str] = {"WN": "wordnet", "PD": "ppdb", "FN": "framenet"}
+
+
+@dataclass(frozen=True)
+class PriorSettings:
+    """What notebook 06 computes at one data size.
+
+    Attributes
+    ----------
+    size : str
+    corpus, max_tokens : str, int or None
+        :func:`workbench.datasets.load_corpus` arguments.
+    vocab_size : int
+        Words kept (:meth:`workbench.views.Vocabulary.from_corpus`).
+    dim : int
+        Dimension of every embedding.
+    alphas : tuple of float
+        CCAPrior weights of the prior counts.
+    window, n_neighbors : int
+        ``k`` context words on each side; reach ``N`` of the local Laplacian (the paper's 12).
+    word2vec, glove : dict
+        Skip-gram settings (word2vec's defaults: window 5, sub-sampling 1e-3, 5 epochs; one thread,
+        so that each seed is reproducible) and GloVe's (``x_max`` 10 as glove.c's demo for a
+        small corpus, float32 AdaGrad at learning rate 0.1, 10 epochs; more epochs did not raise
+        the mean Spearman in our measurements, and the loss per epoch is recorded).
+    glove_window : int
+        Harmonic window of GloVe's co-occurrence counts.
+    wordsim : tuple of str
+        Rating sets of Table 1 (:data:`PAPER_WORDSIM`).
+    lexicons : dict
+        ``{key: graph name}`` (:data:`LEXICONS`).
+    min_pairs : int
+        A set enters an average (and is tested) only with at least this many scored pairs.
+    p0 : float
+        Significance level after Holm's correction.
+    n_jobs : int
+        Worker processes (the results do not depend on it).
+    """
+
+    size: str
+    corpus: str
+    max_tokens: int | None
+    vocab_size: int
+    dim: int
+    alphas: tuple[float, ...]
+    word2vec: Mapping[str, Any]
+    glove: Mapping[str, Any]
+    glove_window: int = 10
+    window: int = 2
+    n_neighbors: int = 12
+    wordsim: tuple[str, ...] = PAPER_WORDSIM
+    lexicons: Mapping[str, str] = field(default_factory=lambda: dict(LEXICONS))
+    min_pairs: int = 10
+    p0: float = 0.05
+    n_jobs: int = 2
+
+
+def settings(size: str) -> PriorSettings:
+    """The settings of notebook 06 at ``size``: ``"small"`` (200K tokens of the 1M corpus, 2,000
+    words, 20-d, two alphas, short skip-gram and GloVe training; about a minute) or ``"full"``
+    (the 5M-token corpus, 20,000 words, 100-d, five alphas)."""
+    check_choice(size, "size", SIZES)
+    full = size == "full"
+    return PriorSettings(
+        size=size,
+        corpus="5M" if full else "1M",
+        max_tokens=None if full else 200_000,
+        vocab_size=20_000 if full else 2_000,
+        dim=100 if full else 20,
+        alphas=(0.1, 0.2, 0.5, 0.7, 0.9) if full else (0.2, 0.9),
+        word2vec={"window": 5, "sample": 1e-3, "epochs": 5 if full else 1, "workers": 1},
+        glove={"x_max": 10.0, "learning_rate": 0.1, "epochs": 10 if full else 2,
+               "dtype": "float32"},  # fmt: skip
+    )

@@ -1,0 +1,653 @@
+r"""What it takes for MVLSA to learn at this scale: a one-factor-at-a-time path tuned on dev data.
+
+Starting from the paper's configuration, each step varies one factor -- which view families
+take part, how the corpus is cut into positional views, the preprocessing :math:`n_j`, eq. (12)
+row weights, the regularization relative to each view's spectrum, the per-view rank ``m`` and
+the embedding size ``k`` -- with the others held at the best values so far. A candidate is
+chosen by its mean Spearman correlation over the *dev* parts of the rating sets
+(:func:`workbench.datasets.wordsim_split`: MEN's own split, a seeded half elsewhere) and tested
+against the previous step's choice on every dev set (two-sided Williams' t, Holm-corrected over
+the sets). The test parts are touched once, by :func:`~workbench.studies.mvlsa.test_comparison`
+(:mod:`._comparison`), for the final choice and the baselines.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from tqdm.auto import tqdm
+
+from workbench._validation import check_bool, check_float, check_int
+from workbench.studies.mvlsa._factors import FactorStore
+from workbench.studies.mvlsa._settings import (
+    PAPER_WORDSIM,
+    MVLSAConfig,
+    StudySettings,
+    _check_instance,
+    _names,
+)
+from workbench.studies.mvlsa._systems import SystemEvaluation, evaluate_system
+from workbench.studies.mvlsa._viewsets import (
+    TUNING_CACHE,
+    ViewSet,
+    _check_view_set,
+    study_cache,
+)
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "POSITIONAL_SCHEMES",
+    "MVLSAChoice",
+    "TuningStep",
+    "TuningResult",
+    "split_wordsim",
+    "positional_scheme",
+    "choice_vectors",
+    "tuning_path",
+    "default_tuning_steps",
+    "study_tuning",
+    "tuned_choice",
+    "path_claims",
+    "choice_ablation",
+    "choice_fusion",
+]
+
+#: How the corpus enters as views: the paper's left offsets 1..15, fewer offsets, both sides,
+#: or symmetric windows (sums of offsets).
+POSITIONAL_SCHEMES = ("offsets", "offsets 1-5", "offsets ±1-5", "windows 2,5,10", "window 5")
+#: The offsets 1..n each scheme needs.
+_SCHEME_OFFSETS = {"offsets": 1, "offsets 1-5": 5, "offsets ±1-5": 5, "windows 2,5,10": 10,
+                   "window 5": 5}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class MVLSAChoice:
+    """One MVLSA system of the tuning path: configuration, view families and positional scheme.
+
+    ``families`` None means every family of the view set; ``positional`` is one of
+    :data:`POSITIONAL_SCHEMES`.
+    """
+
+    config: MVLSAConfig
+    families: tuple[str, ...] | None = None
+    positional: str = "offsets"
+
+    def __post_init__(self) -> None:
+        _check_instance(self.config, "MVLSAChoice.config", MVLSAConfig, "an MVLSAConfig")
+        if self.families is not None:  # a tuple, so that the choice stays hashable
+            fams = _names(self.families, "MVLSAChoice.families")
+            bad = [f for f in fams if not isinstance(f, str)]
+            if bad:
+                raise TypeError(f"MVLSAChoice.families must hold family names, got {bad[0]!r}")
+            object.__setattr__(self, "families", fams)
+        if self.positional not in POSITIONAL_SCHEMES:
+            raise ValueError(
+                f"positional must be one of {POSITIONAL_SCHEMES}, got {self.positional!r}"
+            )
+
+    def with_seed(self, seed: int) -> MVLSAChoice:
+        """The same system with the randomized SVDs seeded by ``seed``."""
+        return dataclasses.replace(
+            self, config=dataclasses.replace(self.config, random_state=int(seed))
+        )
+
+    def describe(self) -> dict[str, Any]:
+        """Flat description (for tables and records)."""
+        c = self.config
+        return {
+            "n_j": c.label("n_j"),
+            "r": c.label("r"),
+            "m": c.view_rank,
+            "k": c.n_components,
+            "W_j": c.row_weighting or "none",
+            "views": "all" if self.families is None else "+".join(self.families),
+            "positional": self.positional,
+        }
+
+
+def split_wordsim(names: Sequence[str | pd.DataFrame], split: str) -> list[pd.DataFrame]:
+    """The ``split`` (``"dev"`` or ``"test"``) part of each rating set (a name of
+    :data:`workbench.datasets.WORDSIM_NAMES` or a loaded DataFrame with ``attrs["name"]``)."""
+    from workbench.datasets import load_wordsim, wordsim_split
+
+    if split not in ("dev", "test"):
+        raise ValueError(f"split must be 'dev' or 'test', got {split!r}")
+    names = _names(names, "names", allow_empty=True)
+    if not names:
+        raise ValueError("names is empty: give at least one rating set (a name or a DataFrame)")
+    out = []
+    for n in names:
+        if isinstance(n, pd.DataFrame):
+            missing = [c for c in ("word1", "word2", "score") if c not in n.columns]
+            if missing:
+                raise ValueError(
+                    f"rating set {n.attrs.get('name', '(unnamed)')!r} lacks the columns {missing}"
+                )
+            mask = wordsim_split(n)
+            part = n[mask if split == "dev" else ~mask].reset_index(drop=True)
+            part.attrs.update(n.attrs)
+            part.attrs["split"] = split
+            out.append(part)
+        else:
+            out.append(load_wordsim(n, split=split))
+    return out
+
+
+# ------------------------------------------------------------------------------ views
+def _offset_views(view_set: ViewSet) -> dict[int, Any]:
+    out = {}
+    for v in view_set.views:
+        if v.family == "positional":
+            out[int(v.meta.get("offset", v.name.rsplit("_", 1)[-1]))] = v
+    return out
+
+
+def _derived(template: Any, name: str, matrix: sp.csr_array) -> Any:
+    m = sp.csr_array(matrix)
+    m.sort_indices()
+    return dataclasses.replace(
+        template.with_matrix(m, template.contexts, derived=name),
+        name=name,
+        observed=np.diff(m.indptr) > 0,
+    )
+
+
+def positional_scheme(view_set: ViewSet, scheme: str) -> list[Any]:
+    """The positional views of ``scheme`` (:data:`POSITIONAL_SCHEMES`) from the raw offset views.
+
+    ``"offsets ±1-5"`` adds the right-context views :math:`Z_k^\top`; windows are
+    :math:`\\sum_{k \\le w} (Z_k + Z_k^\top)`. Raises ValueError if the view set lacks the offsets.
+    """
+    if scheme not in POSITIONAL_SCHEMES:
+        raise ValueError(f"scheme must be one of {POSITIONAL_SCHEMES}, got {scheme!r}")
+    _check_view_set(view_set)
+    offs = _offset_views(view_set)
+    if not offs:
+        raise ValueError(
+            f"the view set has no positional views (families: {list(view_set.families())})"
+        )
+    if scheme == "offsets":
+        return [offs[k] for k in sorted(offs)]
+    need = _SCHEME_OFFSETS[scheme]
+    missing = [k for k in range(1, need + 1) if k not in offs]
+    if missing:
+        raise ValueError(f"scheme {scheme!r} needs offsets 1..{need}; missing {missing}")
+    if scheme == "offsets 1-5":
+        return [offs[k] for k in range(1, 6)]
+    if scheme == "offsets ±1-5":
+        out = [offs[k] for k in range(1, 6)]
+        out += [_derived(offs[k], f"offset_-{k}", offs[k].matrix.T) for k in range(1, 6)]
+        return out
+    widths = (5,) if scheme == "window 5" else (2, 5, 10)
+    out = []
+    for w in widths:
+        total = sum(sp.csr_array(offs[k].matrix) for k in range(1, w + 1))
+        out.append(_derived(offs[1], f"window_{w}", total + total.T))
+    return out
+
+
+def _choice_views(view_set: ViewSet, choice: MVLSAChoice) -> list[Any]:
+    fams = view_set.families()
+    wanted = list(fams) if choice.families is None else list(choice.families)
+    unknown = [f for f in wanted if f not in fams]
+    if unknown:
+        raise ValueError(f"unknown view families {unknown}; known: {sorted(fams)}")
+    views: list[Any] = []
+    if "positional" in wanted:
+        views += positional_scheme(view_set, choice.positional)
+    views += [v for v in view_set.views if v.family in wanted and v.family != "positional"]
+    return views
+
+
+def choice_vectors(view_set: ViewSet, choice: MVLSAChoice, store: FactorStore) -> Any:
+    """``WordVectors`` of one choice, from the store's factors (computed on demand)."""
+    from workbench.embeddings import WordVectors
+
+    _check_view_set(view_set)
+    _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
+    _check_instance(store, "store", FactorStore, "a FactorStore")
+    cfg = choice.config
+    factors = store.get_many(_choice_views(view_set, choice), cfg)
+    h = store.combine(
+        factors,
+        len(view_set.vocab),
+        cfg.n_components,
+        regularization=cfg.regularization,
+        relative_regularization=cfg.relative_regularization,
+    )
+    keep = np.flatnonzero(np.any(h != 0, axis=1))
+    words = view_set.words
+    return WordVectors([words[i] for i in keep], np.ascontiguousarray(h[keep]))
+
+
+# ------------------------------------------------------------------------------ the path
+Candidates = Mapping[str, Callable[[MVLSAChoice], MVLSAChoice]]
+
+
+def _cfg(**kw: Any) -> Callable[[MVLSAChoice], MVLSAChoice]:
+    def apply(c: MVLSAChoice) -> MVLSAChoice:
+        return dataclasses.replace(c, config=dataclasses.replace(c.config, **kw))
+
+    return apply
+
+
+def _sel(**kw: Any) -> Callable[[MVLSAChoice], MVLSAChoice]:
+    def apply(c: MVLSAChoice) -> MVLSAChoice:
+        return dataclasses.replace(c, **kw)
+
+    return apply
+
+
+def default_tuning_steps(
+    view_set: ViewSet,
+    *,
+    view_ranks: Sequence[int] = (100, 200),
+    rhos: Sequence[float] = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0),
+    ks: Sequence[int] = (50, 100, 200),
+    nj: Sequence[str] | None = None,
+) -> list[tuple[str, Candidates]]:
+    """The steps of the path, in order: ``(factor, {label: change of the current choice})``.
+
+    First which data enter (the view families, then how the corpus is cut into positional
+    views), then how each view is transformed, weighted and regularized, then the sizes ``m``
+    and ``k``. Deciding the data first also keeps the path affordable: the later steps
+    factorize only the views that stayed.
+
+    Each step's candidates include the current value (the label ``"current"`` is never
+    used: every candidate names its value, and the choice so far is among them).
+    """
+    _check_view_set(view_set)
+    view_ranks = tuple(
+        check_int(m, "view_ranks entries", low=1) for m in _names(view_ranks, "view_ranks")
+    )
+    rhos = tuple(check_float(r, "rhos entries", low=0) for r in _names(rhos, "rhos"))
+    ks = tuple(check_int(k, "ks entries", low=1) for k in _names(ks, "ks"))
+    if nj is not None:
+        nj = _names(nj, "nj")
+    fams = list(view_set.families())
+    others = [f for f in fams if f != "positional"]
+    fam_options: dict[str, Callable[[MVLSAChoice], MVLSAChoice]] = {"all": _sel(families=None)}
+    if "positional" in fams:
+        fam_options["corpus only"] = _sel(families=("positional",))
+        lex = [f for f in others if f in ("morphology", "synonyms", "ppdb", "framenet")]
+        if lex:
+            fam_options["corpus + lexicons"] = _sel(families=("positional", *lex))
+        if "dependency" in fams:
+            fam_options["all but dependency"] = _sel(
+                families=tuple(f for f in fams if f != "dependency")
+            )
+    offs = _offset_views(view_set)
+    schemes = [s for s in POSITIONAL_SCHEMES if _scheme_ok(offs, s)]
+    nj_options = {
+        "Count^0.25": _cfg(transform="pow", power=0.25),
+        "Log": _cfg(transform="log"),
+        "PPMI cds=0.75": _cfg(transform="ppmi", cds=0.75, shift=1.0),
+        "SPPMI k=5 cds=0.75": _cfg(transform="ppmi", cds=0.75, shift=5.0),
+    }
+    if nj is not None:
+        unknown = [n for n in nj if n not in nj_options]
+        if unknown:
+            raise ValueError(f"unknown n_j options {unknown}; known: {list(nj_options)}")
+        nj_options = {n: nj_options[n] for n in nj}
+    return [
+        ("views", fam_options),
+        ("positional", {s: _sel(positional=s) for s in schemes}),
+        ("n_j", nj_options),
+        ("W_j", {"none": _cfg(row_weighting=None), "eq. 12": _cfg(row_weighting="glove")}),
+        ("r", {
+            "1e-8": _cfg(regularization=1e-8, relative_regularization=False),
+            **{f"rho={r:g}": _cfg(regularization=float(r), relative_regularization=True)
+               for r in rhos},
+        }),
+        ("m", {str(m): _cfg(view_rank=int(m)) for m in view_ranks}),
+        ("k", {str(k): _cfg(n_components=int(k)) for k in ks}),
+    ]  # fmt: skip
+
+
+def _scheme_ok(offs: Mapping[int, Any], scheme: str) -> bool:
+    need = _SCHEME_OFFSETS[scheme]
+    return all(k in offs for k in range(1, need + 1))
+
+
+@dataclass(frozen=True, eq=False)
+class TuningStep:
+    """One step: dev scores of every candidate, the choice and its test against the previous.
+
+    Attributes
+    ----------
+    factor : str
+    scores : DataFrame
+        Dev rating sets x candidates (Spearman).
+    mean : Series
+        Mean dev Spearman per candidate (the selection criterion).
+    previous, chosen : str
+        Label of the previous step's choice among the candidates, and of this step's choice.
+    tests : DataFrame
+        Per dev set: ``difference`` (chosen - previous), ``pvalue`` (two-sided Williams' t),
+        ``pvalue_holm`` (Holm over the sets) and ``significant`` (``pvalue_holm < alpha``).
+    seconds : float
+    """
+
+    factor: str
+    scores: pd.DataFrame
+    mean: pd.Series
+    previous: str
+    chosen: str
+    tests: pd.DataFrame
+    seconds: float
+
+
+@dataclass(frozen=True, eq=False)
+class TuningResult:
+    """The whole path: steps, the start and the final choice, and a summary table."""
+
+    steps: tuple[TuningStep, ...]
+    start: MVLSAChoice
+    best: MVLSAChoice
+    choices: tuple[MVLSAChoice, ...]
+    dev_names: tuple[str, ...]
+
+    def summary(self) -> pd.DataFrame:
+        """One row per step: chosen value, its dev mean, the gain over the previous choice and
+        how many dev sets improve / improve significantly (Holm) / get significantly worse."""
+        rows = []
+        for st in self.steps:
+            t = st.tests
+            rows.append({
+                "factor": st.factor,
+                "previous": st.previous,
+                "chosen": st.chosen,
+                "dev mean": float(st.mean[st.chosen]),
+                "gain": float(st.mean[st.chosen] - st.mean[st.previous]),
+                "sets up": int((t["difference"] > 0).sum()),
+                "significantly up": int((t["significant"] & (t["difference"] > 0)).sum()),
+                "significantly down": int((t["significant"] & (t["difference"] < 0)).sum()),
+                "n sets": int(len(t)),
+            })  # fmt: skip
+        return pd.DataFrame(rows).set_index("factor")
+
+
+def _compare_sets(a: SystemEvaluation, b: SystemEvaluation, alpha: float) -> pd.DataFrame:
+    """``b - a`` per rating set with Williams' t (two-sided) and Holm over the sets."""
+    from workbench.significance import compare_wordsim, holm
+
+    rows = []
+    for name in a.wordsim:
+        try:
+            c = compare_wordsim(a.wordsim[name], b.wordsim[name], alternative="two-sided")
+            diff, p = float(c.difference), float(c.pvalue)
+        except ValueError as exc:
+            logger.info("no comparison on %s: %s", name, exc)
+            diff, p = float(b.wordsim[name].spearman - a.wordsim[name].spearman), float("nan")
+        rows.append({"test_set": name, "difference": diff, "pvalue": p})
+    df = pd.DataFrame(rows).set_index("test_set")
+    ok = df["pvalue"].notna()
+    df["pvalue_holm"] = np.nan
+    if ok.any():
+        df.loc[ok, "pvalue_holm"] = np.asarray(holm(df.loc[ok, "pvalue"].to_numpy()))
+    df["significant"] = (df["pvalue_holm"] < alpha).fillna(False).astype(bool)
+    return df
+
+
+def tuning_path(
+    view_set: ViewSet,
+    start: MVLSAChoice,
+    steps: Sequence[tuple[str, Candidates]],
+    *,
+    dev_names: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
+    store: FactorStore | None = None,
+    alpha: float = 0.05,
+    min_gain: float = 0.005,
+    progress: bool | None = None,
+) -> TuningResult:
+    """Walk ``steps`` from ``start``, choosing each factor by its mean dev Spearman.
+
+    A candidate replaces the current choice only if its dev mean is higher by more than
+    ``min_gain`` (half a point of Spearman by default), and the best such candidate is chosen;
+    so differences within the noise of the randomized SVDs do not steer the later steps. Only
+    the dev parts of the rating sets are read.
+    """
+    if not (isinstance(min_gain, (int, float)) and min_gain >= 0):
+        raise ValueError(f"min_gain must be a number >= 0, got {min_gain!r}")
+    _check_view_set(view_set)
+    _check_instance(start, "start", MVLSAChoice, "an MVLSAChoice")
+    alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
+    if store is not None:
+        _check_instance(store, "store", FactorStore, "a FactorStore")
+    if progress is not None:
+        progress = check_bool(progress, "progress")
+    steps = _names(steps, "steps", allow_empty=True)
+    for i, step in enumerate(steps):
+        if not (isinstance(step, (tuple, list)) and len(step) == 2):
+            raise TypeError(f"steps[{i}] must be a (factor, {{label: change}}) pair, got {step!r}")
+        factor, candidates = step
+        if not isinstance(candidates, Mapping) or not candidates:
+            raise ValueError(
+                f"step {factor!r} must map candidate labels to changes of the choice "
+                f"(a non-empty mapping), got {candidates!r}"
+            )
+        bad = [lab for lab, ch in candidates.items() if not callable(ch)]
+        if bad:
+            raise TypeError(f"step {factor!r}: the change of candidate {bad[0]!r} is not callable")
+    store = store if store is not None else FactorStore()
+    dev = split_wordsim(dev_names, "dev")
+    cache: dict[MVLSAChoice, SystemEvaluation] = {}
+
+    def evaluate(choice: MVLSAChoice, label: str) -> SystemEvaluation:
+        if choice not in cache:
+            vec = choice_vectors(view_set, choice, store)
+            cache[choice] = evaluate_system(vec, name=label, wordsim=dev, analogies=False)
+        return cache[choice]
+
+    current = start
+    out: list[TuningStep] = []
+    choices = [start]
+    bar = tqdm(total=sum(len(c) for _, c in steps), desc="tuning path", disable=progress is False)
+    for factor, candidates in steps:
+        t0 = time.perf_counter()
+        options = {label: change(current) for label, change in candidates.items()}
+        prev_label = next((lab for lab, ch in options.items() if ch == current), None)
+        if prev_label is None:  # the current value is not among the candidates: add it
+            prev_label = "previous"
+            options = {"previous": current, **options}
+        evals = {}
+        for label, choice in options.items():
+            evals[label] = evaluate(choice, label)
+            bar.update()
+        scores = pd.DataFrame({lab: e.scores() for lab, e in evals.items()})
+        mean = scores.mean(axis=0)
+        best = prev_label
+        for lab in options:
+            if mean[lab] > mean[prev_label] + min_gain and mean[lab] > mean[best]:
+                best = lab
+        tests = _compare_sets(evals[prev_label], evals[best], alpha)
+        out.append(TuningStep(factor, scores, mean, prev_label, best, tests,
+                              time.perf_counter() - t0))  # fmt: skip
+        current = options[best]
+        choices.append(current)
+        store.prune(current.config, start.config)
+        cache = {c: e for c, e in cache.items() if c == current}
+        logger.info("step %s: %s (dev mean %.4f)", factor, best, mean[best])
+    bar.close()
+    labels = tuple(str(d.attrs.get("name", i)) for i, d in enumerate(dev))
+    return TuningResult(tuple(out), start, current, tuple(choices), labels)
+
+
+# ------------------------------------------------------------------------------ study level
+def _choice_to_json(choice: MVLSAChoice) -> dict[str, Any]:
+    return {
+        "config": dataclasses.asdict(choice.config),
+        "families": None if choice.families is None else list(choice.families),
+        "positional": choice.positional,
+    }
+
+
+def _choice_from_json(obj: Mapping[str, Any]) -> MVLSAChoice:
+    fams = obj.get("families")
+    return MVLSAChoice(
+        MVLSAConfig(**obj["config"]),
+        None if fams is None else tuple(fams),
+        str(obj.get("positional", "offsets")),
+    )
+
+
+def _tuning_inputs(view_set: ViewSet, settings: Any, seed: int) -> dict[str, Any]:
+    return {"views": settings.view_key(), "config": dataclasses.asdict(settings.config),
+            "tuning": list(settings.tuning), "wordsim": list(map(str, settings.wordsim)),
+            "names": list(view_set.names), "seed": seed, "size": settings.size}  # fmt: skip
+
+
+def study_tuning(
+    view_set: ViewSet,
+    settings: Any,
+    *,
+    seed: int = 0,
+    store: FactorStore | None = None,
+    progress: bool | None = None,
+) -> TuningResult:
+    """The dev-tuned path of the MVLSA study for ``settings`` (start: the paper's configuration
+    ``settings.config``; steps: :func:`default_tuning_steps` with ``settings.tuning``). The
+    final choice is written to the verified cache so that the ablation and fusion notebooks
+    build on the same configuration (:func:`tuned_choice`)."""
+    _check_instance(settings, "settings", StudySettings,
+                    "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
+    seed = check_int(seed, "seed", low=0)
+    start = MVLSAChoice(dataclasses.replace(settings.config, random_state=seed))
+    steps = default_tuning_steps(view_set, **dict(settings.tuning))
+    result = tuning_path(view_set, start, steps, dev_names=settings.wordsim, store=store,
+                         progress=progress)  # fmt: skip
+    study_cache(TUNING_CACHE).store(
+        _tuning_inputs(view_set, settings, seed), None, {"best": _choice_to_json(result.best)}
+    )
+    return result
+
+
+def tuned_choice(
+    view_set: ViewSet, settings: Any, *, seed: int = 0, store: FactorStore | None = None
+) -> MVLSAChoice:
+    """The configuration chosen on dev data by :func:`study_tuning` (read from the cache that
+    notebook 03 writes; the path is run when it is missing or invalid)."""
+    _check_view_set(view_set)
+    _check_instance(settings, "settings", StudySettings,
+                    "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
+    seed = check_int(seed, "seed", low=0)
+    hit = study_cache(TUNING_CACHE).load(_tuning_inputs(view_set, settings, seed))
+    if hit is not None:
+        try:
+            return _choice_from_json(hit.meta["best"])
+        except (KeyError, TypeError, ValueError) as exc:
+            logger.warning("tuning cache %s unusable (%s); re-running the path",
+                           hit.manifest_path, exc)  # fmt: skip
+    return study_tuning(view_set, settings, seed=seed, store=store).best
+
+
+def path_claims(result: TuningResult, *, tolerance: float | None = None) -> pd.DataFrame:
+    """The paper's hyper-parameter claims checked on the dev means of the path's steps.
+
+    * Table 3: Count^1/4 is at least as good as Log (the paper's two best :math:`n_j`);
+    * Table 5: the largest ``m`` beats the smallest;
+    * Table 6: the largest ``k`` beats the smallest;
+    * "r is invariant": the dev means over the ``r`` candidates span at most ``tolerance``
+      (default: one point of Spearman).
+
+    Returns a DataFrame with ``claim``, ``measured`` (the dev means compared, x 100) and ``holds``.
+    """
+    _check_instance(result, "result", TuningResult, "a TuningResult (from tuning_path)")
+    tol = 0.01 if tolerance is None else check_float(tolerance, "tolerance", low=0)
+    steps = {s.factor: s for s in result.steps}
+    rows = []
+
+    def pts(v: float) -> str:
+        return f"{100 * v:.1f}"
+
+    if "n_j" in steps and {"Count^0.25", "Log"} <= set(steps["n_j"].mean.index):
+        m = steps["n_j"].mean
+        rows.append({"claim": "n_j: Count^1/4 >= Log (Table 3)",
+                     "measured": f"{pts(m['Count^0.25'])} vs {pts(m['Log'])}",
+                     "holds": bool(m["Count^0.25"] >= m["Log"])})  # fmt: skip
+    for factor, table in (("m", "Table 5"), ("k", "Table 6")):
+        if factor in steps and len(steps[factor].mean) > 1:
+            m = steps[factor].mean
+            labels = sorted(m.index, key=float)
+            lo, hi = labels[0], labels[-1]
+            rows.append({"claim": f"{factor}: larger {factor} is better ({table})",
+                         "measured": f"{factor} = {hi}: {pts(m[hi])} vs {factor} = {lo}: {pts(m[lo])}",
+                         "holds": bool(m[hi] > m[lo])})  # fmt: skip
+    if "r" in steps and len(steps["r"].mean) > 1:
+        m = steps["r"].mean
+        rows.append({"claim": "r: invariant (spread of dev means within one point)",
+                     "measured": f"{pts(m.min())} to {pts(m.max())}",
+                     "holds": bool(m.max() - m.min() <= tol)})  # fmt: skip
+    return pd.DataFrame(rows, columns=["claim", "measured", "holds"])
+
+
+def choice_ablation(
+    view_set: ViewSet,
+    choice: MVLSAChoice,
+    *,
+    store: FactorStore,
+    removals: Mapping[str, Sequence[str]] | None = None,
+    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    analogies: bool = True,
+    alpha: float = 0.05,
+) -> Any:
+    """:func:`ablation_study` of ``choice`` over *all* the view set's families: each removal
+    combines the stored view factors of the views left (no refit of the others)."""
+    from workbench.studies.mvlsa._grids import ablation_study
+
+    _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
+    _check_instance(store, "store", FactorStore, "a FactorStore")
+    everything = dataclasses.replace(choice, families=None)
+    return ablation_study(
+        view_set,
+        choice.config,
+        removals,
+        wordsim=wordsim,
+        analogies=analogies,
+        alpha=alpha,
+        vectors_of=lambda vs: choice_vectors(vs, everything, store),
+    )
+
+
+def choice_fusion(
+    view_set: ViewSet,
+    choice: MVLSAChoice,
+    *,
+    store: FactorStore,
+    glove: Any,
+    wsg: Any,
+    pretrained: Any = None,
+    extra: Mapping[str, Any] | None = None,
+    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    analogies: bool = True,
+    alpha: float = 0.05,
+) -> Any:
+    """:func:`fusion_study` (Table 9) with MVLSA systems of ``choice``'s configuration and
+    positional scheme, from stored view factors (corpus views; all views; all views plus the
+    GloVe and skip-gram embedding views)."""
+    from workbench.studies.mvlsa._fusion import fusion_study
+
+    _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
+    _check_instance(store, "store", FactorStore, "a FactorStore")
+    everything = dataclasses.replace(choice, families=None)
+    return fusion_study(
+        view_set,
+        choice.config,
+        glove=glove,
+        wsg=wsg,
+        pretrained=pretrained,
+        wordsim=wordsim,
+        analogies=analogies,
+        alpha=alpha,
+        vectors_of=lambda vs: choice_vectors(vs, everything, store),
+        extra=extra,
+    )

@@ -1,0 +1,55 @@
+"""The sense studies (notebooks ``08_sense_pairs`` and ``09_sparse_noise``): Ex-RPCA of multi-sense
+embeddings.
+
+Shi, Sun & Hu (2018): sense-pair principal components, extended robust PCA and the elimination
+of pseudo senses, on multi-sense embeddings trained on our corpus. The training, the MSSG format
+and the sense-inspection helpers are in :mod:`workbench.senses`, the decompositions in
+:mod:`workbench.rpca`; this study holds
+
+* :func:`settings` -- the model of a data size (``settings = senses.settings(DATA_SIZE)``,
+  shared by both notebooks) and :func:`train_preset`, which trains it for a seed or reads it
+  from the cache;
+* notebook 08: :func:`sense_pair_run` (one seed) and :func:`sense_pair_study` (every seed, in
+  worker processes, summarised);
+* notebook 09: :func:`sparse_noise_run`, :func:`sparse_noise_study`, :func:`removal_grid`,
+  :func:`with_wordnet`;
+* :func:`run_seeds`, :data:`ALPHA` -- seeds in parallel worker processes; the significance level
+  of every test;
+* :func:`discussion_08`, :func:`discussion_09` -- the Discussion rendered from a run's records.
+"""
+
+from __future__ import annotations
+
+from ._discussion import discussion_08, discussion_09
+from ._runs import ALPHA, run_seeds
+from ._sense_pairs import SensePairRun, SensePairStudy, sense_pair_run, sense_pair_study
+from ._settings import SIZES, SenseSettings, settings, train_preset
+from ._sparse_noise import (
+    SparseNoiseRun,
+    SparseNoiseStudy,
+    removal_grid,
+    sparse_noise_run,
+    sparse_noise_study,
+    with_wordnet,
+)
+
+__all__ = [
+    "SIZES",
+    "SenseSettings",
+    "settings",
+    "train_preset",
+    "ALPHA",
+    "run_seeds",
+    "SensePairRun",
+    "SensePairStudy",
+    "sense_pair_run",
+    "sense_pair_study",
+    "SparseNoiseRun",
+    "SparseNoiseStudy",
+    "sparse_noise_run",
+    "sparse_noise_study",
+    "removal_grid",
+    "with_wordnet",
+    "discussion_08",
+    "discussion_09",
+]

@@ -1,0 +1,526 @@
+r"""Notebook 08 (Tables 1-2 of Shi, Sun & Hu 2018): sense pairs along the principal components.
+
+:func:`sense_pair_run` decomposes one seed's sense-wise difference matrix with PCA and Ex-RPCA,
+lists the sense pairs aligned with the components and tests them against controls;
+:func:`sense_pair_study` runs it for every seed and summarises the tables over the seeds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench._validation import check_float, check_int
+from workbench.embeddings import MultiSenseVectors
+from workbench.significance.seeds import format_mean_sd
+
+from ._runs import (
+    _agreement_table,
+    _check_settings,
+    _holm,
+    _long,
+    _model,
+    _tests_table,
+    run_seeds,
+)
+from ._settings import SenseSettings
+
+__all__ = ["SensePairRun", "SensePairStudy", "sense_pair_run", "sense_pair_study"]
+
+
+@dataclass(frozen=True, eq=False)
+class SensePairRun:
+    """One seed of notebook 08 (Tables 1-2 of Shi, Sun & Hu 2018, and controls).
+
+    Attributes
+    ----------
+    seed : int
+    n_multisense_words, n_columns, dim : int
+        Words with at least two senses; columns and rows of the difference matrix :math:`M`.
+    solvers : DataFrame
+        Per decomposition: iterations, converged, fraction of non-zero entries of :math:`S`,
+        explained variance of the first ``n_components``.
+    evr : dict
+        Explained-variance ratios of every decomposition's components (fractions).
+    table1 : DataFrame
+        The ``n_top`` sense pairs most aligned with each of the first ``n_components``
+        components of every decomposition (and of random directions, ``model`` "random
+        directions"), their senses' neighbours, neighbour overlap and pseudo decision.
+    table2 : DataFrame
+        Per (model, component): mean ``abs_cos`` of the listed pairs, their ``pseudo_fraction``
+        and the component's explained variance ``evr`` (fraction).
+    summary : DataFrame
+        Per model: mean ``abs_cos`` and ``pseudo_fraction`` of all listed pairs, ``n_pseudo``
+        and ``n_pairs``; row "all sense pairs (base rate)" is the seeded sample of all pairs.
+    tests : DataFrame
+        Every test of the seed with ``statistic``, ``pvalue`` (uncorrected) and ``pvalue_holm``
+        (Holm over the rows): Fisher's exact test of each model's listed pairs against the base
+        sample, and a sign test per component (does the larger sense minus the smaller one lie
+        on one side of the component more often than on the other?).
+    spectrum : ndarray
+        Explained-variance ratios of the first 20 principal components of :math:`M`.
+    outside_3sigma : float
+        Fraction of the entries of the rank-``ranks[0]`` PCA residual :math:`E` beyond three
+        of its standard deviations (§3.2 of the paper; 0.27 % for Gaussian noise).
+    subspace_angle_deg : dict
+        Largest principal angle (degrees) between the first ``n_components`` PCA components and
+        those of each Ex-RPCA decomposition.
+    listed_jaccard : dict
+        Jaccard overlap of the pairs listed for PCA and for each Ex-RPCA decomposition.
+    planted : DataFrame
+        Recovery of a planted low rank + noise + sparse problem of the same height as
+        :math:`M`: sparse-support ``precision`` and ``recall`` and largest principal angle
+        ``max_angle_deg`` of every solver.
+    seconds : float
+        Wall time of the seed (training excluded when the model was cached).
+    """
+
+    seed: int
+    n_multisense_words: int
+    n_columns: int
+    dim: int
+    solvers: pd.DataFrame
+    evr: dict[str, list[float]]
+    table1: pd.DataFrame
+    table2: pd.DataFrame
+    summary: pd.DataFrame
+    tests: pd.DataFrame
+    spectrum: np.ndarray
+    outside_3sigma: float
+    subspace_angle_deg: dict[str, float]
+    listed_jaccard: dict[str, float]
+    planted: pd.DataFrame
+    seconds: float
+
+
+def _sign_test(proj: np.ndarray) -> tuple[float, float]:
+    """Share of non-zero projections on their majority side and the two-sided binomial p."""
+    from scipy import stats
+
+    pos = int(np.sum(proj > 0))
+    n = int(np.sum(proj != 0))
+    if n == 0:
+        return float("nan"), float("nan")
+    share = max(pos, n - pos) / n
+    return share, float(stats.binomtest(pos, n, 0.5).pvalue)
+
+
+def sense_pair_run(
+    settings: SenseSettings | None = None,
+    seed: int = 0,
+    *,
+    ranks: Sequence[int] = (3, 5),
+    n_components: int = 3,
+    n_top: int = 5,
+    overlap_topn: int = 10,
+    pseudo_threshold: float = 0.3,
+    base_sample: int = 2000,
+    planted_columns: int = 5000,
+    msv: MultiSenseVectors | None = None,
+) -> SensePairRun:
+    """Notebook 08 for one seed: decompose the sense-wise difference matrix with PCA and
+    Ex-RPCA, list the pairs aligned with the components and test them.
+
+    Parameters
+    ----------
+    settings : SenseSettings, optional
+        The model (:func:`workbench.studies.senses.settings`, default ``settings("small")``),
+        trained with ``seed`` or read from the cache; not used with ``msv``.
+    seed : int
+        Seeds the training, the base-rate sample, the random directions and the planted problem.
+    ranks : sequence of int
+        Ranks of the iterative Ex-RPCA decompositions; the ALM solution and the frequency tests
+        use ``ranks[0]``.
+    n_components, n_top : int
+        Components listed and pairs per component (3 and 5 in the paper's Table 1).
+    overlap_topn, pseudo_threshold : int, float
+        The pseudo-sense criterion: two senses are pseudo when at least ``pseudo_threshold`` of
+        their ``overlap_topn`` nearest neighbours are shared.
+    base_sample : int
+        Sense pairs sampled for the base rate of pseudo pairs.
+    planted_columns : int
+        Columns of the planted problem (at most those of :math:`M`).
+    msv : MultiSenseVectors, optional
+        Use these vectors instead of the preset's.
+    """
+    from scipy import stats
+
+    from workbench import rpca
+    from workbench.senses import (
+        SenseNeighbours,
+        component_pairs,
+        pair_overlaps,
+        unique_pairs,
+    )
+
+    settings = _check_settings(settings)
+    seed = check_int(seed, "seed", low=0)
+    if isinstance(ranks, (str, bytes)) or not hasattr(ranks, "__iter__") or not list(ranks):
+        raise TypeError(f"ranks must be a non-empty sequence of integers, got {ranks!r}")
+    n_components = check_int(n_components, "n_components", low=1)
+    n_top = check_int(n_top, "n_top", low=1)
+    overlap_topn = check_int(overlap_topn, "overlap_topn", low=1)
+    pseudo_threshold = check_float(pseudo_threshold, "pseudo_threshold", low=0, high=1)
+    base_sample = check_int(base_sample, "base_sample", low=1)
+    planted_columns = check_int(planted_columns, "planted_columns", low=1)
+    t0 = time.perf_counter()
+    ranks = [check_int(r, f"ranks[{i}]", low=1) for i, r in enumerate(ranks)]
+    if not ranks:
+        raise ValueError("ranks must name at least one rank")
+    if n_components > min(ranks):
+        raise ValueError(f"n_components={n_components} exceeds the smallest rank {min(ranks)}")
+    msv = _model(settings, seed, msv)
+    M, labels = rpca.difference_matrix(msv)
+    d = M.shape[0]
+    r0 = ranks[0]
+    results = {"PCA": rpca.pca(M, max(ranks), random_state=seed)}
+    for r in ranks:
+        results[f"Ex-RPCA r={r}"] = rpca.ex_rpca(M, r, random_state=seed, warn=False)
+    results[f"Ex-RPCA (ALM) r={r0}"] = rpca.ex_rpca(
+        M, r0, method="alm", random_state=seed, warn=False
+    )
+    solvers = pd.DataFrame(
+        {
+            name: {
+                "iterations": res.n_iter,
+                "converged": bool(res.converged),
+                "sparse entries": float((res.sparse != 0).mean()),
+                f"explained variance of first {n_components}": float(
+                    res.explained_variance_ratio[:n_components].sum()
+                ),
+            }
+            for name, res in results.items()
+        }
+    ).T
+    solvers.index.name = "model"
+
+    index = SenseNeighbours(msv)
+    rng = np.random.default_rng(seed)
+    random_dirs = np.linalg.qr(rng.standard_normal((d, n_components)))[0]
+    bases = {name: res.components[:, :n_components] for name, res in results.items()}
+    bases["random directions"] = random_dirs
+    table1 = pd.concat(
+        [
+            component_pairs(
+                M, labels, comps, n_top=n_top, index=index,
+                overlap_topn=overlap_topn, pseudo_threshold=pseudo_threshold,
+            ).assign(model=name)
+            for name, comps in bases.items()
+        ],
+        ignore_index=True,
+    )  # fmt: skip
+    table2 = (
+        table1.groupby(["model", "component"], sort=False)
+        .agg(avg_cos=("abs_cos", "mean"), pseudo_fraction=("pseudo", "mean"),
+             words=("word", ", ".join))
+        .reset_index()
+    )  # fmt: skip
+    table2["evr"] = [
+        float(results[m].explained_variance_ratio[c - 1]) if m in results else np.nan
+        for m, c in zip(table2["model"], table2["component"])
+    ]
+
+    # base rate of pseudo pairs over a seeded sample of all sense pairs
+    pairs = unique_pairs(labels)
+    if len(pairs) > base_sample:
+        pick = np.sort(rng.choice(len(pairs), size=base_sample, replace=False))
+        sample = [pairs[i] for i in pick]
+    else:
+        sample = pairs
+    base_flags = pair_overlaps(index, sample, topn=overlap_topn) >= pseudo_threshold
+    summary = table1.groupby("model", sort=False).agg(
+        avg_cos=("abs_cos", "mean"), pseudo_fraction=("pseudo", "mean"),
+        n_pseudo=("pseudo", "sum"), n_pairs=("pseudo", "size"),
+    )  # fmt: skip
+    summary.loc["all sense pairs (base rate)"] = [
+        np.nan, float(base_flags.mean()), int(base_flags.sum()), int(base_flags.size)
+    ]  # fmt: skip
+
+    tests: dict[str, dict[str, float]] = {}
+    nb, kb = int(base_flags.size), int(base_flags.sum())
+    for name in bases:
+        k, n = int(summary.loc[name, "n_pseudo"]), int(summary.loc[name, "n_pairs"])
+        res_f = stats.fisher_exact([[k, n - k], [kb, nb - kb]])
+        tests[f"pseudo share of listed pairs vs base rate: {name}"] = {
+            "statistic": float(res_f.statistic), "pvalue": float(res_f.pvalue)
+        }  # fmt: skip
+    # does (larger sense - smaller sense) lie on one side of a component? (senses are numbered
+    # by decreasing cluster size, so column (w, a, b) with a < b is larger minus smaller)
+    first = np.array([a < b for _, a, b in labels])
+    for name in ("PCA", f"Ex-RPCA r={r0}"):
+        proj = results[name].components[:, :n_components].T @ M[:, first]
+        for c in range(n_components):
+            share, p = _sign_test(proj[c])
+            tests[f"sense size sign test: {name} component {c + 1}"] = {
+                "statistic": share, "pvalue": p
+            }  # fmt: skip
+    tests_df = pd.DataFrame(tests).T
+    tests_df.index.name = "test"
+    tests_df["pvalue_holm"] = _holm(tests_df["pvalue"])
+
+    E = results["PCA"].noise if max(ranks) == r0 else rpca.pca(M, r0).noise
+    outside = float(np.mean(np.abs(E) > 3.0 * E.std()))
+    pca_k = results["PCA"].components[:, :n_components]
+    angles = {
+        name: float(
+            np.degrees(rpca.principal_angles(pca_k, res.components[:, :n_components]).max())
+        )
+        for name, res in results.items()
+        if name != "PCA"
+    }
+    listed = {
+        name: {(w, a, b) for w, a, b in table1.loc[table1["model"] == name, ["word", "sense_a", "sense_b"]]
+               .itertuples(index=False)}
+        for name in bases
+    }  # fmt: skip
+    jaccard = {
+        name: len(listed["PCA"] & listed[name]) / max(1, len(listed["PCA"] | listed[name]))
+        for name in results
+        if name != "PCA"
+    }
+
+    planted = rpca.make_planted(
+        d, min(M.shape[1], planted_columns), min(3, d), noise=0.1, sparse_fraction=0.05,
+        sparse_scale=1.0, random_state=seed,
+    )  # fmt: skip
+    fits = {
+        "PCA": rpca.pca(planted.M, min(3, d)),
+        "Ex-RPCA iterative": rpca.ex_rpca(planted.M, min(3, d), random_state=seed, warn=False),
+        "Ex-RPCA ALM": rpca.ex_rpca(
+            planted.M, min(3, d), method="alm", random_state=seed, warn=False
+        ),
+    }
+    planted_rows = {}
+    for name, fit in fits.items():
+        est = rpca.pca_sparse_support(fit) if fit.method == "pca" else fit.sparse
+        prec, rec = rpca.support_scores(est, planted.support)
+        ang = float(np.degrees(rpca.principal_angles(fit.components, planted.components)).max())
+        planted_rows[name] = {"precision": prec, "recall": rec, "max_angle_deg": ang}
+    planted_df = pd.DataFrame(planted_rows).T
+    planted_df.index.name = "solver"
+
+    spectrum = rpca.pca(M, min(20, d, M.shape[1])).explained_variance_ratio
+    return SensePairRun(
+        seed=int(seed),
+        n_multisense_words=len({w for w, _, _ in labels}),
+        n_columns=int(M.shape[1]),
+        dim=int(d),
+        solvers=solvers,
+        evr={
+            name: [float(v) for v in res.explained_variance_ratio] for name, res in results.items()
+        },
+        table1=table1,
+        table2=table2,
+        summary=summary,
+        tests=tests_df,
+        spectrum=np.asarray(spectrum),
+        outside_3sigma=outside,
+        subspace_angle_deg=angles,
+        listed_jaccard=jaccard,
+        planted=planted_df,
+        seconds=time.perf_counter() - t0,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class SensePairStudy:
+    """Notebook 08 over several seeds: the per-seed runs and their summaries.
+
+    Attributes
+    ----------
+    runs : dict
+        ``{seed: SensePairRun}``.
+    table2, summary, planted, solvers : SeedSummary
+        Mean and sd over the seeds of the per-seed tables (numeric columns).
+    significant : DataFrame
+        Per test (rows of :attr:`SensePairRun.tests`): in how many seeds it is significant at
+        :data:`ALPHA` after Holm, and in how many before correction.
+    """
+
+    runs: dict[int, SensePairRun]
+    table2: Any
+    summary: Any
+    planted: Any
+    solvers: Any
+    significant: pd.DataFrame = field(repr=False)
+
+    @property
+    def seeds(self) -> list[int]:
+        return list(self.runs)
+
+    @property
+    def n_seeds(self) -> int:
+        return len(self.runs)
+
+    def solvers_table(self) -> pd.DataFrame:
+        """Per decomposition, mean ± sd over the seeds: iterations, non-zero entries of
+        :math:`S` (%), explained variance of the first components (%), and in how many seeds
+        the solver converged."""
+        m, sd = self.solvers.mean, self.solvers.sd if self.n_seeds > 1 else None
+        out = pd.DataFrame(index=m.index)
+        for col in m.columns:
+            if col == "converged":
+                continue
+            scale, dec = (1.0, 0) if col == "iterations" else (100.0, 2 if "sparse" in col else 1)
+            name = col if col == "iterations" else f"{col} (%)"
+            out[name] = format_mean_sd(m[col], None if sd is None else sd[col], scale=scale,
+                                       decimals=dec)  # fmt: skip
+        conv = {name: sum(bool(r.solvers.loc[name, "converged"]) for r in self.runs.values())
+                for name in m.index}  # fmt: skip
+        out["converged"] = [f"{conv[name]} of {self.n_seeds}" for name in m.index]
+        return out
+
+    def table2_table(self) -> pd.DataFrame:
+        """Table 2 analogue, mean ± sd over the seeds: mean |cos| of the listed pairs, the share
+        judged pseudo (%) and the component's explained variance (x 100)."""
+        m, sd = self.table2.mean, self.table2.sd if self.n_seeds > 1 else None
+        cols = {"avg_cos": ("avg |cos|", 1.0, 2), "pseudo_fraction": ("pseudo (%)", 100.0, 0),
+                "evr": ("rho_var x 100", 100.0, 1)}  # fmt: skip
+        out = pd.DataFrame(index=m.index)
+        for col, (name, scale, dec) in cols.items():
+            out[name] = format_mean_sd(m[col], None if sd is None else sd[col], scale=scale,
+                                       decimals=dec)  # fmt: skip
+        return out
+
+    def summary_table(self) -> pd.DataFrame:
+        """Per model (and for the base rate), mean ± sd over the seeds of the listed pairs'
+        mean |cos| and their share judged pseudo (%)."""
+        m, sd = self.summary.mean, self.summary.sd if self.n_seeds > 1 else None
+        return pd.DataFrame(
+            {
+                "avg |cos|": format_mean_sd(m["avg_cos"], None if sd is None else sd["avg_cos"],
+                                            scale=1.0, decimals=2),
+                "pseudo (%)": format_mean_sd(m["pseudo_fraction"],
+                                             None if sd is None else sd["pseudo_fraction"],
+                                             scale=100.0, decimals=1),
+            }
+        )  # fmt: skip
+
+    def tests_table(self) -> pd.DataFrame:
+        """Every test: its statistic (mean ± sd), the Holm-corrected p of each seed (``†`` when
+        below :data:`ALPHA`) and in how many seeds it is significant before and after Holm."""
+        return _tests_table(self.runs, "tests", ("statistic", 1.0, 3))
+
+    def planted_table(self) -> pd.DataFrame:
+        """Planted-problem recovery, mean ± sd over the seeds: precision and recall of the
+        sparse support (%) and largest principal angle (degrees)."""
+        m, sd = self.planted.mean, self.planted.sd if self.n_seeds > 1 else None
+        out = pd.DataFrame(index=m.index)
+        for col, (name, scale, dec) in {"precision": ("precision (%)", 100.0, 1),
+                                        "recall": ("recall (%)", 100.0, 1),
+                                        "max_angle_deg": ("largest angle (°)", 1.0, 1)}.items():  # fmt: skip
+            out[name] = format_mean_sd(m[col], None if sd is None else sd[col], scale=scale,
+                                       decimals=dec)  # fmt: skip
+        return out
+
+    def long_table(self, attr: str) -> pd.DataFrame:
+        """A per-seed table of every seed (``attr``: ``"table1"``, ``"table2"``, ``"summary"``,
+        ``"tests"``, ``"planted"`` or ``"solvers"``) stacked with a ``seed`` column, for CSV."""
+        return _long(self.runs, attr)
+
+    def records(self) -> dict[str, Any]:
+        """The JSON-ready findings recorded by notebook 08 (per-seed lists in seed order)."""
+        runs = list(self.runs.values())
+        first = runs[0]
+        models = list(first.evr)
+        n_comp = int(first.table1["component"].max())
+
+        def per_seed(fn: Callable[[SensePairRun], Any]) -> list[Any]:
+            return [fn(r) for r in runs]
+
+        tests = list(first.tests.index)
+        return {
+            "seeds": self.seeds,
+            "n_multisense_words": per_seed(lambda r: r.n_multisense_words),
+            "n_columns": per_seed(lambda r: r.n_columns),
+            "dim": first.dim,
+            "n_components": n_comp,
+            "evr_components": {
+                m: {str(c + 1): per_seed(lambda r, m=m, c=c: r.evr[m][c]) for c in range(n_comp)}
+                for m in models
+            },  # fmt: skip
+            "evr_first": {
+                m: per_seed(lambda r, m=m: float(sum(r.evr[m][:n_comp]))) for m in models
+            },
+            "evr_seed": {m: first.evr[m] for m in models},
+            "converged": {
+                m: per_seed(lambda r, m=m: bool(r.solvers.loc[m, "converged"])) for m in models
+            },
+            "iterations": {
+                m: per_seed(lambda r, m=m: int(r.solvers.loc[m, "iterations"])) for m in models
+            },
+            "sparse_fraction": {
+                m: per_seed(lambda r, m=m: float(r.solvers.loc[m, "sparse entries"]))
+                for m in models
+            },  # fmt: skip
+            "avg_cos": {
+                m: per_seed(lambda r, m=m: float(r.summary.loc[m, "avg_cos"]))
+                for m in first.summary.index
+                if m in first.table1["model"].unique()
+            },  # fmt: skip
+            "pseudo_fraction": {
+                m: per_seed(lambda r, m=m: float(r.summary.loc[m, "pseudo_fraction"]))
+                for m in first.summary.index
+            },  # fmt: skip
+            "n_listed_pairs": int(first.summary.iloc[0]["n_pairs"]),
+            "base_pseudo_rate": per_seed(
+                lambda r: float(r.summary.loc["all sense pairs (base rate)", "pseudo_fraction"])
+            ),
+            "tests": {
+                t: {
+                    "statistic": per_seed(lambda r, t=t: float(r.tests.loc[t, "statistic"])),
+                    "pvalue": per_seed(lambda r, t=t: float(r.tests.loc[t, "pvalue"])),
+                    "pvalue_holm": per_seed(lambda r, t=t: float(r.tests.loc[t, "pvalue_holm"])),
+                }
+                for t in tests
+            },  # fmt: skip
+            "n_tests": len(tests),
+            "outside_3sigma": per_seed(lambda r: r.outside_3sigma),
+            "subspace_angle_deg": {
+                m: per_seed(lambda r, m=m: r.subspace_angle_deg[m])
+                for m in first.subspace_angle_deg
+            },  # fmt: skip
+            "listed_jaccard": {
+                m: per_seed(lambda r, m=m: r.listed_jaccard[m]) for m in first.listed_jaccard
+            },
+            "planted": {
+                s: {
+                    k: per_seed(lambda r, s=s, k=k: float(r.planted.loc[s, k]))
+                    for k in first.planted.columns
+                }
+                for s in first.planted.index
+            },  # fmt: skip
+            "top_words": {
+                m: first.table1.loc[first.table1["model"] == m, "word"].tolist()
+                for m in first.table1["model"].unique()
+            },  # fmt: skip
+            "top_words_seed": first.seed,
+            "seconds": per_seed(lambda r: r.seconds),
+        }
+
+
+def sense_pair_study(
+    settings: SenseSettings | None = None,
+    seeds: Sequence[int] = (0,),
+    *,
+    n_jobs: int | None = None,
+    **kwargs: Any,
+) -> SensePairStudy:
+    """:func:`sense_pair_run` for every seed (in parallel, see :func:`run_seeds`) and the mean
+    and sd of its tables over the seeds; ``kwargs`` go to :func:`sense_pair_run`."""
+    from workbench.significance import seed_summary
+
+    runs = run_seeds(
+        sense_pair_run, seeds, n_jobs=n_jobs, settings=_check_settings(settings), **kwargs
+    )
+    t2 = seed_summary({s: r.table2.set_index(["model", "component"])[["avg_cos", "pseudo_fraction", "evr"]]
+                       for s, r in runs.items()})  # fmt: skip
+    summ = seed_summary({s: r.summary[["avg_cos", "pseudo_fraction"]] for s, r in runs.items()})
+    planted = seed_summary({s: r.planted for s, r in runs.items()})
+    solvers = seed_summary({s: r.solvers.astype(float) for s, r in runs.items()})
+    return SensePairStudy(runs, t2, summ, planted, solvers, _agreement_table(runs))

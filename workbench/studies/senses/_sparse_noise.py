@@ -1,0 +1,458 @@
+r"""Notebook 09 (Tables 3-4 and Figure 2 of Shi, Sun & Hu 2018): sparse noise and pseudo senses.
+
+:func:`sparse_noise_run` checks one seed's Ex-RPCA sparse term against WordNet and eliminates
+the top components with their number chosen on the SCWS dev split and scored once on test;
+:func:`sparse_noise_study` runs it for every seed and summarises the tables over the seeds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench._validation import check_bool, check_float, check_int
+from workbench.embeddings import MultiSenseVectors
+from workbench.significance.seeds import format_mean_sd
+
+from ._runs import (
+    ALPHA,
+    _agreement_table,
+    _check_settings,
+    _holm,
+    _long,
+    _model,
+    _pmark,
+    _tests_table,
+    run_seeds,
+)
+from ._settings import SenseSettings
+
+__all__ = [
+    "SparseNoiseRun",
+    "SparseNoiseStudy",
+    "sparse_noise_run",
+    "sparse_noise_study",
+    "removal_grid",
+    "with_wordnet",
+]
+
+
+def removal_grid(dim: int, *, dense_until: int = 10, n_coarse: int = 12) -> list[int]:
+    """Numbers of removed dimensions tried for Figure 2 and the choice of Table 4: every number
+    up to ``dense_until`` and ``n_coarse`` evenly spaced ones up to ``dim - 2`` (0 = none; at
+    least two dimensions are kept, so that cosines still vary)."""
+    dim = check_int(dim, "dim", low=3)
+    dense_until = check_int(dense_until, "dense_until", low=0)
+    n_coarse = check_int(n_coarse, "n_coarse", low=2)
+    dense = range(0, min(dense_until, dim - 2) + 1)
+    coarse = np.linspace(0, dim - 2, n_coarse).round().astype(int).tolist()
+    return sorted({*dense, *coarse})
+
+
+@dataclass(frozen=True, eq=False)
+class SparseNoiseRun:
+    """One seed of notebook 09 (Table 3, Table 4 and Figure 2 of Shi, Sun & Hu 2018).
+
+    Attributes
+    ----------
+    seed, dim, rank : int
+    sparse_fraction : float
+        Non-zero entries of Ex-RPCA's :math:`S` (rank ``rank``).
+    table3 : DataFrame
+        Words with the largest and smallest sparse-noise norm (:func:`sparse_pair_table`).
+    signals : DataFrame
+        Per multi-sense word: mean ``sparse_norm`` :math:`\\|S_p\\|_2` and ``raw_norm``
+        :math:`\\|M_p\\|_2` over its sense pairs, and its ``frequency_rank`` (0 = most frequent).
+    wordnet : DataFrame or None
+        Per signal: Spearman correlation with the number of WordNet synsets over the words that
+        have any, its ``pvalue`` and ``pvalue_holm`` (Holm over the signals) and ``n_words``.
+    curve : DataFrame
+        SCWS maxSimC on the **dev** split against the number of removed dimensions (``removed``
+        0 = the original vectors), for PCA and Ex-RPCA.
+    chosen : dict
+        Per method, the number of removed dimensions with the best dev score.
+    table4 : DataFrame
+        Per vectors (original, PCA, Ex-RPCA at its chosen number): ``removed``, Spearman on the
+        SCWS **test** split (maxSimC) and on WS-353 (avgSim), and for the eliminated vectors the
+        gain, the two-sided Williams test against the original (``p``) and its Holm correction
+        over the four tests (``p_holm``).
+    keep_original : int
+        Largest number of removed dimensions whose dev score is within ``tolerance`` of the
+        original's (Figure 2's "how much can be removed").
+    tolerance : float
+        That tolerance (Spearman).
+    n_dev, n_test : int
+        SCWS items in each split.
+    seconds : float
+    """
+
+    seed: int
+    dim: int
+    rank: int
+    sparse_fraction: float
+    table3: pd.DataFrame
+    signals: pd.DataFrame
+    wordnet: pd.DataFrame | None
+    curve: pd.DataFrame
+    chosen: dict[str, int]
+    table4: pd.DataFrame
+    keep_original: int
+    tolerance: float
+    n_dev: int
+    n_test: int
+    n_ws_scored: int
+    seconds: float
+
+
+def sparse_noise_run(
+    settings: SenseSettings | None = None,
+    seed: int = 0,
+    *,
+    rank: int = 3,
+    n_high: int = 4,
+    n_low: int = 4,
+    tolerance: float = 0.005,
+    msv: MultiSenseVectors | None = None,
+    items: Sequence[Any] | None = None,
+    wordsim: str | pd.DataFrame = "WS",
+    wordnet: bool = True,
+) -> SparseNoiseRun:
+    """Notebook 09 for one seed: the sparse noise against WordNet, and the elimination of the
+    top components with its number chosen on the SCWS dev split and scored once on test.
+
+    Parameters
+    ----------
+    settings, seed
+        As in :func:`~workbench.studies.senses.sense_pair_run` (the same cached model).
+    rank : int
+        Rank of the Ex-RPCA decomposition whose sparse term is studied (3 in the paper).
+    n_high, n_low : int
+        Words with the largest / smallest sparse norms listed in Table 3.
+    tolerance : float
+        Dev-score tolerance (Spearman) for "keeps the original performance".
+    items : sequence of SCWSItem, optional
+        SCWS items (default :func:`workbench.datasets.load_scws`), split by
+        :func:`workbench.senses.scws_split`.
+    wordsim : str or DataFrame
+        The rating set scored with avgSim (default WS-353); never used to choose anything.
+    wordnet : bool
+        Add the WordNet check (:func:`with_wordnet`); :func:`sparse_noise_study` adds it for all
+        seeds at once instead, reading WordNet in one process only.
+    """
+
+    from workbench import rpca
+    from workbench.datasets import load_scws
+    from workbench.senses import (
+        SenseNeighbours,
+        avg_sim_task,
+        scws_split,
+        scws_task,
+        sparse_pair_table,
+        word_sparse_norms,
+    )
+    from workbench.significance import compare_wordsim
+
+    settings = _check_settings(settings)
+    seed = check_int(seed, "seed", low=0)
+    rank = check_int(rank, "rank", low=1)
+    n_high = check_int(n_high, "n_high", low=0)
+    n_low = check_int(n_low, "n_low", low=0)
+    tolerance = check_float(tolerance, "tolerance", low=0)
+    wordnet = check_bool(wordnet, "wordnet")
+    t0 = time.perf_counter()
+    msv = _model(settings, seed, msv)
+    M, labels = rpca.difference_matrix(msv)
+    d = M.shape[0]
+    ex = rpca.ex_rpca(M, rank, random_state=seed, warn=False)
+    index = SenseNeighbours(msv)
+    table3 = sparse_pair_table(labels, ex.sparse, index, n_high=n_high, n_low=n_low, synsets=False)
+    sparse_norm = word_sparse_norms(ex.sparse, labels)
+    signals = pd.DataFrame(
+        {
+            "sparse_norm": sparse_norm,
+            "raw_norm": word_sparse_norms(M, labels),
+            "frequency_rank": [msv.index[w] for w in sparse_norm.index],
+        }
+    )
+    signals.index.name = "word"
+
+    # Table 4 and Figure 2: choose on the dev half of SCWS, score the test half once
+    items = load_scws() if items is None else items
+    dev = scws_split(items)
+    scws = scws_task(msv, items)
+    scws_dev, scws_test = scws.subset(dev, "SCWS-dev"), scws.subset(~dev, "SCWS-test")
+    ws = avg_sim_task(msv, wordsim)
+    grid = removal_grid(d)
+    pca_full = rpca.pca(M, d - 1 if d > 1 else 1, random_state=seed)
+    comps: dict[tuple[str, int], np.ndarray] = {}
+    curve_rows = []
+    base_dev = scws_dev.evaluate().spearman
+    for removed in grid:
+        if removed == 0:
+            curve_rows.append({"removed": 0, "PCA": base_dev, "Ex-RPCA": base_dev})
+            continue
+        comps[("PCA", removed)] = pca_full.components[:, :removed]
+        comps[("Ex-RPCA", removed)] = rpca.ex_rpca(
+            M, removed, random_state=seed, warn=False
+        ).components
+        curve_rows.append({"removed": removed,
+                           "PCA": scws_dev.evaluate(comps[("PCA", removed)]).spearman,
+                           "Ex-RPCA": scws_dev.evaluate(comps[("Ex-RPCA", removed)]).spearman})  # fmt: skip
+    curve = pd.DataFrame(curve_rows)
+    positive = curve[curve["removed"] > 0].set_index("removed")
+    chosen = {m: int(positive[m].idxmax()) for m in ("PCA", "Ex-RPCA")}
+    keeps = positive.index[(positive["PCA"] >= base_dev - tolerance).to_numpy()]
+    keep_original = int(keeps.max()) if len(keeps) else 0
+
+    test0, ws0 = scws_test.evaluate(), ws.evaluate()
+    t4 = [{"vectors": "V (original)", "removed": 0, "SCWS test maxSimC": test0.spearman,
+           "WS-353 avgSim": ws0.spearman}]  # fmt: skip
+    for m, r in chosen.items():
+        C = comps[(m, r)]
+        tr, wr = scws_test.evaluate(C), ws.evaluate(C)
+        t4.append({"vectors": f"V~ {m}", "removed": r, "SCWS test maxSimC": tr.spearman,
+                   "WS-353 avgSim": wr.spearman,
+                   "SCWS gain": tr.spearman - test0.spearman, "WS-353 gain": wr.spearman - ws0.spearman,
+                   "p (SCWS)": compare_wordsim(test0, tr).pvalue,
+                   "p (WS-353)": compare_wordsim(ws0, wr).pvalue})  # fmt: skip
+    table4 = pd.DataFrame(t4).set_index("vectors")
+    pcols = ["p (SCWS)", "p (WS-353)"]
+    flat = table4[pcols].iloc[1:].stack()
+    adj = _holm(flat)
+    for (row, col), v in adj.items():
+        table4.loc[row, col.replace("p (", "p_holm (")] = v
+    run = SparseNoiseRun(
+        seed=int(seed),
+        dim=int(d),
+        rank=int(rank),
+        sparse_fraction=float((ex.sparse != 0).mean()),
+        table3=table3,
+        signals=signals,
+        wordnet=None,
+        curve=curve,
+        chosen=chosen,
+        table4=table4,
+        keep_original=keep_original,
+        tolerance=float(tolerance),
+        n_dev=int(scws_dev.scored.sum()),
+        n_test=int(scws_test.scored.sum()),
+        n_ws_scored=int(ws.scored.sum()),
+        seconds=time.perf_counter() - t0,
+    )
+    return with_wordnet(run) if wordnet else run
+
+
+def _synsets(words: Sequence[str], counts: Mapping[str, int] | None) -> np.ndarray:
+    if counts is None:
+        from workbench.senses import synset_counts
+
+        return synset_counts(words)
+    return np.array([int(counts[w]) for w in words], dtype=np.int64)
+
+
+def with_wordnet(run: SparseNoiseRun, counts: Mapping[str, int] | None = None) -> SparseNoiseRun:
+    """``run`` with its WordNet check: the Spearman correlation of every per-word signal with
+    the number of WordNet 3.0 synsets, over the words that have any.
+
+    Signals: the mean sparse-noise norm :math:`\\|S_p\\|_2` over the word's sense pairs, the
+    mean raw difference norm :math:`\\|M_p\\|_2`, frequency (minus the frequency rank), whether
+    any entry of :math:`S` is non-zero, and the sparse norm's partial correlation given
+    frequency. ``pvalue_holm`` is Holm's correction over the five. ``counts`` maps words to
+    synset counts (default: looked up in the bundled WordNet); Table 3 gets them too.
+    """
+    from dataclasses import replace
+
+    from scipy import stats
+
+    from workbench.senses import partial_spearman
+
+    sig = run.signals
+    n_syn = _synsets(list(sig.index), counts)
+    inw = n_syn > 0
+    freq = -sig["frequency_rank"].to_numpy(dtype=float)
+    sparse = sig["sparse_norm"].to_numpy(dtype=float)
+    series = {
+        "mean ||S_p|| (Ex-RPCA)": sparse,
+        "mean ||M_p|| (raw difference)": sig["raw_norm"].to_numpy(dtype=float),
+        "frequency (minus rank)": freq,
+        "any non-zero S": (sparse > 0).astype(float),
+    }
+    rows = {}
+    for name, vals in series.items():
+        x = vals[inw]
+        if inw.sum() >= 3 and np.ptp(x) > 0 and np.ptp(n_syn[inw]) > 0:
+            res = stats.spearmanr(x, n_syn[inw])
+            rows[name] = {"spearman": float(res.statistic), "pvalue": float(res.pvalue)}
+        else:
+            rows[name] = {"spearman": np.nan, "pvalue": np.nan}
+    if inw.sum() >= 4:
+        part = partial_spearman(sparse[inw], n_syn[inw], freq[inw])
+        rows["||S_p|| given frequency (partial)"] = {
+            "spearman": part.statistic,
+            "pvalue": part.pvalue,
+        }
+    else:
+        rows["||S_p|| given frequency (partial)"] = {"spearman": np.nan, "pvalue": np.nan}
+    wn = pd.DataFrame(rows).T
+    wn.index.name = "signal"
+    wn["pvalue_holm"] = _holm(wn["pvalue"])
+    wn["n_words"] = int(inw.sum())
+    table3 = run.table3.copy()
+    table3["n_synsets"] = _synsets(table3["word"].tolist(), counts)
+    return replace(run, wordnet=wn, table3=table3)
+
+
+@dataclass(frozen=True, eq=False)
+class SparseNoiseStudy:
+    """Notebook 09 over several seeds.
+
+    Attributes
+    ----------
+    runs : dict
+        ``{seed: SparseNoiseRun}``.
+    wordnet, curve, table4 : SeedSummary
+        Mean and sd over the seeds.
+    significant : DataFrame
+        Per WordNet signal: in how many seeds its correlation is significant (Holm / uncorrected).
+    """
+
+    runs: dict[int, SparseNoiseRun]
+    wordnet: Any
+    curve: Any
+    table4: Any
+    significant: pd.DataFrame = field(repr=False)
+
+    @property
+    def seeds(self) -> list[int]:
+        return list(self.runs)
+
+    @property
+    def n_seeds(self) -> int:
+        return len(self.runs)
+
+    def wordnet_table(self) -> pd.DataFrame:
+        """Per signal: Spearman with the number of synsets (mean ± sd), the Holm-corrected p of
+        each seed (``†`` below :data:`ALPHA`) and in how many seeds it is significant."""
+        return _tests_table(self.runs, "wordnet", ("spearman", 1.0, 3))
+
+    def curve_table(self) -> pd.DataFrame:
+        """Figure 2's dev scores (Spearman x 100), mean ± sd over the seeds."""
+        return self.curve.formatted()
+
+    def table4_table(self) -> pd.DataFrame:
+        """Table 4 on test, mean ± sd over the seeds (Spearman and gains x 100; removed
+        dimensions as numbers), the Holm-corrected p of each seed (``†`` below :data:`ALPHA`)
+        and in how many seeds each gain is significant."""
+        runs = list(self.runs.values())
+        m, sd = self.table4.mean, self.table4.sd if self.n_seeds > 1 else None
+        out = pd.DataFrame(index=m.index)
+        for col in m.columns:
+            scale, dec = (1.0, 1) if col == "removed" else (100.0, 1)
+            out[col] = format_mean_sd(m[col], None if sd is None else sd[col], scale=scale,
+                                      decimals=dec)  # fmt: skip
+        for name in ("SCWS", "WS-353"):
+            col = f"p_holm ({name})"
+            cells, counts = [], []
+            for row in m.index:
+                ps = [r.table4.loc[row, col] for r in runs]
+                if all(pd.isna(p) for p in ps):
+                    cells.append("")
+                    counts.append("")
+                    continue
+                cells.append(", ".join(_pmark(float(p)) for p in ps))
+                k = sum(float(p) < ALPHA for p in ps)
+                counts.append(f"{k} of {len(ps)}")
+            out[f"p Holm ({name}), per seed"] = cells
+            out[f"significant ({name})"] = counts
+        return out
+
+    def long_table(self, attr: str) -> pd.DataFrame:
+        """A per-seed table of every seed (``attr``: ``"table3"``, ``"wordnet"``, ``"curve"``,
+        ``"table4"`` or ``"signals"``) stacked with a ``seed`` column, for CSV."""
+        return _long(self.runs, attr)
+
+    def records(self) -> dict[str, Any]:
+        """The JSON-ready findings recorded by notebook 09 (per-seed lists in seed order)."""
+        runs = list(self.runs.values())
+        first = runs[0]
+
+        def per_seed(fn: Callable[[SparseNoiseRun], Any]) -> list[Any]:
+            return [fn(r) for r in runs]
+
+        def num(v: Any) -> float | None:
+            return None if v is None or pd.isna(v) else float(v)
+
+        return {
+            "seeds": self.seeds,
+            "dim": first.dim,
+            "rank": first.rank,
+            "sparse_nonzero_fraction": per_seed(lambda r: r.sparse_fraction),
+            "wordnet": {
+                sig: {
+                    col: per_seed(lambda r, sig=sig, col=col: num(r.wordnet.loc[sig, col]))
+                    for col in ("spearman", "pvalue", "pvalue_holm")
+                }
+                for sig in first.wordnet.index
+            },  # fmt: skip
+            "wordnet_n_words": per_seed(lambda r: int(r.wordnet["n_words"].iloc[0])),
+            "table3_words": first.table3["word"].tolist(),
+            "table3_seed": first.seed,
+            "dev_curve": {
+                m: {
+                    str(int(k)): per_seed(
+                        lambda r, m=m, k=k: num(r.curve.set_index("removed").loc[k, m])
+                    )
+                    for k in first.curve["removed"]
+                }
+                for m in ("PCA", "Ex-RPCA")
+            },  # fmt: skip
+            "chosen_removed": {m: per_seed(lambda r, m=m: r.chosen[m]) for m in ("PCA", "Ex-RPCA")},
+            "table4": {
+                row: {
+                    col: per_seed(lambda r, row=row, col=col: num(r.table4.loc[row, col]))
+                    for col in first.table4.columns
+                }
+                for row in first.table4.index
+            },  # fmt: skip
+            "keep_original_removed": per_seed(lambda r: r.keep_original),
+            "keep_tolerance": first.tolerance,
+            "n_scws_dev": first.n_dev,
+            "n_scws_test": first.n_test,
+            "n_ws_scored": first.n_ws_scored,
+            "seconds": per_seed(lambda r: r.seconds),
+        }
+
+
+def sparse_noise_study(
+    settings: SenseSettings | None = None,
+    seeds: Sequence[int] = (0,),
+    *,
+    n_jobs: int | None = None,
+    **kwargs: Any,
+) -> SparseNoiseStudy:
+    """:func:`sparse_noise_run` for every seed (in parallel, see :func:`run_seeds`) and the mean
+    and sd of its tables over the seeds; ``kwargs`` go to :func:`sparse_noise_run`."""
+    from workbench.significance import seed_summary
+
+    runs = run_seeds(
+        sparse_noise_run, seeds, n_jobs=n_jobs, settings=_check_settings(settings), wordnet=False,
+        **kwargs,
+    )
+    from workbench.datasets import load_wordnet
+    from workbench.senses import synset_counts
+
+    words = sorted({w for r in runs.values() for w in [*r.signals.index, *r.table3["word"]]})
+    counts = dict(zip(words, synset_counts(words, load_wordnet()).tolist()))
+    runs = {s: with_wordnet(r, counts) for s, r in runs.items()}
+    wn = seed_summary(
+        {s: r.wordnet[["spearman", "pvalue", "pvalue_holm"]] for s, r in runs.items()}
+    )
+    curve = seed_summary({s: r.curve.set_index("removed") for s, r in runs.items()})
+    t4 = seed_summary({s: r.table4.drop(columns=[c for c in r.table4.columns if c.startswith("p")])
+                       for s, r in runs.items()})  # fmt: skip
+    return SparseNoiseStudy(runs, wn, curve, t4, _agreement_table(runs, "wordnet"))

@@ -1,0 +1,56 @@
+"""The translingual study (notebook ``07_translingual``): English-Spanish Bible documents.
+
+Platt, Toutanova & Yih (2010): CL-LSI, OPCA, CCA, word-by-word translation and joint / coupled
+PLSA compared on cross-language retrieval of aligned Bible chapters. The methods, document-term
+matrices and retrieval tests are in :mod:`workbench.crosslingual`; this study holds
+
+* :func:`settings` -- what the notebook computes at a data size (``settings =
+  translingual.settings(DATA_SIZE)``, an :class:`ExperimentConfig`: terms per language,
+  dimensions, ridge values, topics, EM iterations, verse pools);
+* :func:`prepare_bible`, :func:`run_translingual`, :func:`top_matches` -- the paper's setup:
+  book split, term space, every method chosen on dev and scored on test (Tables 1-3, Figure 3);
+* :func:`run_verse_retrieval` -- the harder verse-level evaluation, once per seed
+  (:data:`PAPER_CLAIMS`, :class:`VerseRetrievalResult`);
+* :func:`translingual_records`, :func:`discussion_07` -- the numbers recorded and the Discussion
+  rendered from them.
+"""
+
+from __future__ import annotations
+
+from ._discussion import discussion_07, translingual_records
+from ._experiment import (
+    BibleData,
+    FittedModel,
+    TranslingualResult,
+    prepare_bible,
+    run_translingual,
+    top_matches,
+)
+from ._settings import METHODS, SIZES, ExperimentConfig, settings
+from ._verses import (
+    PAPER_CLAIMS,
+    VerseRetrievalResult,
+    eligible_verses,
+    run_verse_retrieval,
+    sample_verse_pools,
+)
+
+__all__ = [
+    "SIZES",
+    "METHODS",
+    "ExperimentConfig",
+    "settings",
+    "BibleData",
+    "FittedModel",
+    "TranslingualResult",
+    "prepare_bible",
+    "run_translingual",
+    "top_matches",
+    "PAPER_CLAIMS",
+    "VerseRetrievalResult",
+    "eligible_verses",
+    "sample_verse_pools",
+    "run_verse_retrieval",
+    "translingual_records",
+    "discussion_07",
+]

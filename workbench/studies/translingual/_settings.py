@@ -1,0 +1,98 @@
+"""Settings of notebook 07 per data size (:class:`ExperimentConfig`, :func:`settings`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench._validation import check_choice, check_float, check_int
+
+__all__ = ["METHODS", "SIZES", "ExperimentConfig", "settings"]
+
+#: The data sizes of notebook 07.
+SIZES = ("small", "full")
+
+#: Method names in the order of the paper's tables.
+METHODS: tuple[str, ...] = (
+    "OPCA",
+    "CPLSA",
+    "Word-by-word",
+    "Word-by-word+LSA",
+    "JPLSA",
+    "CCA",
+    "CL-LSI",
+    "Untranslated",
+)
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """Settings of the translingual experiment (defaults: the full run).
+
+    ``n_drop`` / ``n_terms``: vocabulary selection per language (the paper: 50 / 20,000);
+    ``dims``: projection dimensions swept on dev; ``opca_gammas`` / ``cca_gammas``: ridge values
+    tried on dev; ``topics``: PLSA topic numbers; ``jplsa_iter`` / ``cplsa_iter``: maximal EM
+    iterations, early-stopped on dev MRR evaluated every ``eval_every`` iterations;
+    ``verse_pool``: verses drawn per part and seed for the verse-level evaluation, each with at
+    least ``verse_min_terms`` counted terms on both sides (:mod:`._verses`).
+    """
+
+    n_drop: int = 50
+    n_terms: int = 5000
+    dims: tuple[int, ...] = (10, 25, 50, 100, 200, 300, 400)
+    opca_gammas: tuple[float, ...] = (0.01, 0.1, 1.0)
+    cca_gammas: tuple[float, ...] = (1.0, 3.0, 10.0)
+    topics: tuple[int, ...] = (50, 100, 200)
+    jplsa_iter: int = 150
+    cplsa_iter: int = 30
+    projection_steps: int = 5
+    eval_every: int = 5
+    ibm1_iter: int = 5
+    verse_pool: int = 1000
+    verse_min_terms: int = 3
+    methods: tuple[str, ...] = METHODS
+
+    def __post_init__(self) -> None:
+        """Check every setting (the message names the field, the value and what is allowed)."""
+        check_int(self.n_drop, "n_drop", low=0)
+        check_int(self.n_terms, "n_terms", low=1)
+        for name, low in (("jplsa_iter", 0), ("cplsa_iter", 0), ("projection_steps", 0),
+                          ("eval_every", 1), ("ibm1_iter", 1), ("verse_pool", 2),
+                          ("verse_min_terms", 1)):  # fmt: skip
+            check_int(getattr(self, name), name, low=low)
+        for name in ("dims", "topics", "opca_gammas", "cca_gammas", "methods"):
+            value = getattr(self, name)
+            if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or not value:
+                raise TypeError(f"{name} must be a non-empty tuple, got {value!r}")
+        for name in ("dims", "topics"):
+            for i, v in enumerate(getattr(self, name)):
+                check_int(v, f"{name}[{i}]", low=1)
+        for name in ("opca_gammas", "cca_gammas"):
+            for i, v in enumerate(getattr(self, name)):
+                check_float(v, f"{name}[{i}]", low=0, low_open=True)
+        for i, m in enumerate(self.methods):
+            check_choice(m, f"methods[{i}]", METHODS)
+
+    @classmethod
+    def small(cls) -> ExperimentConfig:
+        """Reduced settings for tests and quick runs (1,000 terms per language, fewer
+        dimensions, one topic number, few EM iterations, pools of 300 verses)."""
+        return cls(
+            n_terms=1000,
+            dims=(10, 25, 50, 100),
+            opca_gammas=(0.1,),
+            cca_gammas=(3.0,),
+            topics=(25,),
+            jplsa_iter=30,
+            cplsa_iter=8,
+            projection_steps=3,
+            eval_every=4,
+            ibm1_iter=3,
+            verse_pool=300,
+        )
+
+
+def settings(size: str) -> ExperimentConfig:
+    """The settings of notebook 07 at ``size``: ``"full"`` is :class:`ExperimentConfig`'s
+    defaults (5,000 terms per language), ``"small"`` :meth:`ExperimentConfig.small`."""
+    check_choice(size, "size", SIZES)
+    return ExperimentConfig.small() if size == "small" else ExperimentConfig()
