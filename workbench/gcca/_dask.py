@@ -304,6 +304,7 @@ class _RowBlockOperator:
         self.dtype = np.dtype(dtype)
         self.ndim = 2
         self.T = _Transposed(self)
+        self.is_sparse = False  # True for a sparse view: read by the adaptive SVD (block width)
 
     def mean(self, axis: int = 0) -> np.ndarray:
         if axis != 0:
@@ -488,6 +489,7 @@ def _split_view_svd(
     rj, wj, scale = plan.view_scale(j)
     vb = np.append(np.arange(0, rj.size, step), rj.size)
     op = _RowBlockOperator(ses, blocks, vb, x.shape[1], x.dtype)
+    op.is_sparse = sp.issparse(x)  # the adaptive SVD picks the local fit's block width from it
     opts = plan.opts
     if opts.method != "randomized":  # ("auto"; _layout refused "dense" and "gram")
         logger.info("backend='dask': view %d is split into row blocks: randomized SVD", j)

@@ -265,7 +265,8 @@ def truncated_svd(
     block_size : int or None
         Adaptive route: columns ``b`` added to the Krylov basis per iteration (two passes of
         width ``b`` each). None: ``rank`` (within [16, 128]) for a dense ``X``,
-        ``ceil(rank / 4)`` (at least 8) for a sparse one.
+        ``ceil(rank / 4)`` (at least 8) for a sparse one (or an operator ``X`` with a true
+        ``is_sparse`` attribute).
 
     Returns
     -------
@@ -552,10 +553,13 @@ def _truncated_svd(
         )
         basis_size, iters = ell, q_fixed
     else:  # adaptive: randomized block Krylov stopped on the residual (see the Notes)
-        b = _default_block_size(rank, ops is not None) if block_size is None else int(block_size)
+        # an operator standing for a sparse matrix (the dask backend's row-block view) says so
+        # with ``is_sparse``, to get the local fit's block and so its answer
+        sparse_like = ops is not None or bool(getattr(X, "is_sparse", False))
+        b = _default_block_size(rank, sparse_like) if block_size is None else int(block_size)
 
         def apply(z: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-            if ops is not None:  # sparse: fused panels, no n x b block kept (one more pass)
+            if sparse_like:  # sparse: fused panels, no n x b block kept (one more pass)
                 return normal_matmat(z), None
             y = l_block(z)
             return lt_block(y), y
