@@ -342,15 +342,6 @@ def wordnet_relations(
             seen.add(syn.name())
             out.setdefault(term, set()).update(related_of(syn) - {term})
     return out
-    for term in sorted(set(terms)):
-        seen = set()
-        for lemma in wordnet.lemmas(term):
-            syn = lemma.synset()
-            if syn.name() in seen:
-                continue
-            seen.add(syn.name())
-            out.setdefault(term, set()).update(related_of(syn) - {term})
-    return out
 
 
 _ADJ_MARKER = re.compile(r"\([a-z]+\)$")
