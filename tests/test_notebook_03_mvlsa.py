@@ -67,3 +67,25 @@ def test_notebook_03_mvlsa(run_notebook):
     assert all(isinstance(v, bool) for v in rec["claims"].values())
     assert math.isfinite(rec["mrds_dev_men"]) and 0 < rec["mrds_dev_men"] < 0.3
     assert rec["n_factorizations"] > 0
+
+
+_TIMINGS = ("seconds", "elapsed")
+
+
+def _without_timings(rec):
+    """The records with every timing left out (wall times differ run to run)."""
+    if isinstance(rec, dict):
+        return {k: _without_timings(v) for k, v in rec.items() if not any(t in k for t in _TIMINGS)}
+    if isinstance(rec, list):
+        return [_without_timings(v) for v in rec]
+    return rec
+
+
+@pytest.mark.notebooks
+def test_notebook_03_mvlsa_on_dask_equals_local(run_notebook):
+    """BACKEND="dask" (a LocalCluster started by the notebook) records what the local run does
+    (the local run is the one of the test above, shared through the session's run cache)."""
+    pytest.importorskip("distributed")
+    local = run_notebook("03_mvlsa", SEED=0, SEEDS=2)
+    dask = run_notebook("03_mvlsa", SEED=0, SEEDS=2, BACKEND="dask")
+    assert _without_timings(dask) == _without_timings(local)

@@ -16,18 +16,25 @@ import dataclasses
 import logging
 import zlib
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
 
+from workbench._dask import active_client
 from workbench._validation import check_bool, check_choice, check_float, check_int
+from workbench.cluster import BACKENDS
 from workbench.gcca import MVLSA, truncated_svd
 from workbench.gcca._linalg import _fix_signs, _lowdin, _scipy_lapack_one_thread, _top_eigh
 from workbench.studies.mvlsa._settings import SVD_SOLVERS, MVLSAConfig, _check_instance
+from workbench.views import preprocess
 
 logger = logging.getLogger(__name__)
+
+_MISSING = object()  # FactorStore._lookup: no usable stored factor
 
 __all__ = ["ViewFactor", "FactorStore", "combine_factors"]
 
@@ -96,12 +103,18 @@ class FactorStore:
     (sliced), so a grid over ``m`` costs one factorization at the largest ``m``. Singular
     vectors are kept in ``dtype`` (float32 by default, halving memory; None keeps float64);
     the combination runs in float64.
+
+    Missing factors are computed ``n_jobs`` at a time in this process (``backend="local"``)
+    or, with ``backend="dask"``, one task per view on the active ``dask.distributed`` client
+    (:func:`workbench.cluster.dask_client`); each view has its own seed, so both give the same
+    factors up to rounding.
     """
 
     n_iter: int = 5
     svd_solver: str = "randomized"
     n_jobs: int = 2
     dtype: Any = np.float32
+    backend: str = "local"
     _items: dict[tuple[object, ...], ViewFactor | None] = field(default_factory=dict)
     _last: Any = field(default=None, repr=False)
 
@@ -109,6 +122,7 @@ class FactorStore:
         self.n_iter = check_int(self.n_iter, "FactorStore.n_iter", low=0)
         self.svd_solver = check_choice(self.svd_solver, "FactorStore.svd_solver", SVD_SOLVERS)
         self.n_jobs = check_int(self.n_jobs, "FactorStore.n_jobs", low=1)
+        self.backend = check_choice(self.backend, "FactorStore.backend", BACKENDS)
         if self.dtype is not None:
             try:
                 kind = np.dtype(self.dtype).kind
@@ -123,25 +137,11 @@ class FactorStore:
     def get(self, view: Any, config: MVLSAConfig, *, m: int | None = None) -> ViewFactor | None:
         """Factor of the *raw* ``view`` preprocessed by ``config`` (None if preprocessing leaves
         it without an observed row)."""
-        from workbench.views import preprocess
-
-        _check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
-        if not all(hasattr(view, a) for a in ("name", "matrix", "observed", "family")):
-            raise TypeError(f"view must be a View, got {type(view).__name__}")
-        m = check_int(config.view_rank if m is None else m, "m", low=1)
-        spec = config.spec()
-        key = (view.name, spec, config.row_weighting, config.random_state)  # type: ignore[attr-defined]
-        if key in self._items:
-            have = self._items[key]
-            if have is None or have.s.size >= m or have.complete:
-                return None if have is None else have.sliced(m)
-        raw = view.matrix
-        if not np.isfinite(raw.data if sp.issparse(raw) else np.asarray(raw)).all():
-            raise ValueError(f"view {view.name!r} has NaN or infinite entries")
-        pv = view if view.family == "embedding" else preprocess(view, spec=spec)  # type: ignore[attr-defined]
-        if not pv.observed.any() or pv.observed.sum() < 2:
-            logger.info("view %s has no observed row after preprocessing; left out", view.name)  # type: ignore[attr-defined]
-            self._items[key] = None
+        key, m, found = self._lookup(view, config, m)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
+        pv = self._preprocessed(view, config, key)
+        if pv is None:
             return None
         fac = compute_factor(
             pv,
@@ -151,6 +151,38 @@ class FactorStore:
             n_iter=self.n_iter,
             svd_solver=self.svd_solver,
         )
+        return self._store(key, fac)
+
+    def _lookup(
+        self, view: Any, config: MVLSAConfig, m: int | None
+    ) -> tuple[tuple[object, ...], int, object]:
+        """``(key, m, stored factor sliced to m / None / _MISSING)`` of ``view`` under
+        ``config``."""
+        _check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
+        if not all(hasattr(view, a) for a in ("name", "matrix", "observed", "family")):
+            raise TypeError(f"view must be a View, got {type(view).__name__}")
+        m = check_int(config.view_rank if m is None else m, "m", low=1)
+        key = (view.name, config.spec(), config.row_weighting, config.random_state)
+        if key in self._items:
+            have = self._items[key]
+            if have is None or have.s.size >= m or have.complete:
+                return key, m, None if have is None else have.sliced(m)
+        return key, m, _MISSING
+
+    def _preprocessed(self, view: Any, config: MVLSAConfig, key: tuple[object, ...]) -> Any:
+        """``view`` preprocessed by ``config``; None (remembered under ``key``) when that leaves
+        fewer than two observed rows."""
+        raw = view.matrix
+        if not np.isfinite(raw.data if sp.issparse(raw) else np.asarray(raw)).all():
+            raise ValueError(f"view {view.name!r} has NaN or infinite entries")
+        pv = view if view.family == "embedding" else preprocess(view, spec=config.spec())
+        if not pv.observed.any() or pv.observed.sum() < 2:
+            logger.info("view %s has no observed row after preprocessing; left out", view.name)
+            self._items[key] = None
+            return None
+        return pv
+
+    def _store(self, key: tuple[object, ...], fac: ViewFactor) -> ViewFactor:
         if self.dtype is not None and fac.U.dtype != self.dtype:
             fac = dataclasses.replace(fac, U=fac.U.astype(self.dtype))
         self._items[key] = fac
@@ -201,19 +233,52 @@ class FactorStore:
         return sum(f is not None for f in self._items.values())
 
     def get_many(self, views: Sequence[Any], config: MVLSAConfig) -> list[ViewFactor]:
-        """Factors of several raw views (missing ones computed ``n_jobs`` at a time, each on one
-        BLAS thread; every view has its own random stream, so results do not depend on
-        ``n_jobs``). Views left without observed rows are skipped."""
-        if self.n_jobs > 1 and len(views) > 1:
-            from concurrent.futures import ThreadPoolExecutor
-
-            from threadpoolctl import threadpool_limits
-
+        """Factors of several raw views. Missing ones are computed ``n_jobs`` at a time, each
+        on one BLAS thread, or with ``backend="dask"`` one task per view on the active Dask
+        client; every view has its own random stream, so results depend on neither. Views left
+        without observed rows are skipped."""
+        if self.backend == "dask":
+            self._compute_on_cluster(views, config)
+        if self.n_jobs > 1 and len(views) > 1 and self.backend == "local":
             with threadpool_limits(limits=1), ThreadPoolExecutor(self.n_jobs) as ex:
                 found = list(ex.map(lambda v: self.get(v, config), views))
         else:
             found = [self.get(v, config) for v in views]
         return [f for f in found if f is not None]
+
+    def _compute_on_cluster(self, views: Sequence[Any], config: MVLSAConfig) -> None:
+        """Compute the missing factors of ``views`` on the active Dask client: each
+        preprocessed view is scattered once, straight to a worker, and factorized there by
+        :func:`compute_factor` with the local fit's seed."""
+        todo: dict[tuple[object, ...], tuple[Any, int]] = {}
+        for view in views:
+            key, m, found = self._lookup(view, config, None)
+            if found is _MISSING and key not in todo:
+                pv = self._preprocessed(view, config, key)
+                if pv is not None:
+                    todo[key] = (pv, m)
+        if not todo:
+            return
+        client = active_client()
+        data = client.scatter([pv for pv, _ in todo.values()], hash=False, direct=True)
+        futures = [
+            client.submit(
+                compute_factor,
+                fut,
+                m,
+                row_weighting=config.row_weighting,
+                seed=config.random_state,
+                n_iter=self.n_iter,
+                svd_solver=self.svd_solver,
+                pure=False,
+            )
+            for fut, (_, m) in zip(data, todo.values())
+        ]
+        logger.info("factorizing %d views on %d Dask workers", len(futures),
+                    len(client.scheduler_info()["workers"]))  # fmt: skip
+        for key, fac in zip(todo, client.gather(futures)):
+            self._store(key, fac)
+        client.cancel(data)
 
 
 def _check_combine(
