@@ -9,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import nbformat
+import papermill
 import pytest
 import yaml
 from packaging.requirements import Requirement
@@ -146,6 +147,9 @@ def test_notebook_conventions(path):
     # defaults for exploring in Lab; the runner passes the batch values (BATCH_VALUES)
     assert params["DATA_SIZE"] == "small" and params["INTERACTIVE"] is True
     assert isinstance(params["SEED"], int)
+    # papermill itself reads every parameter (its parser gives up on some comments, e.g. one
+    # holding `NAME="value"`, and then warns of an "unknown parameter" on every run)
+    assert set(papermill.inspect_notebook(str(path))) == set(params)
 
     code = _code_cells(nb)
     for i, cell in enumerate(code):
