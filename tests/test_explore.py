@@ -6,12 +6,29 @@ tables they show can be checked in plain Python.
 
 from __future__ import annotations
 
+import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-widgets = pytest.importorskip("ipywidgets")
+from workbench.embeddings import MultiSenseVectors, WordVectors
+from workbench.evaluation import WordSimResult
+from workbench.explore._output import append_display, output_area, show_message
+from workbench.explore.ablation import ablation_detail, ablation_explorer
+from workbench.explore.eigenwords import default_word, prior_knowledge_explorer
+from workbench.explore.fusion import FusionExplorer, fusion_explorer
+from workbench.explore.gcca import mvlsa_explorer
+from workbench.explore.mvlsa import mvlsa_study_explorer
+from workbench.explore.senses import component_browser, word_inspector
+from workbench.explore.significance import comparison_explorer, mrds_calculator
+from workbench.explore.tour import coverage_explorer
+from workbench.explore.views import view_inspector
+from workbench.lexicons import LexiconGraph
+from workbench.rpca import difference_matrix, ex_rpca, pca
+from workbench.senses import SenseNeighbours
+from workbench.studies import mvlsa as mx
+from workbench.views import View, Vocabulary
 
 
 def _texts(out) -> str:
@@ -23,8 +40,6 @@ def _tables(out) -> list[dict]:
 
 
 def test_append_display_formats_like_display():
-    from workbench.explore._output import append_display
-
     out = widgets.Output()
     append_display(out, pd.DataFrame({"a": [1, 2]}))
     (data,) = _tables(out)
@@ -32,8 +47,6 @@ def test_append_display_formats_like_display():
 
 
 def test_coverage_explorer():
-    from workbench.explore.tour import coverage_explorer
-
     vocab = ["the", "cat", "dog", "sat", "mat", "log"]
     sets = {
         "pairs": pd.DataFrame({"word1": ["cat", "dog", "emu"], "word2": ["dog", "log", "cat"]}),
@@ -53,16 +66,12 @@ def test_coverage_explorer():
 
 
 def _wsr(pred, gold, name="x"):
-    from workbench.evaluation import WordSimResult
-
     return WordSimResult(
         name, float("nan"), float("nan"), len(gold), int(np.sum(~np.isnan(pred))), (), pred, gold
     )
 
 
 def test_significance_widgets():
-    from workbench.explore.significance import comparison_explorer, mrds_calculator
-
     calc = mrds_calculator(n=353, r_ab=0.9)
     assert isinstance(calc, widgets.Widget)
     html = calc.children[-1]
@@ -85,10 +94,6 @@ def test_significance_widgets():
 
 
 def test_prior_knowledge_explorer():
-    from workbench.embeddings import WordVectors
-    from workbench.explore.eigenwords import prior_knowledge_explorer
-    from workbench.lexicons import LexiconGraph
-
     words = ["king", "queen", "monarch", "apple"]
     A = np.zeros((4, 4))
     A[0, 1] = A[1, 0] = A[0, 2] = A[2, 0] = 1
@@ -104,11 +109,6 @@ def test_prior_knowledge_explorer():
 
 
 def test_sense_widgets():
-    from workbench.embeddings import MultiSenseVectors
-    from workbench.explore.senses import component_browser, word_inspector
-    from workbench.rpca import difference_matrix, ex_rpca, pca
-    from workbench.senses import SenseNeighbours
-
     rng = np.random.default_rng(3)
     words = [f"w{i}" for i in range(8)]
     n_senses = [3, 2, 2, 1, 2, 1, 3, 1]
@@ -145,8 +145,6 @@ def test_sense_widgets():
 
 
 def test_output_area_scrolls_and_messages_replace_results():
-    from workbench.explore._output import append_display, output_area, show_message
-
     out = output_area()
     assert out.layout.max_height and out.layout.overflow == "auto"
     append_display(out, pd.DataFrame({"a": [1]}))
@@ -155,8 +153,6 @@ def test_output_area_scrolls_and_messages_replace_results():
 
 
 def test_p0_sliders_reach_the_conventional_thresholds():
-    from workbench.explore.significance import comparison_explorer, mrds_calculator
-
     calc = mrds_calculator()
     slider = calc.children[2]
     assert slider.value == 0.05 and slider.label == "0.05"  # exactly, not 10^-1.3
@@ -174,9 +170,6 @@ def test_p0_sliders_reach_the_conventional_thresholds():
 
 def test_prior_knowledge_explorer_default_word_has_a_full_table():
     """Notebook 06: the default word must be in the (small) vocabulary with graph neighbours."""
-    from workbench.embeddings import WordVectors
-    from workbench.explore.eigenwords import default_word, prior_knowledge_explorer
-    from workbench.lexicons import LexiconGraph
 
     words = ["the", "queen", "monarch", "apple"]  # no "king" in this vocabulary
     A = np.zeros((4, 4))
@@ -197,10 +190,6 @@ def test_prior_knowledge_explorer_default_word_has_a_full_table():
 
 def test_word_inspector_unknown_word_replaces_the_previous_result():
     """Notebook 09: an unknown word gives a message, not the previous word's senses."""
-    from workbench.embeddings import MultiSenseVectors
-    from workbench.explore.senses import word_inspector
-    from workbench.rpca import difference_matrix, ex_rpca
-    from workbench.senses import SenseNeighbours
 
     rng = np.random.default_rng(3)
     words = [f"w{i}" for i in range(6)]
@@ -223,9 +212,6 @@ def test_word_inspector_unknown_word_replaces_the_previous_result():
 
 
 def test_view_inspector_height_capped_and_messages(tmp_path):
-    from workbench.explore.views import view_inspector
-    from workbench.views import View, Vocabulary
-
     vocab = Vocabulary.from_words([f"w{i}" for i in range(12)])
     rng = np.random.default_rng(0)
     views = [View(f"v{j}", sp.csr_array(rng.poisson(1.0, (12, 5)).astype(float)),
@@ -245,8 +231,6 @@ def test_view_inspector_height_capped_and_messages(tmp_path):
 
 
 def test_coverage_explorer_without_datasets_says_so():
-    from workbench.explore.tour import coverage_explorer
-
     box = coverage_explorer(["a", "b"], {})
     assert _texts(box.children[1]) == "no evaluation set to show\n"
 
@@ -256,8 +240,6 @@ def test_coverage_explorer_without_datasets_says_so():
 
 def _planted(n=80, seed=0):
     """Two 'signal' views and one 'noise' view over n words, and a rating set on the signal."""
-    from workbench.studies import mvlsa as mx
-    from workbench.views import View, Vocabulary
 
     rng = np.random.default_rng(seed)
     words = [f"w{i}" for i in range(n)]
@@ -287,8 +269,6 @@ CFG_KW = dict(transform="identity", view_rank=6, n_components=3, random_state=0)
 def test_mvlsa_study_explorer_t_dropdown_and_messages():
     """Notebook 03: "all" is a real (non-blank) dropdown value; unknown queries and an empty
     family selection give messages."""
-    from workbench.explore.mvlsa import mvlsa_study_explorer
-    from workbench.studies import mvlsa as mx
 
     vs, _, ratings = _planted()
     box = mvlsa_study_explorer(vs, mx.MVLSAConfig(**CFG_KW), queries=("w0", "nope"),
@@ -320,8 +300,6 @@ def test_mvlsa_study_explorer_t_dropdown_and_messages():
 
 
 def test_gcca_explorer_unknown_query():
-    from workbench.explore.gcca import mvlsa_explorer
-
     vs, _, _ = _planted()
     box = mvlsa_explorer([v.matrix for v in vs.views], vs.words, queries=["w1", "nope"],
                          view_ranks=(4,), max_components=4)  # fmt: skip
@@ -333,8 +311,6 @@ def test_gcca_explorer_unknown_query():
 
 @pytest.fixture(scope="module")
 def ablation():
-    from workbench.studies import mvlsa as mx
-
     vs, _, ratings = _planted()
     cfg = mx.MVLSAConfig(**CFG_KW)
     runs = {s: mx.ablation_study(vs, mx.MVLSAConfig(**{**CFG_KW, "random_state": s}),
@@ -346,8 +322,6 @@ def ablation():
 
 
 def test_ablation_detail(ablation):
-    from workbench.explore.ablation import ablation_detail
-
     text, table = ablation_detail(ablation, "!signal", "MEN")
     assert list(table.index) == [0, 1]
     assert list(table.columns) == ["All views", "without (!signal)", "drop (points)", "p",
@@ -362,7 +336,6 @@ def test_ablation_detail(ablation):
 
 def test_ablation_explorer(ablation):
     """Notebook 04: choose the removed family and the rating set; see the drop and its test."""
-    from workbench.explore.ablation import ablation_explorer
 
     box = ablation_explorer(ablation)
     (w_rem, w_set), out = box.children[0].children, box.children[1]
@@ -379,9 +352,6 @@ def test_ablation_explorer(ablation):
 
 @pytest.fixture(scope="module")
 def fusion():
-    from workbench.embeddings import WordVectors
-    from workbench.studies import mvlsa as mx
-
     vs, z, ratings = _planted()
     rng = np.random.default_rng(1)
     n = len(vs.words)
@@ -397,8 +367,6 @@ def fusion():
 
 
 def test_fusion_explorer_reproduces_mv_g_wsg_and_tests_each_part(fusion):
-    from workbench.explore.fusion import FusionExplorer
-
     vs, cfg, ratings, res = fusion
     ex = FusionExplorer.from_result(res, vs.vocab, cfg, wordsim=[ratings], analogies=False)
     table = ex.report(["WSG", "GloVe", "MVLSA (all views)"])  # any order: the systems' order
@@ -420,7 +388,6 @@ def test_fusion_explorer_reproduces_mv_g_wsg_and_tests_each_part(fusion):
 
 def test_fusion_explorer_widget(fusion):
     """Notebook 05: choose systems to fuse; see the score and the test against each part."""
-    from workbench.explore.fusion import fusion_explorer
 
     vs, cfg, ratings, res = fusion
     box = fusion_explorer(res, vs.vocab, cfg, wordsim=[ratings], analogies=False)

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 import scipy.linalg as sla
 import scipy.sparse as sp
 from sklearn.base import clone
+from threadpoolctl import threadpool_info
 
+from workbench import gcca
+from workbench.datasets import load_corpus
+from workbench.explore.gcca import MVLSACache, mvlsa_explorer, neighbours_table
 from workbench.gcca import GCCA, MVLSA, glove_row_weights, truncated_svd
+from workbench.gcca._linalg import (
+    _cholesky_inverse_factor,
+    _scipy_lapack_one_thread,
+    _scipy_only_blas,
+    _SparseProducts,
+    _thin_svd,
+)
+from workbench.views import View, Vocabulary, encode_corpus, positional_views, preprocess
 
 
 def max_angle(a: np.ndarray, b: np.ndarray) -> float:
@@ -241,8 +255,14 @@ def test_truncated_svd_implicit_centring_matches_dense():
     rng = np.random.default_rng(0)
     x = sp.random_array((300, 80), density=0.1, random_state=0, format="csr") * 5
     w = rng.random(300) + 0.5
-    res = truncated_svd(  # the fixed-oversampling route (p = 20, the former default)
-        x, 10, center=True, row_weights=w, method="randomized", n_oversamples=20, n_iter=6,
+    res = truncated_svd(  # the fixed-oversampling route (p = 20)
+        x,
+        10,
+        center=True,
+        row_weights=w,
+        method="randomized",
+        n_oversamples=20,
+        n_iter=6,
         random_state=0,
     )
     xd = w[:, None] * (x.toarray() - x.toarray().mean(0))
@@ -282,8 +302,6 @@ def test_randomized_svd_keeps_rank_with_a_dominant_direction():
 
 @pytest.mark.parametrize("n_threads", [1, 2, 3])
 def test_sparse_products_in_panels_equal_plain_products(n_threads):
-    from workbench.gcca._linalg import _SparseProducts
-
     x = sp.random_array((500, 300), density=0.05, random_state=1, format="csr")
     ops = _SparseProducts(x, n_threads)
     rng = np.random.default_rng(0)
@@ -301,10 +319,13 @@ def test_sparse_products_in_panels_equal_plain_products(n_threads):
 def test_rayleigh_ritz_through_cholesky_matches_orthonormal_basis():
     """The final Rayleigh-Ritz step on a non-orthonormal (LU-normalized) basis Z, through
     Q = Z R^{-1} with Z^T Z = R^T R, equals the SVD of L Q with Q from Householder QR."""
-    from workbench.gcca._linalg import _cholesky_inverse_factor, _thin_svd
 
     rng = np.random.default_rng(3)
-    x = rng.standard_normal((400, 60)) @ np.diag(np.geomspace(1, 1e-3, 60)) @ rng.standard_normal((60, 90))
+    x = (
+        rng.standard_normal((400, 60))
+        @ np.diag(np.geomspace(1, 1e-3, 60))
+        @ rng.standard_normal((60, 90))
+    )
     z = sla.lu(x.T @ (x @ rng.standard_normal((90, 25))), permute_l=True)[0]
     r_inv = _cholesky_inverse_factor(z)
     assert r_inv is not None
@@ -323,9 +344,6 @@ def test_rayleigh_ritz_through_cholesky_matches_orthonormal_basis():
 def test_scipy_lapack_runs_on_one_thread_inside_the_block_only():
     """The short-side factorizations run with scipy's own BLAS on one thread (no spinning
     workers competing with numpy's BLAS); numpy's BLAS and the settings outside are kept."""
-    from threadpoolctl import threadpool_info
-
-    from workbench.gcca._linalg import _scipy_lapack_one_thread, _scipy_only_blas
 
     sel = _scipy_only_blas()
     before = {i["filepath"]: i["num_threads"] for i in threadpool_info()}
@@ -430,8 +448,6 @@ def test_constant_view_has_rank_zero_after_centring():
 
 
 def test_gcca_refuses_large_problems():
-    from workbench import gcca
-
     x = sp.random_array((gcca.GCCA_MAX_ROWS + 1, 3), density=1.0, random_state=0, format="csr")
     with pytest.raises(ValueError, match="Use MVLSA"):
         GCCA(1).fit([x, x])
@@ -451,8 +467,6 @@ def test_to_word_vectors_skips_dropped_rows():
 
 # ------------------------------------------------------------------------------- explorer
 def test_explorer_neighbours_cache_and_widget():
-    from workbench.explore.gcca import MVLSACache, mvlsa_explorer, neighbours_table
-
     labels, views = sparse_count_views(n=120, d=30)
     words = [f"c{lab}_{i}" for i, lab in enumerate(labels)]
     cache = MVLSACache(views, max_components=4, random_state=0)
@@ -493,7 +507,9 @@ def test_views_factorized_in_parallel_match_one_at_a_time():
         np.testing.assert_allclose(b.eigenvalues_, a.eigenvalues_, rtol=1e-10)
         assert b.fit_stats_["n_passes"] == a.fit_stats_["n_passes"]
     # the packed stack is the exact one: m_j = rank of each view gives GCCA's solution
-    ranks = [min(v.shape[1], np.linalg.matrix_rank(v.toarray() - v.toarray().mean(0))) for v in views]
+    ranks = [
+        min(v.shape[1], np.linalg.matrix_rank(v.toarray() - v.toarray().mean(0))) for v in views
+    ]
     ex = GCCA(4, regularization=1e-8).fit(views).embedding_
     full = MVLSA(4, view_rank=ranks, svd_solver="dense", regularization=1e-8, n_jobs=2).fit(views)
     assert max_angle(full.embedding_, ex) < 1e-6
@@ -513,11 +529,6 @@ def test_n_jobs_conventions():
 def test_scipy_lapack_one_thread_acts_in_the_main_thread_only():
     """The limit is process-wide: it is set and restored by the main thread (reentrant), and a
     worker thread (e.g. MVLSA's view pool, whose limits the main thread sets) changes nothing."""
-    import threading
-
-    from threadpoolctl import threadpool_info
-
-    from workbench.gcca._linalg import _scipy_lapack_one_thread, _scipy_only_blas
 
     sel = _scipy_only_blas()
     if sel is None:
@@ -548,8 +559,6 @@ def test_scipy_lapack_one_thread_acts_in_the_main_thread_only():
 
 
 def test_views_over_different_vocabularies_are_rejected():
-    from workbench.views import View, Vocabulary
-
     _, views = planted_views(n=6, dims=(3, 3))
     va = Vocabulary.from_words([f"a{i}" for i in range(6)])
     vb = Vocabulary.from_words([f"b{i}" for i in range(6)])
@@ -578,13 +587,14 @@ def test_all_zero_rows_are_unobserved_and_dropped():
 def test_real_corpus_randomized_close_to_dense_solver():
     """On real offset views (1M corpus) the default randomized per-view SVDs stay close to the
     exact dense ones (flat spectral tails make this the hard case)."""
-    from workbench.datasets import load_corpus
-    from workbench.views import Vocabulary, encode_corpus, positional_views, preprocess
 
     corpus = load_corpus("1M", max_tokens=300_000)
     vocab = Vocabulary.from_corpus(corpus, max_size=3000)
     enc = encode_corpus(corpus, vocab)
-    views = [preprocess(v, "pow", 0.25, top_t=1000) for v in positional_views(enc, vocab, offsets=range(1, 5))]
+    views = [
+        preprocess(v, "pow", 0.25, top_t=1000)
+        for v in positional_views(enc, vocab, offsets=range(1, 5))
+    ]
     exact = MVLSA(50, view_rank=50, svd_solver="dense").fit(views)
     fast = MVLSA(50, view_rank=50, svd_solver="randomized", random_state=0).fit(views)
     angles = np.rad2deg(sla.subspace_angles(exact.embedding_, fast.embedding_))
@@ -599,20 +609,28 @@ def test_relative_regularization_scales_by_each_views_top_singular_value():
         for scale, d in ((1.0, 30), (50.0, 40), (0.02, 25))
     ]
     rho = [0.1, 0.01, 1.0]
-    rel = MVLSA(3, view_rank=10, regularization=rho, relative_regularization=True,
-                svd_solver="dense").fit(views)
+    rel = MVLSA(
+        3, view_rank=10, regularization=rho, relative_regularization=True, svd_solver="dense"
+    ).fit(views)
     s1 = np.array([sv[0] for sv in rel.view_singular_values_])
     np.testing.assert_allclose(rel.regularization_, np.array(rho) * s1**2)
-    ab = MVLSA(3, view_rank=10, regularization=list(rel.regularization_), svd_solver="dense").fit(views)
+    ab = MVLSA(3, view_rank=10, regularization=list(rel.regularization_), svd_solver="dense").fit(
+        views
+    )
     np.testing.assert_allclose(np.abs(rel.embedding_.T @ ab.embedding_), np.eye(3), atol=1e-8)
     np.testing.assert_allclose(ab.regularization_, rel.regularization_)
     # very large rho: the eigenvectors of sum_j X_j X_j^T / s_j1^2 (concatenated scaled PCA)
-    big = MVLSA(3, view_rank=10, regularization=1e6, relative_regularization=True,
-                svd_solver="dense").fit(views)
-    cat = np.hstack([
-        (lambda u, s: u[:, :10] * s[:10] / s[0])(*np.linalg.svd(v - v.mean(0), full_matrices=False)[:2])
-        for v in views
-    ])
+    big = MVLSA(
+        3, view_rank=10, regularization=1e6, relative_regularization=True, svd_solver="dense"
+    ).fit(views)
+    cat = np.hstack(
+        [
+            (lambda u, s: u[:, :10] * s[:10] / s[0])(
+                *np.linalg.svd(v - v.mean(0), full_matrices=False)[:2]
+            )
+            for v in views
+        ]
+    )
     u = np.linalg.svd(cat, full_matrices=False)[0][:, :3]
     angles = np.linalg.svd(u.T @ big.embedding_, compute_uv=False)
     assert angles.min() > 1 - 1e-6

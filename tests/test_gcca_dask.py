@@ -1,4 +1,4 @@
-"""Issue 19, items 1 and 3: ``MVLSA(backend="dask")`` on a dask.distributed cluster.
+"""``MVLSA(backend="dask")`` on a dask.distributed cluster.
 
 One switch, same answer: the fit through the active ``Client`` (a ``LocalCluster`` of 2 worker
 processes here) spans the local fit's shared space (same seed) to well below 1e-6 degrees --
@@ -89,8 +89,13 @@ CASES = {
     "dense-randomized": ({"svd_solver": "randomized", "n_iter": 2}, lambda: (_views(), None)),
     "sparse": ({"svd_solver": "randomized", "n_iter": 3}, lambda: (_sparse(_views()), None)),
     "masks-weights-support": (
-        {"row_weighting": "glove", "row_weight_max": 5.0, "min_view_support": 2,
-         "relative_regularization": True, "regularization": 1e-2},
+        {
+            "row_weighting": "glove",
+            "row_weight_max": 5.0,
+            "min_view_support": 2,
+            "relative_regularization": True,
+            "regularization": 1e-2,
+        },
         lambda: (_sparse(_views(seed=1)), _masks()),
     ),
 }
@@ -106,8 +111,9 @@ def test_same_shared_space_as_the_local_fit(client, case):
     with client.as_current():
         dist = MVLSA(**{**est.get_params(), "backend": "dask"}).fit(views, masks=masks)
     _assert_same_fit(local, dist)
-    np.testing.assert_allclose(dist.transform(views, masks=masks), local.transform(views, masks=masks),
-                               atol=1e-9)
+    np.testing.assert_allclose(
+        dist.transform(views, masks=masks), local.transform(views, masks=masks), atol=1e-9
+    )
     assert dist.fit_stats_["dask_workers"] == 2 and dist.fit_stats_["dask_attempts"] == 1
     assert dist.fit_stats_["dask_blocked_views"] == []
     np.testing.assert_array_equal(local.embedding_, local_emb)
@@ -121,8 +127,13 @@ def test_views_split_into_row_blocks_give_the_same_answer(client, sparse):
     views, masks = _views(seed=2), _masks()
     if sparse:
         views = _sparse(views)
-    params = {"n_components": 4, "view_rank": 8, "random_state": 5, "svd_solver": "randomized",
-              "n_iter": 3}
+    params = {
+        "n_components": 4,
+        "view_rank": 8,
+        "random_state": 5,
+        "svd_solver": "randomized",
+        "n_iter": 3,
+    }
     local = MVLSA(**params).fit(views, masks=masks)
     with client.as_current():
         dist = MVLSA(**params, backend="dask", block_rows=90).fit(views, masks=masks)
@@ -133,8 +144,9 @@ def test_views_split_into_row_blocks_give_the_same_answer(client, sparse):
 
 def test_split_views_refuse_the_exact_solvers(client):
     with client.as_current(), pytest.raises(ValueError, match="block_rows"):
-        MVLSA(n_components=2, view_rank=4, svd_solver="gram", backend="dask",
-              block_rows=50).fit(_views())
+        MVLSA(n_components=2, view_rank=4, svd_solver="gram", backend="dask", block_rows=50).fit(
+            _views()
+        )
 
 
 def test_errors_of_the_view_tasks_reach_the_caller(client):

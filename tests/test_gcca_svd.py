@@ -1,6 +1,6 @@
-"""Tests of the adaptive randomized SVD of workbench.gcca (issue 19, item 4): randomized block
-Krylov stopped on the residual of the wanted triplets, against exact SVDs of planted problems of
-random rank; the fixed-oversampling route kept as it was; MVLSA at its defaults."""
+"""Tests of the adaptive randomized SVD of workbench.gcca: randomized block Krylov stopped on the
+residual of the wanted triplets, against exact SVDs of planted problems of random rank; the
+fixed-oversampling route; MVLSA at its defaults."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 import scipy.linalg as sla
 import scipy.sparse as sp
 
-from workbench.gcca import GRAM_RANK_RATIO, MVLSA, SVD_TOL, _linalg, truncated_svd
+from workbench.gcca import GRAM_RANK_RATIO, MVLSA, SVD_TOL, _randomized, _svd, truncated_svd
 
 
 def planted(seed, n=400, d=160, *, sparse=False, noise=0.05, dtype=np.float64):
@@ -20,7 +20,9 @@ def planted(seed, n=400, d=160, *, sparse=False, noise=0.05, dtype=np.float64):
     u = np.linalg.qr(rng.standard_normal((n, r)))[0]
     v = np.linalg.qr(rng.standard_normal((d, r)))[0]
     s = np.sqrt(n * d) * np.geomspace(1.0, 0.2, r) * rng.uniform(0.8, 1.2, r)
-    x = (u * s) @ v.T + noise * np.sqrt(n * d) / np.sqrt(min(n, d)) * rng.standard_normal((n, d)) / 10
+    x = (u * s) @ v.T + noise * np.sqrt(n * d) / np.sqrt(min(n, d)) * rng.standard_normal(
+        (n, d)
+    ) / 10
     x += 3.0  # a mean for the implicit centring to remove
     if sparse:
         x[rng.random((n, d)) > 0.3] = 0.0
@@ -53,8 +55,9 @@ def test_adaptive_svd_matches_exact_svd_within_tol(seed, weighted, center, spars
     w = np.random.default_rng(seed + 100).uniform(0.5, 1.5, x.shape[0]) if weighted else None
     k = int(np.random.default_rng(seed + 200).integers(3, r))  # inside the planted signal
     tol = 1e-4
-    res = truncated_svd(x, k, center=center, row_weights=w, method="randomized", tol=tol,
-                        random_state=seed)
+    res = truncated_svd(
+        x, k, center=center, row_weights=w, method="randomized", tol=tol, random_state=seed
+    )
     a = operator(x, center, w)
     uu, ss, vvt = np.linalg.svd(a, full_matrices=False)
     s1 = ss[0]
@@ -132,8 +135,9 @@ def test_slowly_decaying_spectrum_needs_more_passes():
         "fast": np.geomspace(10, 1e-6, d),
         "slow": 10 * np.arange(1, d + 1) ** -0.3,
     }.items():
-        runs[name] = truncated_svd((u * s) @ v.T, k, center=False, method="randomized",
-                                   random_state=0)
+        runs[name] = truncated_svd(
+            (u * s) @ v.T, k, center=False, method="randomized", random_state=0
+        )
         assert runs[name].converged and runs[name].error_estimate <= SVD_TOL
     assert runs["slow"].n_passes > runs["fast"].n_passes
     assert runs["slow"].n_passes > runs["gap"].n_passes
@@ -159,15 +163,20 @@ def test_deterministic_for_a_fixed_random_state():
     b = truncated_svd(x, 8, method="randomized", random_state=np.random.default_rng(3))
     for f in ("U", "s", "Vt"):
         np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
-    assert (a.n_passes, a.basis_size, a.error_estimate) == (b.n_passes, b.basis_size, b.error_estimate)
+    assert (a.n_passes, a.basis_size, a.error_estimate) == (
+        b.n_passes,
+        b.basis_size,
+        b.error_estimate,
+    )
     c = truncated_svd(x, 8, method="randomized", random_state=4)  # another stream, same answer
     assert sin_max(a.U, c.U) < 1e-2
     np.testing.assert_allclose(a.s, c.s, rtol=SVD_TOL)
 
 
-def test_n_iter_caps_the_work_at_the_former_budget():
+def test_n_iter_caps_the_work_of_the_adaptive_route():
     """An integer n_iter caps the adaptive route at the columns multiplied by n_iter power
-    iterations of the former default block (2 rank columns); never fewer than rank triplets."""
+    iterations of the fixed route with a block of 2 rank columns; never fewer than rank
+    triplets."""
     rng = np.random.default_rng(1)
     x = rng.standard_normal((400, 300)) * (np.arange(1, 301) ** -0.2)  # flat: slow to converge
     k = 20
@@ -176,7 +185,7 @@ def test_n_iter_caps_the_work_at_the_former_budget():
     for q in (0, 1, 3):
         res = truncated_svd(x, k, center=False, method="randomized", n_iter=q, random_state=0)
         budget = (2 * q + 1) * 2 * k
-        b = _linalg._default_block_size(k, sparse=False)
+        b = _randomized._default_block_size(k, sparse=False)
         assert res.s.size == k
         assert res.n_passes * b <= max(budget, 2 * b)  # dense: no final pass
         if not res.converged:
@@ -218,33 +227,63 @@ def test_auto_picks_the_route():
 
 
 # ----------------------------------------------------------------------------- fixed route
-def _old_inputs():
+def _fixed_route_inputs():
     rng = np.random.default_rng(42)
     xd = rng.standard_normal((400, 30)) @ rng.standard_normal((30, 150))
     xd += 0.1 * rng.standard_normal((400, 150))
-    xs = sp.random_array((500, 300), density=0.05, random_state=3, format="csr").astype(np.float32) * 3
+    xs = (
+        sp.random_array((500, 300), density=0.05, random_state=3, format="csr").astype(np.float32)
+        * 3
+    )
     w = rng.random(400) + 0.5
     return xd, xs, w
 
 
-def test_explicit_n_oversamples_is_the_former_route(monkeypatch):
-    """Values computed by the code before the adaptive route existed (same seeds), and the
-    explicit-n_oversamples path going through the kept function, the default path not."""
-    xd, xs, w = _old_inputs()
+def test_explicit_n_oversamples_takes_the_fixed_route(monkeypatch):
+    """Reference values of the fixed-oversampling route (same seeds), and the explicit
+    n_oversamples path going through its function, the default path not."""
+    xd, xs, w = _fixed_route_inputs()
     cases = [  # (call, passes, s[:4], sum |U|)
-        (lambda: truncated_svd(xd, 12, center=True, row_weights=w, method="randomized",
-                               n_oversamples=7, n_iter=2, random_state=0),
-         5, [413.25370317467275, 369.52703047322655, 359.20926074815935, 351.3742918032534],
-         182.82109702177053, 1e-9),
-        # the former default p = max(rank, 20), q = 5
-        (lambda: truncated_svd(xs, 20, center=True, method="randomized", n_oversamples=20,
-                               random_state=np.random.default_rng(5)),
-         11, [15.743249735453887, 15.22339908604238, 15.0565236876835, 14.990295310104075],
-         338.46087795287167, 1e-5),
-        (lambda: truncated_svd(xs, 10, center=False, method="randomized", n_oversamples=0,
-                               n_iter=0, random_state=1),
-         1, [10.072632079569646, 9.431357641113035, 9.129275106668588, 9.015056857214157],
-         175.5583461477712, 1e-5),
+        (
+            lambda: truncated_svd(
+                xd,
+                12,
+                center=True,
+                row_weights=w,
+                method="randomized",
+                n_oversamples=7,
+                n_iter=2,
+                random_state=0,
+            ),
+            5,
+            [413.25370317467275, 369.52703047322655, 359.20926074815935, 351.3742918032534],
+            182.82109702177053,
+            1e-9,
+        ),
+        # p = max(rank, 20), q = 5
+        (
+            lambda: truncated_svd(
+                xs,
+                20,
+                center=True,
+                method="randomized",
+                n_oversamples=20,
+                random_state=np.random.default_rng(5),
+            ),
+            11,
+            [15.743249735453887, 15.22339908604238, 15.0565236876835, 14.990295310104075],
+            338.46087795287167,
+            1e-5,
+        ),
+        (
+            lambda: truncated_svd(
+                xs, 10, center=False, method="randomized", n_oversamples=0, n_iter=0, random_state=1
+            ),
+            1,
+            [10.072632079569646, 9.431357641113035, 9.129275106668588, 9.015056857214157],
+            175.5583461477712,
+            1e-5,
+        ),
     ]
     for call, passes, s4, u_abs, rtol in cases:
         res = call()
@@ -252,13 +291,13 @@ def test_explicit_n_oversamples_is_the_former_route(monkeypatch):
         np.testing.assert_allclose(res.s[:4], s4, rtol=rtol)
         assert float(np.abs(res.U.astype(float)).sum()) == pytest.approx(u_abs, rel=rtol)
     calls = []
-    kept = _linalg._fixed_oversampling_svd
+    kept = _svd._fixed_oversampling_svd
 
     def spy(*args, **kwargs):
         calls.append(args)
         return kept(*args, **kwargs)
 
-    monkeypatch.setattr(_linalg, "_fixed_oversampling_svd", spy)
+    monkeypatch.setattr(_svd, "_fixed_oversampling_svd", spy)
     a = truncated_svd(xd, 6, method="randomized", n_oversamples=10, n_iter=3, random_state=0)
     assert len(calls) == 1 and calls[0][4:7] == (6, 16, 3)  # rank, l = rank + p, q
     assert (a.basis_size, a.n_iter, a.n_passes) == (16, 3, 7)
@@ -306,10 +345,11 @@ def test_mvlsa_defaults_recover_the_planted_shared_space():
     planted_fast = np.rad2deg(np.max(sla.subspace_angles(fast.embedding_, z)))
     planted_exact = np.rad2deg(np.max(sla.subspace_angles(exact.embedding_, z)))
     assert planted_exact < 15 and abs(planted_fast - planted_exact) < 0.05
-    # the same views through the former fixed route with blocks too narrow for the signal:
+    # the same views through the fixed route with blocks too narrow for the signal:
     # the adaptive default is the more accurate one
-    narrow = MVLSA(k, view_rank=k, svd_solver="randomized", n_oversamples=5, n_iter=1,
-                   random_state=0).fit(views)
+    narrow = MVLSA(
+        k, view_rank=k, svd_solver="randomized", n_oversamples=5, n_iter=1, random_state=0
+    ).fit(views)
     narrow_angle = np.rad2deg(np.max(sla.subspace_angles(narrow.embedding_, exact.embedding_)))
     assert narrow_angle > angle
 
@@ -322,7 +362,8 @@ def test_mvlsa_svd_tol_and_fixed_route():
     tight = MVLSA(3, view_rank=10, svd_solver="randomized", svd_tol=1e-8, random_state=0).fit(views)
     assert tight.fit_stats_["n_passes"] >= loose.fit_stats_["n_passes"]
     assert np.max(sla.subspace_angles(tight.embedding_, exact.embedding_)) < 1e-6
-    fixed = MVLSA(3, view_rank=10, svd_solver="randomized", n_oversamples=10, n_iter=2,
-                  random_state=0).fit(views)
+    fixed = MVLSA(
+        3, view_rank=10, svd_solver="randomized", n_oversamples=10, n_iter=2, random_state=0
+    ).fit(views)
     assert fixed.fit_stats_["n_passes"] == 2 * 5
     assert MVLSA().get_params()["svd_tol"] == SVD_TOL and MVLSA().get_params()["n_iter"] is None

@@ -8,6 +8,7 @@ matplotlib.use("Agg")
 
 import matplotlib.colors  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from workbench.significance import MVLSA_TABLE2, mrds_correlation  # noqa: E402
@@ -60,8 +61,6 @@ def test_no_yellow_on_white(figure):
 
 
 def test_without_the_papers_values_and_ticks_helper():
-    import pandas as pd
-
     fig = plot_mrds_curves([30, 300], r_values=(0.5,), p0_values=(0.05,), paper=pd.DataFrame())
     assert all(ln.get_linestyle() != "None" for ax in fig.axes for ln in ax.get_lines())
     plt.close(fig)

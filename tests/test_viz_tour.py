@@ -12,6 +12,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from workbench import coverage as cov  # noqa: E402
+from workbench.explore.tour import coverage_explorer  # noqa: E402
 from workbench.viz.tour import coverage_groups, plot_coverage, plot_vocabulary  # noqa: E402
 
 TOKENS = ("the cat sat on the mat the dog sat on the log a cat and a dog " * 50).split()
@@ -93,8 +94,6 @@ def test_plot_coverage_sixteen_sets_are_distinguishable():
 
 
 def test_coverage_explorer_widget():
-    from workbench.explore.tour import coverage_explorer
-
     counts = cov.vocabulary_counts(TOKENS)
     box = coverage_explorer(counts.index, SETS)
     controls, output = box.children

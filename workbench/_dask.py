@@ -11,14 +11,12 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from workbench._optional import import_optional
 from workbench._validation import check_int
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["SCALE_INSTALL", "active_client", "tree_reduce"]
-
-#: How to install what ``backend="dask"`` needs.
-SCALE_INSTALL = 'pip install "workbench[scale]"'
+__all__ = ["active_client", "tree_reduce"]
 
 
 def active_client(client: Any = None) -> Any:
@@ -34,13 +32,7 @@ def active_client(client: Any = None) -> Any:
     TypeError
         ``client`` is not a :class:`distributed.Client`.
     """
-    try:
-        import distributed
-    except ImportError as exc:
-        raise ImportError(
-            "backend='dask' needs dask.distributed, which is not installed; install the "
-            f"'scale' extra: {SCALE_INSTALL}"
-        ) from exc
+    distributed = import_optional("distributed", "scale", purpose="backend='dask'")
     if client is not None:
         if not isinstance(client, distributed.Client):
             raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}")

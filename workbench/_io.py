@@ -56,6 +56,9 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike
+
+from workbench._typing import Matrix
 
 logger = logging.getLogger(__name__)
 
@@ -191,7 +194,7 @@ def _manifest_checksum(manifest: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------------------- arrays <-> npz
 
 
-def _pack(arrays: Mapping[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, str]]:
+def _pack(arrays: Mapping[str, ArrayLike | Matrix]) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     flat: dict[str, np.ndarray] = {}
     kinds: dict[str, str] = {}
     for name, value in arrays.items():
@@ -214,8 +217,10 @@ def _pack(arrays: Mapping[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, s
     return flat, kinds
 
 
-def _unpack(z: Mapping[str, np.ndarray], kinds: Mapping[str, str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _unpack(
+    z: Mapping[str, np.ndarray], kinds: Mapping[str, str]
+) -> dict[str, np.ndarray | sp.csr_array]:
+    out: dict[str, np.ndarray | sp.csr_array] = {}
     for name, kind in kinds.items():
         if kind == "csr":
             shape = tuple(int(s) for s in z[f"{name}/shape"])
@@ -245,7 +250,7 @@ class CacheEntry:
     """A verified cache entry: its arrays and the JSON metadata stored with them."""
 
     key: str
-    arrays: dict[str, Any]
+    arrays: dict[str, Any]  # ndarray or csr_array, as stored: readers know which they stored
     meta: Any
     manifest_path: Path
 
@@ -406,7 +411,10 @@ class Cache:
     # ------------------------------------------------------------------ write
 
     def store(
-        self, inputs: Mapping[str, Any], arrays: Mapping[str, Any] | None = None, meta: Any = None
+        self,
+        inputs: Mapping[str, Any],
+        arrays: Mapping[str, ArrayLike | Matrix] | None = None,
+        meta: Any = None,
     ) -> Path:
         """Store ``arrays`` (dense / sparse) and JSON ``meta`` under ``inputs``; return the manifest.
 
@@ -458,7 +466,7 @@ class Cache:
     def get_or_build(
         self,
         inputs: Mapping[str, Any],
-        build: Callable[[], tuple[Mapping[str, Any], Any]],
+        build: Callable[[], tuple[Mapping[str, ArrayLike | Matrix] | None, Any]],
     ) -> CacheEntry:
         """The verified entry of ``inputs``; on a miss, ``build() -> (arrays, meta)`` and store it.
 

@@ -16,12 +16,23 @@ before its iteration budget has succeeded: update the bar by hand and end it wit
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 __all__ = ["finish_bar"]
 
 
-def finish_bar(bar: Any) -> None:
+class _Bar(Protocol):
+    """What :func:`finish_bar` uses of a ``tqdm`` bar."""
+
+    total: float | None
+    n: float
+
+    def refresh(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def finish_bar(bar: _Bar) -> None:
     """Close ``bar`` as complete at its current count (the loop may have stopped early)."""
     if bar.total is not None and bar.n < bar.total:
         bar.total = bar.n

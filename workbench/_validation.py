@@ -19,10 +19,13 @@ import numbers
 import os
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, TypeVar, Unpack, overload
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import DTypeLike
+
+from workbench._typing import PathLikeStr
 
 __all__ = [
     "DataFormatError",
@@ -40,13 +43,16 @@ __all__ = [
 ]
 
 NanPolicy = Literal["raise", "omit", "propagate"]
+_T = TypeVar("_T")
 
 
 class DataFormatError(ValueError):
     """A data file is truncated or malformed; the message names the file and the line."""
 
 
-def _range_text(low: float | None, high: float | None, low_open: bool, high_open: bool) -> str:
+def _range_text(
+    low: float | None, high: float | None, low_open: bool = False, high_open: bool = False
+) -> str:
     parts = []
     if low is not None:
         parts.append(f"{'>' if low_open else '>='} {low:g}")
@@ -55,6 +61,38 @@ def _range_text(low: float | None, high: float | None, low_open: bool, high_open
     return " and ".join(parts)
 
 
+def _real_or_raise(value: Any, name: str, noun: str, rng: str, allow_none: bool) -> str:
+    """What ``value`` must be (``noun``, the range ``rng``, "or None") for the error messages of
+    :func:`check_int` / :func:`check_float`; ``TypeError`` saying so unless it is a real
+    number (booleans and strings are not)."""
+    what = f"{noun} {rng}" if rng else noun
+    if allow_none:
+        what += " or None"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {what}, got {value!r} ({type(value).__name__})")
+    return what
+
+
+class _IntBounds(TypedDict, total=False):
+    low: int | None
+    high: int | None
+
+
+class _FloatBounds(TypedDict, total=False):
+    low: float | None
+    high: float | None
+    low_open: bool
+    high_open: bool
+
+
+@overload
+def check_int(
+    value: Any, name: str, *, allow_none: Literal[False] = ..., **bounds: Unpack[_IntBounds]
+) -> int: ...
+@overload
+def check_int(
+    value: Any, name: str, *, allow_none: bool, **bounds: Unpack[_IntBounds]
+) -> int | None: ...
 def check_int(
     value: Any,
     name: str,
@@ -62,19 +100,14 @@ def check_int(
     low: int | None = None,
     high: int | None = None,
     allow_none: bool = False,
-) -> Any:
+) -> int | None:
     """``value`` as a Python ``int`` in ``[low, high]`` (``None`` passes when ``allow_none``).
 
     Integral floats (``5.0``) are accepted; strings, booleans and fractional numbers are not.
     """
     if value is None and allow_none:
         return None
-    rng = _range_text(low, high, False, False)
-    what = f"an integer {rng}".rstrip() if rng else "an integer"
-    if allow_none:
-        what += " or None"
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be {what}, got {value!r} ({type(value).__name__})")
+    what = _real_or_raise(value, name, "an integer", _range_text(low, high), allow_none)
     if isinstance(value, numbers.Integral):
         out = int(value)
     else:
@@ -87,6 +120,14 @@ def check_int(
     return out
 
 
+@overload
+def check_float(
+    value: Any, name: str, *, allow_none: Literal[False] = ..., **bounds: Unpack[_FloatBounds]
+) -> float: ...
+@overload
+def check_float(
+    value: Any, name: str, *, allow_none: bool, **bounds: Unpack[_FloatBounds]
+) -> float | None: ...
 def check_float(
     value: Any,
     name: str,
@@ -96,7 +137,7 @@ def check_float(
     low_open: bool = False,
     high_open: bool = False,
     allow_none: bool = False,
-) -> Any:
+) -> float | None:
     """``value`` as a finite Python ``float`` in the given range (``None`` when ``allow_none``).
 
     ``low_open`` / ``high_open`` exclude the bound itself (``low=0, low_open=True``: > 0).
@@ -104,11 +145,7 @@ def check_float(
     if value is None and allow_none:
         return None
     rng = _range_text(low, high, low_open, high_open)
-    what = f"a finite number {rng}".rstrip() if rng else "a finite number"
-    if allow_none:
-        what += " or None"
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be {what}, got {value!r} ({type(value).__name__})")
+    what = _real_or_raise(value, name, "a finite number", rng, allow_none)
     v = float(value)
     bad = not math.isfinite(v)
     if low is not None:
@@ -127,7 +164,7 @@ def check_bool(value: Any, name: str) -> bool:
     return bool(value)
 
 
-def check_choice(value: Any, name: str, choices: Collection[Any]) -> Any:
+def check_choice(value: Any, name: str, choices: Collection[_T]) -> _T:
     """``value`` if it is one of ``choices``; the error lists them."""
     try:
         ok = value in choices
@@ -141,9 +178,35 @@ def check_choice(value: Any, name: str, choices: Collection[Any]) -> Any:
 
 def check_nan_policy(nan_policy: Any) -> NanPolicy:
     """``nan_policy`` as in :mod:`scipy.stats`: ``'raise'``, ``'omit'`` or ``'propagate'``."""
-    return check_choice(nan_policy, "nan_policy", ("raise", "omit", "propagate"))  # type: ignore[no-any-return]
+    return check_choice(nan_policy, "nan_policy", ("raise", "omit", "propagate"))
 
 
+@overload
+def check_array(
+    X: Any,
+    name: str,
+    *,
+    ndim: int | Sequence[int] | None = ...,
+    accept_sparse: Literal[False] = ...,
+    allow_complex: bool = ...,
+    finite: bool = ...,
+    min_rows: int = ...,
+    min_cols: int = ...,
+    dtype: DTypeLike | None = ...,
+) -> np.ndarray: ...
+@overload
+def check_array(
+    X: Any,
+    name: str,
+    *,
+    ndim: int | Sequence[int] | None = ...,
+    accept_sparse: bool,
+    allow_complex: bool = ...,
+    finite: bool = ...,
+    min_rows: int = ...,
+    min_cols: int = ...,
+    dtype: DTypeLike | None = ...,
+) -> Any: ...  # ndarray or csr_matrix: callers branch on sp.issparse, opaque to mypy
 def check_array(
     X: Any,
     name: str,
@@ -154,8 +217,8 @@ def check_array(
     finite: bool = True,
     min_rows: int = 0,
     min_cols: int = 0,
-    dtype: Any = np.float64,
-) -> Any:
+    dtype: DTypeLike | None = np.float64,
+) -> np.ndarray | sp.csr_matrix:
     """``X`` as a real ``dtype`` array (or CSR sparse matrix when ``accept_sparse``).
 
     Raises ``TypeError`` for non-numeric, complex (unless ``allow_complex``) or sparse (unless
@@ -247,14 +310,19 @@ def check_random_state(value: Any, name: str = "random_state", *, legacy: bool =
     return seed
 
 
+def _as_path(path: Any, name: str) -> Path:
+    """``path`` as an expanded :class:`~pathlib.Path`; ``TypeError`` unless a str or path-like."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(path).__name__}")
+    return Path(path).expanduser()
+
+
 def check_file(path: Any, name: str = "path", *, allow_empty: bool = False) -> Path:
     """``path`` as a :class:`~pathlib.Path` to an existing, readable, non-empty regular file.
 
     A directory, a missing file and an empty file each get their own message.
     """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(path).__name__}")
-    p = Path(path).expanduser()
+    p = _as_path(path, name)
     if p.is_dir():
         raise IsADirectoryError(f"{name} {str(p)!r} is a directory, not a file")
     if not p.exists():
@@ -270,9 +338,7 @@ def check_file(path: Any, name: str = "path", *, allow_empty: bool = False) -> P
 
 def check_dir(path: Any, name: str = "path") -> Path:
     """``path`` as a :class:`~pathlib.Path` to an existing directory."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(path).__name__}")
-    p = Path(path).expanduser()
+    p = _as_path(path, name)
     if p.is_file():
         raise NotADirectoryError(f"{name} {str(p)!r} is a file, not a directory")
     if not p.exists():
@@ -280,7 +346,7 @@ def check_dir(path: Any, name: str = "path") -> Path:
     return p
 
 
-def format_error(path: Any, lineno: int | None, message: str) -> DataFormatError:
+def format_error(path: PathLikeStr, lineno: int | None, message: str) -> DataFormatError:
     """A :class:`DataFormatError` reading ``"<file name> line <n>: <message> [<full path>]"``."""
     p = Path(path)
     where = f"{p.name} line {lineno}" if lineno is not None else p.name

@@ -193,6 +193,14 @@ def train_ibm1(
     ----------
     P. F. Brown, S. A. Della Pietra, V. J. Della Pietra, R. L. Mercer (1993). The mathematics of
     statistical machine translation: parameter estimation. Computational Linguistics 19(2).
+
+    Examples
+    --------
+    >>> source = [["the", "house"], ["the", "book"], ["a", "book"]]
+    >>> target = [["das", "haus"], ["das", "buch"], ["ein", "buch"]]
+    >>> model = train_ibm1(source, target, n_iter=10)
+    >>> viterbi_align(model, source, target)
+    [[(0, 0), (1, 1)], [(0, 0), (1, 1)], [(0, 0), (1, 1)]]
     """
     _check_bitext(source, target)
     n_iter = check_int(n_iter, "n_iter", low=0)

@@ -5,8 +5,8 @@ A Jupyter kernel that imports :mod:`workbench` (every notebook does, in its impo
 
 * writes every log record of the ``workbench`` loggers (INFO and above) and of other libraries
   (WARNING and above) to ``workbench.log`` in the run's results folder
-  (:func:`workbench.records.output_dir`: ``results/<notebook>/`` for a run of
-  :mod:`workbench.runner`, ``results/interactive/`` for a notebook run by hand in JupyterLab);
+  (:func:`output_dir`: ``results/<notebook>/`` for a run of :mod:`workbench.runner`,
+  ``results/interactive/`` for a notebook run by hand in JupyterLab);
 * routes Python warnings to the same file instead of the cell's stderr;
 * after each cell, shows every *new* warning that matters once, as one short line (the same
   warning again is only counted, in the log): warnings addressed to developers
@@ -25,15 +25,21 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from workbench._typing import PathLikeStr
+
 __all__ = [
     "LOG_FILE",
+    "OUTPUT_DIR_ENV",
     "QUIET_CATEGORIES",
     "WarningSummary",
     "in_kernel",
+    "output_dir",
     "setup_notebook_logging",
     "teardown_notebook_logging",
 ]
 
+#: Environment variable naming the results folder of a :mod:`workbench.runner` run.
+OUTPUT_DIR_ENV = "WORKBENCH_OUTPUT_DIR"
 #: Name of the log file in the results folder.
 LOG_FILE = "workbench.log"
 #: Warning categories written to the log only (they address developers, not a reader).
@@ -50,13 +56,41 @@ _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 _STATE: dict[str, Any] = {}
 
 
+def _checkout_root() -> Path | None:
+    """The workbench checkout (a folder with ``notebooks/`` and ``workbench/``) containing the
+    working directory, or None."""
+    cwd = Path.cwd().resolve()
+    for folder in (cwd, *cwd.parents):
+        if (folder / "notebooks").is_dir() and (folder / "workbench").is_dir():
+            return folder
+    return None
+
+
+def _project_root() -> Path:
+    """The workbench checkout containing the working directory (or the working directory)."""
+    return _checkout_root() or Path.cwd().resolve()
+
+
+def output_dir() -> Path:
+    """The folder where the current notebook run writes its tables and figures."""
+    env = os.environ.get(OUTPUT_DIR_ENV)
+    path = Path(env) if env else _project_root() / "results" / "interactive"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _shell() -> Any:
+    """The running IPython shell, or None. A kernel has imported IPython already: it is looked up
+    in ``sys.modules``, so that ``import workbench`` outside a kernel does not import it."""
+    ipython = sys.modules.get("IPython")
+    return None if ipython is None else ipython.get_ipython()
+
+
 def in_kernel() -> bool:
     """True inside a Jupyter (ipykernel) kernel."""
     if "ipykernel" not in sys.modules:
         return False
-    from IPython import get_ipython
-
-    shell = get_ipython()
+    shell = _shell()
     return shell is not None and getattr(shell, "kernel", None) is not None
 
 
@@ -120,15 +154,13 @@ def _report(*_: Any) -> None:
         sys.stderr.flush()
 
 
-def setup_notebook_logging(folder: str | os.PathLike[str] | None = None) -> Path:
-    """Log to ``<folder>/workbench.log`` (default: :func:`workbench.records.output_dir`) and
+def setup_notebook_logging(folder: PathLikeStr | None = None) -> Path:
+    """Log to ``<folder>/workbench.log`` (default: :func:`output_dir`) and
     summarise the warnings that matter once (see the module docstring); returns the log's path.
 
     Idempotent for the same folder; a different folder replaces the previous set-up.
     """
     if folder is None:
-        from workbench.records import output_dir
-
         folder = output_dir()
     path = Path(folder) / LOG_FILE
     if _STATE.get("path") == path:
@@ -149,9 +181,7 @@ def setup_notebook_logging(folder: str | os.PathLike[str] | None = None) -> Path
         package.setLevel(logging.INFO)
     warnings.showwarning = _showwarning
     if in_kernel():
-        from IPython import get_ipython
-
-        get_ipython().events.register("post_run_cell", _report)
+        _shell().events.register("post_run_cell", _report)
         _STATE["hooked"] = True
     return path
 
@@ -170,9 +200,7 @@ def teardown_notebook_logging() -> None:
     if warnings.showwarning is _showwarning:
         warnings.showwarning = _STATE.get("showwarning", warnings.showwarning)
     if _STATE.get("hooked"):
-        from IPython import get_ipython
-
-        shell = get_ipython()
+        shell = _shell()
         if shell is not None:
             try:
                 shell.events.unregister("post_run_cell", _report)
@@ -187,14 +215,7 @@ def _in_workbench_run() -> bool:
     A kernel of a user's own project that imports :mod:`workbench` as a library keeps its
     logging untouched.
     """
-    from workbench.records import OUTPUT_DIR_ENV
-
-    if os.environ.get(OUTPUT_DIR_ENV):
-        return True
-    cwd = Path.cwd().resolve()
-    return any(
-        (f / "notebooks").is_dir() and (f / "workbench").is_dir() for f in (cwd, *cwd.parents)
-    )
+    return bool(os.environ.get(OUTPUT_DIR_ENV)) or _checkout_root() is not None
 
 
 def _auto_setup() -> None:

@@ -11,27 +11,35 @@ either. :func:`save_table` and :func:`save_figure` write into the run's output f
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import numbers
 import os
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from IPython import get_ipython
+from IPython.display import Markdown, display
+from matplotlib.figure import Figure
 
 from workbench._io import atomic_path, atomic_write_text
+from workbench._typing import PathLikeStr
 from workbench._validation import check_bool, check_dir, check_file, format_error
+from workbench.notebook_log import OUTPUT_DIR_ENV, _project_root, output_dir
 
 RECORD_MIME = "application/vnd.workbench.record+json"
 RECORD_FILE_ENV = "WORKBENCH_RECORD_FILE"
-OUTPUT_DIR_ENV = "WORKBENCH_OUTPUT_DIR"
 
 __all__ = [
     "RECORD_MIME",
+    "RECORD_FILE_ENV",
+    "OUTPUT_DIR_ENV",
     "narrate",
     "recorded",
     "to_jsonable",
@@ -160,14 +168,8 @@ def record(name: str, value: Any) -> Any:
             current = json.loads(path.read_text(encoding="utf-8") or "{}")
         current[name] = payload
         atomic_write_text(path, json.dumps(current, indent=2, sort_keys=True))
-    try:  # embed in the executed notebook as well
-        from IPython import get_ipython
-        from IPython.display import display
-
-        if get_ipython() is not None:
-            display({RECORD_MIME: {name: payload}}, raw=True)
-    except ImportError:  # pragma: no cover - IPython is a dependency
-        pass
+    if get_ipython() is not None:  # embed in the executed notebook as well
+        display({RECORD_MIME: {name: payload}}, raw=True)
     return payload
 
 
@@ -229,10 +231,8 @@ class _NarrationFormatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         what = f"narrate(): field {{{self._field}:{format_spec}}}"
         if format_spec in ("mpts", "mdpts"):
-            from workbench.significance.seeds import _values
-
             try:
-                vals = _values(value)
+                vals = _seed_values(value)
             except (TypeError, ValueError):
                 raise TypeError(
                     f"{what} needs per-seed numbers (a list or a dict keyed by seed), got {value!r}"
@@ -270,7 +270,16 @@ class _NarrationFormatter(string.Formatter):
         return super().get_value(key, args, kwargs)
 
 
-def narrate(template: str, /, **values: Any) -> Any:
+def _seed_values(obj: Any) -> np.ndarray:
+    """Per-seed numbers (a list, a dict keyed by seed, or one number) as floats; None is NaN."""
+    if isinstance(obj, Mapping):
+        obj = list(obj.values())
+    if not isinstance(obj, Sequence) or isinstance(obj, (str, bytes)):
+        obj = [obj]
+    return np.asarray([np.nan if v is None else float(v) for v in obj], dtype=float)
+
+
+def narrate(template: str, /, **values: Any) -> Markdown:
     """Render prose whose numbers come from this run: ``template`` formatted with the values
     recorded so far (:func:`record`) and ``values``, displayed as Markdown.
 
@@ -284,15 +293,13 @@ def narrate(template: str, /, **values: Any) -> Any:
     IPython.display.Markdown
         (Displayed by the notebook when it is a cell's last expression.)
     """
-    from IPython.display import Markdown
-
     if not isinstance(template, str):
         raise TypeError(f"narrate(): template must be a string, got {type(template).__name__}")
     text = _NarrationFormatter().vformat(template, (), {**recorded(), **values})
     return Markdown(text)
 
 
-def read_records(path: str | os.PathLike[str]) -> dict[str, Any]:
+def read_records(path: PathLikeStr) -> dict[str, Any]:
     """Read the values recorded by a notebook run.
 
     Parameters
@@ -322,23 +329,20 @@ def read_records(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise format_error(path, None, f"expected a JSON object, got a {type(data).__name__}")
     if path.suffix == ".json":
         return data
-    if path.suffix == ".ipynb":
-        nb = data
-        out: dict[str, Any] = {}
-        for cell in nb.get("cells", []):
-            for o in cell.get("outputs", []):
-                data = o.get("data", {})
-                if RECORD_MIME in data:
-                    out.update(data[RECORD_MIME])
-        return out
-    raise ValueError(f"{path}: expected a .json records file or an executed .ipynb")
+    out: dict[str, Any] = {}  # an executed notebook: the records embedded in its outputs
+    for cell in data.get("cells", []):
+        for o in cell.get("outputs", []):
+            bundle = o.get("data", {})
+            if RECORD_MIME in bundle:
+                out.update(bundle[RECORD_MIME])
+    return out
 
 
 def find_records(
     notebook: str,
     size: str,
     *,
-    root: str | os.PathLike[str] | None = None,
+    root: PathLikeStr | None = None,
     current_only: bool = True,
 ) -> dict[str, Any] | None:
     """The records of the newest complete run of ``notebook`` at ``size`` under ``root``.
@@ -380,8 +384,6 @@ def find_records(
         source = folder / f"{notebook}.ipynb"
         if not source.is_file():
             return None
-        import hashlib
-
         want_sha = hashlib.sha256(source.read_bytes()).hexdigest()
     for manifest in base.glob(f"**/{notebook}/manifest.json"):
         try:
@@ -399,23 +401,6 @@ def find_records(
         if rec.is_file() and (best is None or stamp > best[0]):
             best = (stamp, rec)
     return None if best is None else read_records(best[1])
-
-
-def _project_root() -> Path:
-    """The workbench checkout containing the working directory (or the working directory)."""
-    cwd = Path.cwd().resolve()
-    for folder in (cwd, *cwd.parents):
-        if (folder / "notebooks").is_dir() and (folder / "workbench").is_dir():
-            return folder
-    return cwd
-
-
-def output_dir() -> Path:
-    """The folder where the current notebook run writes its tables and figures."""
-    env = os.environ.get(OUTPUT_DIR_ENV)
-    path = Path(env) if env else _project_root() / "results" / "interactive"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def _check_output_name(name: Any, where: str) -> str:
@@ -446,13 +431,11 @@ def save_table(name: str, table: pd.DataFrame, *, index: bool = True) -> Path:
     return path
 
 
-def save_figure(name: str, fig: Any = None) -> list[Path]:
+def save_figure(name: str, fig: Figure | None = None) -> list[Path]:
     """Save a matplotlib figure as PNG and PDF into the run's output folder.
 
     ``name`` is the file stem (no folder); ``fig`` defaults to the current figure.
     """
-    import matplotlib.pyplot as plt
-
     _check_output_name(name, "save_figure()")
     if fig is not None and not callable(getattr(fig, "savefig", None)):
         raise TypeError(

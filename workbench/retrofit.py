@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import logging
 import warnings
-from typing import Any, Literal
+from collections.abc import Iterable, Mapping
+from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
 
 from workbench._validation import check_array, check_choice, check_float, check_int
-from workbench.lexicons import lexicon_adjacency
+from workbench.embeddings import WordVectors
+from workbench.lexicons import LexiconGraph, lexicon_adjacency
 
 logger = logging.getLogger(__name__)
 
@@ -67,14 +69,14 @@ def retrofit_matrix(
 
 
 def retrofit(
-    vectors: Any,
-    lexicon: Any,
+    vectors: WordVectors,
+    lexicon: LexiconGraph | Mapping[str, Iterable[str]],
     *,
     n_iter: int = 10,
     alpha: float = 1.0,
     beta: float | Literal["inverse_degree"] = "inverse_degree",
     method: Method = "jacobi",
-) -> Any:
+) -> WordVectors:
     """Retrofit word vectors to a lexicon graph (Faruqui et al. 2015).
 
     Parameters
@@ -118,6 +120,16 @@ def retrofit(
     ----------
     Faruqui, Dodge, Jauhar, Dyer, Hovy and Smith (2015), "Retrofitting word vectors to
     semantic lexicons", NAACL. Reference code: github.com/mfaruqui/retrofitting.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from workbench.embeddings import WordVectors
+    >>> vectors = WordVectors(["car", "auto", "bike"], np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]))
+    >>> retrofit(vectors, {"car": ["auto"], "auto": ["car"]}).vectors.round(3)
+    array([[0.667, 0.333],
+           [0.333, 0.667],
+           [1.   , 1.   ]])
     """
     if not (hasattr(vectors, "words") and hasattr(vectors, "vectors")):
         raise TypeError(f"vectors must be a WordVectors, got {type(vectors).__name__}")
@@ -141,6 +153,4 @@ def retrofit(
         int((np.diff(A.indptr) > 0).sum()),
         len(words),
     )
-    from workbench.embeddings import WordVectors
-
     return WordVectors(words, Q)

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
+
+from workbench.embeddings import WordVectors
 
 logger = logging.getLogger(__name__)
 
 
-def _word_vectors(words: Sequence[str], vectors: np.ndarray) -> Any:
-    from workbench.embeddings import WordVectors
-
+def _word_vectors(words: Sequence[str], vectors: np.ndarray) -> WordVectors:
     return WordVectors(list(words), vectors)
 
 
-def _words_of(views: Sequence[Any], words: Sequence[str] | None, n: int) -> list[str]:
+def _words_of(views: Sequence[object], words: Sequence[str] | None, n: int) -> list[str]:
     if words is None:
         for v in views:
             vocab = getattr(v, "vocab", None)

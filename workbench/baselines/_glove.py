@@ -11,9 +11,11 @@ from typing import Any
 import numba
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import DTypeLike
 from tqdm.auto import tqdm
 
 from workbench._progress import finish_bar
+from workbench._typing import Matrix
 from workbench._validation import (
     check_array,
     check_bool,
@@ -21,6 +23,8 @@ from workbench._validation import (
     check_int,
     check_random_state,
 )
+from workbench.embeddings import WordVectors
+from workbench.views import View
 
 from ._common import _word_vectors, _words_of
 
@@ -55,7 +59,7 @@ class GloVeFit:
         return self.W + self.W_context
 
 
-def _cooc_triplets(cooccurrence: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def _cooc_triplets(cooccurrence: Matrix | View) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Row indices, column indices and values (float64) of the positive entries, row-major."""
     m = getattr(cooccurrence, "matrix", cooccurrence)
     m = check_array(m, "cooccurrence (a sparse matrix, ndarray or View)", ndim=2,
@@ -73,7 +77,7 @@ def _cooc_triplets(cooccurrence: Any) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return coo.row[pos].astype(np.int32), coo.col[pos].astype(np.int32), x[pos], m.shape[0]
 
 
-def _float_dtype(dtype: Any) -> np.dtype:
+def _float_dtype(dtype: DTypeLike) -> np.dtype:
     """``numpy.float32`` or ``numpy.float64`` as a dtype, else a ValueError."""
     try:
         real = np.dtype(dtype) if dtype is not None else None
@@ -90,7 +94,7 @@ def _weights(x: np.ndarray, x_max: float, alpha: float) -> np.ndarray:
 
 
 def glove_objective(
-    fit: GloVeFit, cooccurrence: Any, *, x_max: float = 100.0, alpha: float = 0.75
+    fit: GloVeFit, cooccurrence: Matrix | View, *, x_max: float = 100.0, alpha: float = 0.75
 ) -> float:
     r"""Mean over non-zeros of :math:`\tfrac12 f(X_{ij})(w_i^\top \tilde w_j + b_i + \tilde b_j - \log X_{ij})^2`."""
     i, j, x, _ = _cooc_triplets(cooccurrence)
@@ -111,7 +115,7 @@ def glove_objective(
 
 
 def _initial_parameters(
-    n_words: int, d: int, rng: np.random.Generator, dtype: Any
+    n_words: int, d: int, rng: np.random.Generator, dtype: DTypeLike
 ) -> tuple[np.ndarray, ...]:
     """``glove.c``'s start: parameters uniform in [-0.5, 0.5)/d.
 
@@ -220,7 +224,7 @@ def _glove_epoch(
 
 
 def fit_glove(
-    cooccurrence: Any,
+    cooccurrence: Matrix | View,
     n_components: int = 100,
     *,
     x_max: float = 100.0,
@@ -229,7 +233,7 @@ def fit_glove(
     epochs: int = 25,
     grad_clip: float = 100.0,
     tol: float | None = None,
-    dtype: Any = np.float32,
+    dtype: DTypeLike = np.float32,
     random_state: int | None = 0,
     progress: bool | None = None,
 ) -> GloVeFit:
@@ -351,15 +355,24 @@ def fit_glove(
 
 
 def train_glove(
-    cooccurrence: Any,
+    cooccurrence: Matrix | View,
     words: Sequence[str] | None = None,
     n_components: int = 100,
     **kwargs: Any,
-) -> Any:
+) -> WordVectors:
     """GloVe word vectors (``W + W_context``) from a co-occurrence matrix or View.
 
     ``words`` defaults to the View's vocabulary. Keyword arguments go to :func:`fit_glove`.
     Words without any co-occurrence (all-zero row and column) are left out.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> cooc = sp.csr_matrix(np.array([[0, 4, 1, 0], [4, 0, 2, 1], [1, 2, 0, 3], [0, 1, 3, 0]], float))
+    >>> vectors = train_glove(cooc, ["a", "b", "c", "d"], n_components=2, random_state=0, progress=False)
+    >>> vectors, vectors.words
+    (WordVectors(n_words=4, dim=2, dtype=float32), ['a', 'b', 'c', 'd'])
     """
     m = getattr(cooccurrence, "matrix", cooccurrence)
     n = m.shape[0] if hasattr(m, "shape") else 0

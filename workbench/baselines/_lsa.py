@@ -9,12 +9,16 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._typing import Matrix, SeedLike
 from workbench._validation import (
     check_bool,
     check_float,
     check_int,
     check_random_state,
 )
+from workbench.embeddings import WordVectors
+from workbench.gcca import _check_views, truncated_svd
+from workbench.views import View
 
 from ._common import _word_vectors, _words_of
 
@@ -22,15 +26,15 @@ logger = logging.getLogger(__name__)
 
 
 def lsa(
-    views: Sequence[Any],
+    views: Sequence[Matrix | View],
     words: Sequence[str] | None = None,
     n_components: int = 300,
     *,
     center: bool = False,
     singular_value_power: float = 1.0,
     n_iter: int = 5,
-    random_state: Any = 0,
-) -> Any:
+    random_state: SeedLike = 0,
+) -> WordVectors:
     r"""Single-view LSA: truncated SVD of the sum of the (preprocessed) views.
 
     Parameters
@@ -63,9 +67,16 @@ def lsa(
     ----------
     S. Deerwester et al. (1990). Indexing by latent semantic analysis. JASIS 41(6).
     Rastogi et al. (2015), Sec. 2 (LSA as the single-view special case).
-    """
-    from workbench.gcca import _check_views, truncated_svd
 
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> counts = sp.csr_matrix(np.array([[2, 1, 0], [1, 2, 0], [0, 0, 3], [0, 1, 1]], float))
+    >>> vectors = lsa([counts], words=["a", "b", "c", "d"], n_components=2, random_state=0)
+    >>> vectors, vectors.words
+    (WordVectors(n_words=4, dim=2, dtype=float64), ['a', 'b', 'c', 'd'])
+    """
     k = check_int(n_components, "n_components", low=1)
     center = check_bool(center, "center")
     power = check_float(singular_value_power, "singular_value_power")

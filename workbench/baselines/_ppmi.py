@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 
+from workbench._typing import SeedLike
 from workbench._validation import check_choice, check_float, check_int, check_random_state
 from workbench.embeddings import WordVectors
 from workbench.gcca import truncated_svd
@@ -17,6 +19,7 @@ from workbench.gcca._linalg import _fix_signs
 from workbench.views import (
     WINDOW_WEIGHTINGS,
     EncodedCorpus,
+    TokenCorpus,
     Vocabulary,
     count_offset,
     encode_corpus,
@@ -27,7 +30,14 @@ from workbench.views import (
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["PPMISVDFit", "fit_ppmi_svd", "ppmi_svd", "window_counts", "SVD_SOLVERS"]
+__all__ = [
+    "PPMISVDFit",
+    "PPMISVDParams",
+    "fit_ppmi_svd",
+    "ppmi_svd",
+    "window_counts",
+    "SVD_SOLVERS",
+]
 
 #: ``"arpack"``: exact truncated SVD (scipy's ``svds``, as hyperwords' ``sparsesvd``);
 #: ``"randomized"``: randomized subspace iteration (:func:`workbench.gcca.truncated_svd`).
@@ -101,8 +111,24 @@ class PPMISVDFit:
         return WordVectors(list(self.words), self.U * self.s**p)
 
 
+class PPMISVDParams(TypedDict, total=False):
+    """The keyword arguments of :func:`fit_ppmi_svd` (documented in :func:`ppmi_svd`)."""
+
+    vocab: Vocabulary | Sequence[str] | None
+    max_vocab: int | None
+    min_count: int
+    window: int
+    weighting: str
+    cds: float
+    shift: float
+    n_components: int
+    svd_solver: str
+    n_iter: int
+    random_state: SeedLike
+
+
 def fit_ppmi_svd(
-    corpus: object,
+    corpus: TokenCorpus | EncodedCorpus,
     *,
     vocab: Vocabulary | Sequence[str] | None = None,
     max_vocab: int | None = None,
@@ -114,7 +140,7 @@ def fit_ppmi_svd(
     n_components: int = 300,
     svd_solver: str = "arpack",
     n_iter: int = 5,
-    random_state: object = None,
+    random_state: SeedLike = None,
 ) -> PPMISVDFit:
     r"""Count window pairs, take the (shifted) PPMI with context-distribution smoothing, SVD it.
 
@@ -191,20 +217,7 @@ def fit_ppmi_svd(
 
 
 def ppmi_svd(
-    corpus: object,
-    *,
-    vocab: Vocabulary | Sequence[str] | None = None,
-    max_vocab: int | None = None,
-    min_count: int = 1,
-    window: int = 5,
-    weighting: str = "uniform",
-    cds: float = 0.75,
-    shift: float = 1.0,
-    eig: float = 0.5,
-    n_components: int = 300,
-    svd_solver: str = "arpack",
-    n_iter: int = 5,
-    random_state: object = None,
+    corpus: TokenCorpus | EncodedCorpus, *, eig: float = 0.5, **params: Unpack[PPMISVDParams]
 ) -> WordVectors:
     r"""Word vectors from the SVD of a (shifted) PPMI matrix -- the "hyperwords" recipe.
 
@@ -262,20 +275,16 @@ def ppmi_svd(
     learned from word embeddings. TACL 3, 211--225.
     J. Bullinaria, J. Levy (2007). Extracting semantic representations from word
     co-occurrence statistics: a computational study. Behavior Research Methods 39(3).
+
+    Examples
+    --------
+    >>> docs = [["the", "cat", "sat", "on", "the", "mat"], ["the", "dog", "sat", "on", "the", "log"],
+    ...         ["a", "cat", "and", "a", "dog"]]
+    >>> vectors = ppmi_svd(docs, window=2, n_components=2, random_state=0)
+    >>> vectors
+    WordVectors(n_words=9, dim=2, dtype=float64)
+    >>> vectors.words[:4]
+    ['the', 'a', 'cat', 'dog']
     """
     check_float(eig, "eig", low=0)
-    fit = fit_ppmi_svd(
-        corpus,
-        vocab=vocab,
-        max_vocab=max_vocab,
-        min_count=min_count,
-        window=window,
-        weighting=weighting,
-        cds=cds,
-        shift=shift,
-        n_components=n_components,
-        svd_solver=svd_solver,
-        n_iter=n_iter,
-        random_state=random_state,
-    )
-    return fit.vectors(eig)
+    return fit_ppmi_svd(corpus, **params).vectors(eig)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import logging
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
 
 import numpy as np
+from gensim.models import Word2Vec
+from gensim.utils import RULE_DISCARD, RULE_KEEP
 
 from workbench._validation import check_float, check_int
+from workbench.embeddings import WordVectors
+from workbench.views import TokenCorpus
+from workbench.views._base import iter_token_documents
 
 from ._common import _word_vectors
 
@@ -24,7 +28,7 @@ def _stable_hash(s: str) -> int:
 class _Sentences:
     """Re-iterable token lists of a corpus, split into pieces gensim accepts (<= 10,000 tokens)."""
 
-    def __init__(self, corpus: Any, max_len: int = 10_000) -> None:
+    def __init__(self, corpus: TokenCorpus, max_len: int = 10_000) -> None:
         if isinstance(corpus, (str, bytes)):
             raise TypeError("corpus must be a Corpus or an iterable of token lists, not a string")
         if isinstance(corpus, Iterator):
@@ -33,15 +37,7 @@ class _Sentences:
         self.max_len = max_len
 
     def __iter__(self) -> Iterator[list[str]]:
-        docs: Iterable[Any]
-        if hasattr(self.corpus, "iter_documents"):
-            docs = (doc.tokens for doc in self.corpus.iter_documents())
-        else:
-            docs = self.corpus
-        for i, toks in enumerate(docs):
-            if isinstance(toks, str):
-                raise TypeError(f"corpus document {i} is a string; pass token lists")
-            toks = list(toks)
+        for toks in iter_token_documents(self.corpus):
             for s in range(0, len(toks), self.max_len):
                 yield toks[s : s + self.max_len]
 
@@ -53,7 +49,7 @@ class _Sentences:
 
 
 def train_word2vec(
-    corpus: Any,
+    corpus: TokenCorpus,
     *,
     words: Sequence[str] | None = None,
     vector_size: int = 300,
@@ -64,7 +60,7 @@ def train_word2vec(
     epochs: int = 5,
     seed: int = 0,
     workers: int = 1,
-) -> Any:
+) -> WordVectors:
     r"""Skip-gram word2vec with negative sampling (gensim), as the paper's WSG baseline.
 
     Parameters
@@ -117,10 +113,15 @@ def train_word2vec(
     ----------
     T. Mikolov et al. (2013). Distributed representations of words and phrases and their
     compositionality. NIPS. R. Řehůřek, P. Sojka (2010), gensim.
-    """
-    from gensim.models import Word2Vec
-    from gensim.utils import RULE_DISCARD, RULE_KEEP
 
+    Examples
+    --------
+    >>> docs = [["the", "cat", "sat", "on", "the", "mat"], ["the", "dog", "sat", "on", "the", "log"],
+    ...         ["a", "cat", "and", "a", "dog"]] * 20
+    >>> vectors = train_word2vec(docs, vector_size=8, min_count=1, epochs=2, seed=0)
+    >>> vectors, vectors.words[:2]
+    (WordVectors(n_words=9, dim=8, dtype=float32), ['the', 'a'])
+    """
     vector_size = check_int(vector_size, "vector_size", low=1)
     window = check_int(window, "window", low=1)
     min_count = check_int(min_count, "min_count", low=1)

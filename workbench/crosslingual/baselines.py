@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._typing import Matrix
 from workbench._validation import check_array
 
 from ..alignment import IBM1Model
@@ -65,7 +64,7 @@ class WordByWordTranslation:
         self.target_language = target_language
         self.matrix_ = translation_matrix(model, space, source_language, target_language)
 
-    def transform(self, X: Any) -> sp.csr_matrix:
+    def transform(self, X: Matrix) -> sp.csr_matrix:
         """Translate source-language document vectors (documents x joint terms)."""
         x = sp.csr_matrix(check_array(X, "X", ndim=2, accept_sparse=True))
         if x.shape[1] != self.matrix_.shape[0]:

@@ -14,20 +14,25 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from scipy.spatial.distance import cdist
+from scipy.stats import binomtest
 
+from workbench._typing import Matrix
 from workbench._validation import check_array, check_choice, check_float
+from workbench.evaluation import RetrievalResult
+from workbench.significance import compare_accuracy, holm
 
 __all__ = ["paired_retrieval", "compare_pairs", "pairwise_mcnemar", "compact_letters"]
 
 _BLOCK_ELEMENTS = 1 << 24
 
 
-def _rows_for_metric(x: Any, metric: str, name: str) -> np.ndarray | sp.csr_matrix:
+def _rows_for_metric(x: Matrix, metric: str, name: str) -> np.ndarray | sp.csr_matrix:
     x = check_array(x, name, ndim=2, accept_sparse=True)
     if sp.issparse(x):
         m = sp.csr_matrix(x, dtype=np.float64)
@@ -44,16 +49,18 @@ def _rows_for_metric(x: Any, metric: str, name: str) -> np.ndarray | sp.csr_matr
     return arr / norms[:, None]
 
 
-def _score_block(a: Any, b: Any, metric: str) -> np.ndarray:
+def _score_block(
+    a: np.ndarray | sp.csr_matrix, b: np.ndarray | sp.csr_matrix, metric: str
+) -> np.ndarray:
     if metric == "cosine":
         s = a @ b.T
         return np.asarray(s.toarray() if sp.issparse(s) else s)
-    from scipy.spatial.distance import cdist
-
     return -cdist(a, b, "cityblock")
 
 
-def paired_retrieval(A: Any, B: Any, *, metric: Literal["cosine", "l1"] = "cosine") -> Any:
+def paired_retrieval(
+    A: Matrix, B: Matrix, *, metric: Literal["cosine", "l1"] = "cosine"
+) -> RetrievalResult:
     r"""Retrieval in both directions (A -> B and B -> A) from one score matrix.
 
     Row ``i`` of ``B`` is the true mate of row ``i`` of ``A``. With scores :math:`s_{ij}` (cosine
@@ -73,8 +80,6 @@ def paired_retrieval(A: Any, B: Any, *, metric: Literal["cosine", "l1"] = "cosin
         and the per-direction results in ``forward`` / ``backward``, as
         :func:`workbench.evaluation.crosslingual_retrieval` returns them.
     """
-    from ..evaluation.retrieval import RetrievalResult
-
     check_choice(metric, "metric", ("cosine", "l1"))
     a = _rows_for_metric(A, metric, "A")
     b = _rows_for_metric(B, metric, "B")
@@ -104,7 +109,7 @@ def paired_retrieval(A: Any, B: Any, *, metric: Literal["cosine", "l1"] = "cosin
         s = cached if cached is not None else _score_block(a[i0:i1], b, metric)
         bwd += (s >= diag[None, :]).sum(axis=0)
 
-    def one(ranks: np.ndarray) -> Any:
+    def one(ranks: np.ndarray) -> RetrievalResult:
         ranks = np.array(ranks, copy=True)
         ranks.setflags(write=False)
         return RetrievalResult(float(np.mean(ranks == 1)), float(np.mean(1.0 / ranks)), ranks,
@@ -126,8 +131,6 @@ def compare_pairs(
     ``holm p`` adjusts the McNemar p-values over the rows of this table (Holm, 1979);
     ``significant`` is ``holm p < alpha``. Pairs whose methods were not run are skipped.
     """
-    from ..significance import compare_accuracy, holm
-
     alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
     rows = []
     for a, b in pairs:
@@ -174,10 +177,6 @@ def pairwise_mcnemar(hits: Mapping[str, np.ndarray], *, alpha: float = 0.05) -> 
         first given on a tie): ``better, worse, accuracy better, accuracy worse, difference,
         n better only, n worse only, mcnemar p, holm p, significant``.
     """
-    from scipy.stats import binomtest
-
-    from ..significance import holm
-
     alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
     names = list(hits)
     if len(names) < 2:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Self, TypeAlias
 
 import numba
 import numpy as np
@@ -27,26 +27,32 @@ from sklearn.utils.validation import check_is_fitted
 from tqdm.auto import tqdm
 
 from workbench._progress import finish_bar
+from workbench._typing import Matrix
 from workbench._validation import check_array, check_float, check_int
 
-from .projections import check_aligned_views
+from .projections import Masks, check_aligned_views
 
 __all__ = ["JPLSA", "CPLSA", "frequency_sorted_topics", "kl_project"]
 
 logger = logging.getLogger(__name__)
 
 #: ``callback(iteration, model) -> bool | None``; ``True`` stops EM early.
-Callback = Callable[[int, Any], Any]
+Callback: TypeAlias = "Callable[[int, _PLSABase], bool | None]"
+
+#: What :func:`_em_statistics` returns: the log-likelihood, R Phi^T and R^T Theta (on request).
+_Statistics: TypeAlias = tuple[float, np.ndarray | None, np.ndarray | None]
 
 
-def _counts(x: Any) -> sp.csr_matrix:
+def _counts(x: Matrix) -> sp.csr_matrix:
     c = sp.csr_matrix(x, dtype=np.float64)
     c.sum_duplicates()
     c.eliminate_zeros()
     return c
 
 
-def _check_counts(views: Sequence[Any], min_views: int, masks: Any) -> list[sp.csr_matrix]:
+def _check_counts(
+    views: Sequence[Matrix], min_views: int, masks: Masks | None
+) -> list[sp.csr_matrix]:
     views = check_aligned_views(views, masks=masks, min_views=min_views)
     out = []
     for m, v in enumerate(views):
@@ -95,7 +101,7 @@ def _em_statistics(
     *,
     rows: bool = True,
     cols: bool = False,
-) -> tuple[float, np.ndarray | None, np.ndarray | None]:
+) -> _Statistics:
     r"""One pass over the nonzeros of ``x``: :math:`\sum x \log(\Theta\Phi)` and, on request,
     :math:`R\,\Phi^T` (``rows``, documents x topics) and :math:`R^T\Theta` (``cols``, terms x
     topics), with :math:`R = X / (\Theta\Phi)` at the nonzeros.
@@ -179,15 +185,28 @@ def _check_nonempty(views: Sequence[sp.csr_matrix]) -> list[np.ndarray]:
 
 
 class _PLSABase(TransformerMixin, BaseEstimator):
-    n_topics: int
-    alpha: float
-    beta: float
-    n_iter: int
-    fold_in_iter: int
+    """The parameters, fold-in and ``fit_transform`` of :class:`JPLSA` and :class:`CPLSA` (the
+    parameters' defaults are JPLSA's)."""
+
     topic_word_: np.ndarray
     n_features_in_: int
 
-    def _validate_params(self, callback: Any) -> None:
+    def __init__(
+        self,
+        n_topics: int = 50,
+        *,
+        alpha: float = 1.1,
+        beta: float = 1.01,
+        n_iter: int = 100,
+        fold_in_iter: int = 1,
+    ) -> None:
+        self.n_topics = n_topics
+        self.alpha = alpha
+        self.beta = beta
+        self.n_iter = n_iter
+        self.fold_in_iter = fold_in_iter
+
+    def _validate_params(self, callback: Callback | None) -> None:
         """The parameters shared by :class:`JPLSA` and :class:`CPLSA` (MAP-EM needs
         ``alpha, beta >= 1``)."""
         check_int(self.n_topics, "n_topics", low=1)
@@ -198,7 +217,36 @@ class _PLSABase(TransformerMixin, BaseEstimator):
         if callback is not None and not callable(callback):
             raise TypeError(f"callback must be callable or None, got {type(callback).__name__}")
 
-    def transform(self, X: Any) -> np.ndarray:
+    def _fit(
+        self,
+        views: Sequence[Matrix],
+        masks: Masks | None,
+        callback: Callback | None,
+        *,
+        min_views: int,
+    ) -> Self:
+        """``fit``: check the parameters and the count matrices, then run :meth:`_em`."""
+        self._validate_params(callback)
+        self._em(_check_counts(views, min_views=min_views, masks=masks), callback)
+        return self
+
+    def _em(
+        self, views: list[sp.csr_matrix], callback: Callback | None
+    ) -> None:  # pragma: no cover
+        """MAP-EM on the checked count matrices; sets the fitted attributes."""
+        raise NotImplementedError
+
+    def _progress_bar(self) -> tqdm:
+        return tqdm(
+            total=self.n_iter + 1, desc=f"{type(self).__name__} EM", disable=None, leave=False
+        )
+
+    def _set_topic_word(self, phi_t: np.ndarray, n_terms: int) -> None:
+        """Store the topic-word estimate (for a ``callback`` during EM, and at its end)."""
+        self.topic_word_ = np.ascontiguousarray(phi_t.T)
+        self.n_features_in_ = n_terms
+
+    def transform(self, X: Matrix) -> np.ndarray:
         """Fold in documents (counts, documents x terms, any language): topic proportions.
 
         Starts from uniform proportions and runs ``fold_in_iter`` EM iterations (default 1, as in
@@ -221,13 +269,8 @@ class _PLSABase(TransformerMixin, BaseEstimator):
             theta = _normalize_rows(theta * row_acc + (self.alpha - 1))
         return theta
 
-    def fit(
-        self, views: Any, y: Any = None, *, masks: Any = None, callback: Callback | None = None
-    ) -> Any:  # pragma: no cover
-        raise NotImplementedError  # (JPLSA and CPLSA define their fit)
-
     def fit_transform(  # type: ignore[override]
-        self, views: Any, y: Any = None, *, masks: Any = None
+        self, views: Sequence[Matrix], y: object = None, *, masks: Masks | None = None
     ) -> list[np.ndarray]:
         """Fit, then fold in every view's documents: ``[transform(v) for v in views]`` (the
         training proportions are in ``doc_topic_``). ``y`` is ignored."""
@@ -293,29 +336,14 @@ class JPLSA(_PLSABase):
     ((2, 3), True)
     """
 
-    def __init__(
-        self,
-        n_topics: int = 50,
-        *,
-        alpha: float = 1.1,
-        beta: float = 1.01,
-        n_iter: int = 100,
-        fold_in_iter: int = 1,
-    ) -> None:
-        self.n_topics = n_topics
-        self.alpha = alpha
-        self.beta = beta
-        self.n_iter = n_iter
-        self.fold_in_iter = fold_in_iter
-
     def fit(
         self,
-        views: Sequence[Any],
-        y: Any = None,
+        views: Sequence[Matrix],
+        y: object = None,
         *,
-        masks: Any = None,
+        masks: Masks | None = None,
         callback: Callback | None = None,
-    ) -> JPLSA:
+    ) -> Self:
         """Fit on aligned count matrices (one per language, summed into joint documents).
 
         ``masks``: optional boolean vector per view of its observed documents; only the
@@ -325,14 +353,16 @@ class JPLSA(_PLSABase):
         set to the current estimate (e.g. to evaluate on dev for early stopping); returning
         ``True`` stops the iterations.
         """
-        self._validate_params(callback)
-        views = _check_counts(views, min_views=1, masks=masks)
+        return self._fit(views, masks, callback, min_views=1)
+
+    def _em(self, views: list[sp.csr_matrix], callback: Callback | None) -> None:
+        """EM on the aligned documents summed into joint documents."""
         _check_nonempty([sum(views[1:], views[0])])
         x = sum(views[1:], views[0]).tocsr()
         (theta,), phi_t = _init_params([x], self.n_topics, self.alpha, self.beta)
         a1, b1 = self.alpha - 1, self.beta - 1
         objective: list[float] = []
-        bar = tqdm(total=self.n_iter + 1, desc="JPLSA EM", disable=None, leave=False)
+        bar = self._progress_bar()
         for _ in range(self.n_iter + 1):
             bar.update()
             last = len(objective) == self.n_iter
@@ -345,18 +375,15 @@ class JPLSA(_PLSABase):
             phi_t /= phi_t.sum(axis=0, keepdims=True)
             theta = new_theta
             if callback is not None:
-                self.topic_word_ = np.ascontiguousarray(phi_t.T)
-                self.n_features_in_ = x.shape[1]
+                self._set_topic_word(phi_t, x.shape[1])
                 if callback(len(objective), self):
                     loglik, _, _ = _em_statistics(x, theta, phi_t, rows=False)
                     objective.append(loglik + _log_prior([theta], phi_t, self.alpha, self.beta))
                     break
         finish_bar(bar)  # converged early (or the last iteration): complete, not failed
         self.doc_topic_ = theta
-        self.topic_word_ = np.ascontiguousarray(phi_t.T)
+        self._set_topic_word(phi_t, x.shape[1])
         self.objective_ = objective
-        self.n_features_in_ = x.shape[1]
-        return self
 
 
 def kl_project(
@@ -367,7 +394,7 @@ def kl_project(
     epsilon: float = 0.0,
     n_steps: int = 20,
     lam: np.ndarray | None = None,
-) -> tuple[list[np.ndarray], np.ndarray, list[np.ndarray], list[sp.csr_matrix]]:
+) -> tuple[list[np.ndarray], np.ndarray, list[np.ndarray], list[_Statistics]]:
     r"""KL projection of the topic posteriors onto the CPLSA constraint set (projected gradient).
 
     For aligned documents :math:`d^m` (length :math:`n_m`) with posteriors
@@ -441,7 +468,9 @@ def kl_project(
         )
     inv_len = [(1.0 / n)[:, None] for n in lengths]
 
-    def tilted_and_fractions(final: bool) -> tuple[list[np.ndarray], list[np.ndarray], list[Any]]:
+    def tilted_and_fractions(
+        final: bool,
+    ) -> tuple[list[np.ndarray], list[np.ndarray], list[_Statistics]]:
         ell = [np.zeros((n_docs, n_topics)) for _ in range(n_views)]
         for p, (a, b) in enumerate(pairs):
             net = lam[p, 0] - lam[p, 1]
@@ -545,40 +574,36 @@ class CPLSA(_PLSABase):
         n_projection_steps: int = 5,
         fold_in_iter: int = 1,
     ) -> None:
-        self.n_topics = n_topics
-        self.alpha = alpha
-        self.beta = beta
-        self.n_iter = n_iter
+        super().__init__(n_topics, alpha=alpha, beta=beta, n_iter=n_iter, fold_in_iter=fold_in_iter)
         self.epsilon = epsilon
         self.n_projection_steps = n_projection_steps
-        self.fold_in_iter = fold_in_iter
 
     def fit(
         self,
-        views: Sequence[Any],
-        y: Any = None,
+        views: Sequence[Matrix],
+        y: object = None,
         *,
-        masks: Any = None,
+        masks: Masks | None = None,
         callback: Callback | None = None,
-    ) -> CPLSA:
-        """Fit on aligned count matrices, one per language (at least two).
+    ) -> Self:
+        """Fit on aligned count matrices, one per language (at least two); ``masks``, ``y``
+        and ``callback`` as in :meth:`JPLSA.fit`. Returns ``self``."""
+        return self._fit(views, masks, callback, min_views=2)
 
-        ``masks``: optional boolean vector per view of its observed documents; only the
-        documents observed in every view are used. ``y`` is ignored. Returns ``self``.
-
-        ``callback(iteration, model)``: as in :meth:`JPLSA.fit` (returning ``True`` stops).
-        """
-        self._validate_params(callback)
+    def _validate_params(self, callback: Callback | None) -> None:
+        super()._validate_params(callback)
         check_float(self.epsilon, "epsilon", low=0)
         check_int(self.n_projection_steps, "n_projection_steps", low=0)
-        views = _check_counts(views, min_views=2, masks=masks)
+
+    def _em(self, views: list[sp.csr_matrix], callback: Callback | None) -> None:
+        """EM with the KL projection of every iteration's posteriors."""
         _check_nonempty(views)
         thetas, phi_t = _init_params(views, self.n_topics, self.alpha, self.beta)
         a1, b1 = self.alpha - 1, self.beta - 1
         lam = None
         objective: list[float] = []
         violation: list[float] = []
-        bar = tqdm(total=self.n_iter + 1, desc="CPLSA EM", disable=None, leave=False)
+        bar = self._progress_bar()
         for it in range(self.n_iter + 1):
             bar.update()
             tilted, lam, fracs, stats = kl_project(
@@ -620,14 +645,11 @@ class CPLSA(_PLSABase):
             phi_t /= phi_t.sum(axis=0, keepdims=True)
             thetas = new_thetas
             if callback is not None:
-                self.topic_word_ = np.ascontiguousarray(phi_t.T)
-                self.n_features_in_ = views[0].shape[1]
+                self._set_topic_word(phi_t, views[0].shape[1])
                 if callback(it + 1, self):
                     break
         finish_bar(bar)  # converged early (or the last iteration): complete, not failed
         self.doc_topic_ = thetas
-        self.topic_word_ = np.ascontiguousarray(phi_t.T)
+        self._set_topic_word(phi_t, views[0].shape[1])
         self.objective_ = objective
         self.constraint_violation_ = violation
-        self.n_features_in_ = views[0].shape[1]
-        return self

@@ -18,8 +18,8 @@ of ``N_u``, no explicit inverse). ``solver="dense"`` builds the ``V x V`` matric
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Self, TypeAlias
 
 import numpy as np
 import scipy.linalg as la
@@ -27,6 +27,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from workbench._typing import Matrix
 from workbench._validation import check_array, check_bool, check_choice, check_float, check_int
 
 __all__ = ["CLLSI", "OPCA", "CrossLingualCCA", "check_aligned_views"]
@@ -35,8 +36,13 @@ logger = logging.getLogger(__name__)
 
 _SOLVERS = ("auto", "reduced", "dense")
 
+#: One boolean vector per view marking its observed documents (``None``: all observed).
+Masks: TypeAlias = "Sequence[np.ndarray | None]"
 
-def check_aligned_views(views: Any, *, masks: Any = None, min_views: int = 2) -> list[Any]:
+
+def check_aligned_views(
+    views: Iterable[Matrix], *, masks: Masks | None = None, min_views: int = 2
+) -> list[Matrix]:
     """Validate a list of aligned document-term matrices (documents x joint terms).
 
     Returns the views as float64 ``scipy.sparse.csr_matrix`` (sparse input) or C-contiguous
@@ -87,7 +93,7 @@ def check_aligned_views(views: Any, *, masks: Any = None, min_views: int = 2) ->
     return out
 
 
-def _complete_tuples(views: list[Any], masks: Any) -> list[Any]:
+def _complete_tuples(views: list[Matrix], masks: Masks) -> list[Matrix]:
     """The rows of ``views`` observed in every view according to ``masks`` (see
     :func:`check_aligned_views`)."""
     if isinstance(masks, (str, bytes)) or not hasattr(masks, "__iter__"):
@@ -111,20 +117,6 @@ def _complete_tuples(views: list[Any], masks: Any) -> list[Any]:
     return [x[np.flatnonzero(keep)] for x in views]
 
 
-def _fit_prologue(
-    est: Any, views: Sequence[Any], masks: Any
-) -> tuple[list[Any], int, int, int, int, float, list[np.ndarray]]:
-    """Shared start of OPCA / CCA ``fit``: check parameters and views, sizes, column means."""
-    check_int(est.n_components, "n_components", low=1)
-    check_float(est.gamma, "gamma", low=0, low_open=True)
-    check_choice(est.solver, "solver", _SOLVERS)
-    check_bool(est.center, "center")
-    checked = check_aligned_views(views, masks=masks, min_views=2)
-    n, n_terms = checked[0].shape
-    means = [np.asarray(v.mean(axis=0)).ravel() for v in checked]
-    return checked, n, n_terms, len(checked), int(est.n_components), float(est.gamma), means
-
-
 def _fix_signs(vectors: np.ndarray) -> np.ndarray:
     """Make the largest-|.| entry of every column positive."""
     if vectors.size == 0:
@@ -135,11 +127,13 @@ def _fix_signs(vectors: np.ndarray) -> np.ndarray:
     return vectors * signs
 
 
-def _dense(x: Any) -> np.ndarray:
-    return x.toarray() if sp.issparse(x) else np.asarray(x)
+def _dense(x: Matrix) -> np.ndarray:
+    return np.asarray(x) if isinstance(x, np.ndarray) else x.toarray()
 
 
-def _row_basis(blocks: Sequence[Any], rtol: float = 1e-10) -> tuple[Any, np.ndarray, np.ndarray]:
+def _row_basis(
+    blocks: Sequence[Matrix], rtol: float = 1e-10
+) -> tuple[Matrix, np.ndarray, np.ndarray]:
     """Orthonormal basis of the row space of the stacked ``blocks``, by the Gram matrix.
 
     Returns ``(Z, W_scaled, inv_sqrt)`` such that ``U = Z.T @ (W * inv_sqrt)`` is orthonormal
@@ -170,15 +164,20 @@ class _Projection(TransformerMixin, BaseEstimator):
     components_: np.ndarray
     n_features_in_: int
 
-    def fit(self, views: Any, y: Any = None, *, masks: Any = None) -> Any:  # pragma: no cover
+    def fit(
+        self, views: Sequence[Matrix], y: object = None, *, masks: Masks | None = None
+    ) -> Self:  # pragma: no cover
         raise NotImplementedError  # (each projection defines its fit)
 
-    def _transform_view(self, x: Any, m: int) -> np.ndarray:
+    def transform(self, X: Matrix) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError  # (each projection defines its transform)
+
+    def _transform_view(self, x: Matrix, m: int) -> np.ndarray:
         """Project the documents of training view ``m`` (the language's own projection)."""
-        return self.transform(x)  # type: ignore[no-any-return]
+        return self.transform(x)
 
     def fit_transform(  # type: ignore[override]
-        self, views: Any, y: Any = None, *, masks: Any = None
+        self, views: Sequence[Matrix], y: object = None, *, masks: Masks | None = None
     ) -> list[np.ndarray]:
         """Fit, then project every view's documents: ``[transform(views[m]) for m ...]``
         (:class:`CrossLingualCCA`: with ``view=m``). ``y`` is ignored."""
@@ -187,7 +186,7 @@ class _Projection(TransformerMixin, BaseEstimator):
         self.fit(views, masks=masks)
         return [self._transform_view(x, m) for m, x in enumerate(views)]
 
-    def _check_x(self, x: Any) -> Any:
+    def _check_x(self, x: Matrix) -> Matrix:
         check_is_fitted(self, "components_")
         x = check_array(x, "X", ndim=(1, 2), accept_sparse=True)
         if x.ndim == 1:
@@ -252,7 +251,7 @@ class CLLSI(_Projection):
     def __init__(self, n_components: int = 100) -> None:
         self.n_components = n_components
 
-    def fit(self, views: Sequence[Any], y: Any = None, *, masks: Any = None) -> CLLSI:
+    def fit(self, views: Sequence[Matrix], y: object = None, *, masks: Masks | None = None) -> Self:
         """Fit on aligned views (summed into concatenated documents) or one joint matrix.
 
         ``masks``: optional boolean vector per view of its observed documents; only the
@@ -283,13 +282,94 @@ class CLLSI(_Projection):
         self.n_features_in_ = d.shape[1]
         return self
 
-    def transform(self, X: Any) -> np.ndarray:
+    def transform(self, X: Matrix) -> np.ndarray:
         """Project documents: ``X @ components_``."""
         x = self._check_x(X)
         return np.asarray(x @ self.components_)
 
 
-class OPCA(_Projection):
+class _GeneralizedProjection(_Projection):
+    """Shared parameters and ``fit`` of :class:`OPCA` and :class:`CrossLingualCCA`: the top
+    solutions of a generalized eigenproblem :math:`S v = \\lambda N v` whose noise matrix carries
+    the ridge ``gamma`` (each class builds and solves its problem in :meth:`_solve`)."""
+
+    #: Name in the log line of ``fit``.
+    _log_name = ""
+
+    def __init__(
+        self,
+        n_components: int = 100,
+        gamma: float = 0.1,
+        *,
+        solver: str = "auto",
+        center: bool = False,
+    ) -> None:
+        self.n_components = n_components
+        self.gamma = gamma
+        self.solver = solver
+        self.center = center
+
+    def _fit(self, views: Sequence[Matrix], masks: Masks | None) -> Self:
+        """``fit``: check the parameters and views, choose the solver, :meth:`_solve`."""
+        check_int(self.n_components, "n_components", low=1)
+        check_float(self.gamma, "gamma", low=0, low_open=True)
+        check_choice(self.solver, "solver", _SOLVERS)
+        check_bool(self.center, "center")
+        checked = check_aligned_views(views, masks=masks, min_views=2)
+        n, n_terms = checked[0].shape
+        n_views = len(checked)
+        means = [np.asarray(v.mean(axis=0)).ravel() for v in checked]
+        solver = self.solver
+        if solver == "auto":
+            solver = "dense" if self._dense_is_smaller(n, n_terms, n_views) else "reduced"
+        self._solve(checked, means, solver, int(self.n_components), float(self.gamma))
+        self.n_features_in_ = n_terms
+        logger.info(
+            "%s: %d views, %d docs, %d terms, solver=%s",
+            self._log_name,
+            n_views,
+            n,
+            n_terms,
+            solver,
+        )
+        return self
+
+    def _dense_is_smaller(self, n: int, n_terms: int, n_views: int) -> bool:  # pragma: no cover
+        """Whether the ``V x V`` problem is smaller than the reduced one (``solver="auto"``)."""
+        raise NotImplementedError
+
+    def _solve(
+        self, views: list[Matrix], means: list[np.ndarray], solver: str, k: int, gamma: float
+    ) -> None:  # pragma: no cover
+        """Solve for ``k`` components with ``solver`` ("dense" or "reduced"); set the fitted
+        attributes other than ``n_features_in_``."""
+        raise NotImplementedError
+
+
+def _block_problem(
+    blocks: Sequence[np.ndarray], n: int, gamma: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """CCA's generalized eigenproblem of centred ``blocks`` (documents x each view's own
+    coordinates): ``S`` holds the cross-covariances off the diagonal, ``N`` the auto-covariances
+    plus ``gamma I`` on it (eqs. 12-13)."""
+    sizes = [b.shape[1] for b in blocks]
+    offs = np.concatenate([[0], np.cumsum(sizes)])
+    big = int(offs[-1])
+    s = np.zeros((big, big))
+    noise = np.zeros((big, big))
+    for i in range(len(blocks)):
+        si = slice(offs[i], offs[i + 1])
+        for j in range(len(blocks)):
+            sj = slice(offs[j], offs[j + 1])
+            c = blocks[i].T @ blocks[j] / n
+            if i == j:
+                noise[si, sj] = c + gamma * np.eye(sizes[i])
+            else:
+                s[si, sj] = c
+    return s, noise
+
+
+class OPCA(_GeneralizedProjection):
     r"""Oriented principal component analysis for translingual documents (Platt et al., 2010).
 
     Parameters
@@ -348,29 +428,24 @@ class OPCA(_Projection):
     (4, 3)
     """
 
-    def __init__(
-        self,
-        n_components: int = 100,
-        gamma: float = 0.1,
-        *,
-        solver: str = "auto",
-        center: bool = False,
-    ) -> None:
-        self.n_components = n_components
-        self.gamma = gamma
-        self.solver = solver
-        self.center = center
+    _log_name = "OPCA"
 
-    def fit(self, views: Sequence[Any], y: Any = None, *, masks: Any = None) -> OPCA:
+    def fit(self, views: Sequence[Matrix], y: object = None, *, masks: Masks | None = None) -> Self:
         """Fit on ``views``: a list of >= 2 aligned document-term matrices (one per language).
 
         ``masks``: optional boolean vector per view of its observed documents; only the
         documents observed in every view are used. ``y`` is ignored. Returns ``self``.
         """
-        views, n, n_terms, n_views, k, gamma, means = _fit_prologue(self, views, masks)
-        solver = self.solver
-        if solver == "auto":
-            solver = "dense" if n_terms <= n_views * n else "reduced"
+        return self._fit(views, masks)
+
+    def _dense_is_smaller(self, n: int, n_terms: int, n_views: int) -> bool:
+        return n_terms <= n_views * n
+
+    def _solve(
+        self, views: list[Matrix], means: list[np.ndarray], solver: str, k: int, gamma: float
+    ) -> None:
+        n, n_terms = views[0].shape
+        n_views = len(views)
         if solver == "dense":
             if k > n_terms:
                 raise ValueError(f"n_components={k} exceeds the number of terms ({n_terms})")
@@ -393,14 +468,11 @@ class OPCA(_Projection):
             noise = sum((b - pbar).T @ (b - pbar) / n for b in blocks) + gamma * np.eye(r)
             vals, a = _top_generalized(s, noise, k)
             vecs = np.asarray(z.T @ (inv @ a))
-        logger.info("OPCA: %d views, %d docs, %d terms, solver=%s", n_views, n, n_terms, solver)
         self.components_ = _fix_signs(np.asarray(vecs))
         self.eigenvalues_ = np.asarray(vals)
         self.mean_ = sum(means) / n_views
-        self.n_features_in_ = n_terms
-        return self
 
-    def transform(self, X: Any) -> np.ndarray:
+    def transform(self, X: Matrix) -> np.ndarray:
         """Project documents of any language: ``(X - mean_ if center) @ components_``."""
         x = self._check_x(X)
         out = np.asarray(x @ self.components_)
@@ -409,7 +481,7 @@ class OPCA(_Projection):
         return out
 
 
-class CrossLingualCCA(_Projection):
+class CrossLingualCCA(_GeneralizedProjection):
     r"""Canonical correlation analysis of aligned documents (Vinokourov et al., 2003).
 
     Parameters
@@ -469,6 +541,8 @@ class CrossLingualCCA(_Projection):
     True
     """
 
+    _log_name = "CCA"
+
     def __init__(
         self,
         n_components: int = 100,
@@ -477,37 +551,26 @@ class CrossLingualCCA(_Projection):
         solver: str = "auto",
         center: bool = False,
     ) -> None:
-        self.n_components = n_components
-        self.gamma = gamma
-        self.solver = solver
-        self.center = center
+        super().__init__(n_components, gamma, solver=solver, center=center)
 
-    def fit(self, views: Sequence[Any], y: Any = None, *, masks: Any = None) -> CrossLingualCCA:
-        """Fit on ``views``: a list of >= 2 aligned document-term matrices (one per language).
+    def fit(self, views: Sequence[Matrix], y: object = None, *, masks: Masks | None = None) -> Self:
+        """Fit the per-language projections on >= 2 aligned document-term matrices ``views``;
+        ``masks`` and ``y`` as in :meth:`OPCA.fit`. Returns ``self``."""
+        return self._fit(views, masks)
 
-        ``masks``: optional boolean vector per view of its observed documents; only the
-        documents observed in every view are used. ``y`` is ignored. Returns ``self``.
-        """
-        views, n, n_terms, n_views, k, gamma, means = _fit_prologue(self, views, masks)
-        solver = self.solver
-        if solver == "auto":
-            solver = "dense" if n_terms <= n else "reduced"
+    def _dense_is_smaller(self, n: int, n_terms: int, n_views: int) -> bool:
+        return n_terms <= n
+
+    def _solve(
+        self, views: list[Matrix], means: list[np.ndarray], solver: str, k: int, gamma: float
+    ) -> None:
+        n, n_terms = views[0].shape
+        n_views = len(views)
         if solver == "dense":
-            dense = [_dense(v) - mu for v, mu in zip(dense_list(views), means)]
             big = n_views * n_terms
-            s = np.zeros((big, big))
-            noise = np.zeros((big, big))
-            for i in range(n_views):
-                si = slice(i * n_terms, (i + 1) * n_terms)
-                for j in range(n_views):
-                    sj = slice(j * n_terms, (j + 1) * n_terms)
-                    c = dense[i].T @ dense[j] / n
-                    if i == j:
-                        noise[si, sj] = c + gamma * np.eye(n_terms)
-                    else:
-                        s[si, sj] = c
             if k > big:
                 raise ValueError(f"n_components={k} exceeds the problem size ({big})")
+            s, noise = _block_problem([_dense(v) - mu for v, mu in zip(views, means)], n, gamma)
             vals, vecs = _top_generalized(s, noise, k)
             sections = [vecs[m * n_terms : (m + 1) * n_terms] for m in range(n_views)]
         else:
@@ -517,24 +580,13 @@ class CrossLingualCCA(_Projection):
                 z, proj, inv = _row_basis([v])
                 bases.append((z, inv))
                 cproj.append(proj - proj.mean(axis=0))
-            sizes = [p.shape[1] for p in cproj]
-            offs = np.concatenate([[0], np.cumsum(sizes)])
+            offs = np.concatenate([[0], np.cumsum([p.shape[1] for p in cproj])])
             big = int(offs[-1])
             if k > big:
                 raise ValueError(
                     f"n_components={k} exceeds the rank of the training documents ({big})"
                 )
-            s = np.zeros((big, big))
-            noise = np.zeros((big, big))
-            for i in range(n_views):
-                si = slice(offs[i], offs[i + 1])
-                for j in range(n_views):
-                    sj = slice(offs[j], offs[j + 1])
-                    c = cproj[i].T @ cproj[j] / n
-                    if i == j:
-                        noise[si, sj] = c + gamma * np.eye(sizes[i])
-                    else:
-                        s[si, sj] = c
+            s, noise = _block_problem(cproj, n, gamma)
             vals, a = _top_generalized(s, noise, k)
             sections = [
                 np.asarray(z.T @ (inv @ a[offs[m] : offs[m + 1]]))
@@ -546,14 +598,11 @@ class CrossLingualCCA(_Projection):
         self.components_ = np.sum(self.view_components_, axis=0)
         self.eigenvalues_ = np.asarray(vals)
         self.means_ = means
-        self.n_features_in_ = n_terms
-        logger.info("CCA: %d views, %d docs, %d terms, solver=%s", n_views, n, n_terms, solver)
-        return self
 
-    def _transform_view(self, x: Any, m: int) -> np.ndarray:
+    def _transform_view(self, x: Matrix, m: int) -> np.ndarray:
         return self.transform(x, view=m)
 
-    def transform(self, X: Any, view: int | None = None) -> np.ndarray:
+    def transform(self, X: Matrix, view: int | None = None) -> np.ndarray:
         """Project documents of language ``view`` (index into the fitted views).
 
         With ``view=None`` the summed ``components_`` is used (exact except on shared terms).
@@ -566,8 +615,3 @@ class CrossLingualCCA(_Projection):
         if self.center:
             out = out - self.means_[view] @ self.view_components_[view]
         return out
-
-
-def dense_list(views: Sequence[Any]) -> list[np.ndarray]:
-    """Dense copies of the views (small problems only)."""
-    return [_dense(v) for v in views]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import hashlib
 import logging
 import os
 import threading
@@ -11,6 +10,7 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
+from workbench._io import cache_root, file_sha256
 from workbench._validation import DataFormatError, check_dir, check_file, format_error
 
 logger = logging.getLogger(__name__)
@@ -50,24 +50,12 @@ def shared_data_dir() -> Path | None:
     return path if path.is_dir() else None
 
 
-def cache_dir() -> Path:
-    """Cache folder (``WORKBENCH_CACHE``, default ``~/.cache/workbench``); created on demand."""
-    env = os.environ.get("WORKBENCH_CACHE")
-    path = Path(env).expanduser() if env else Path.home() / ".cache" / "workbench"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+#: Cache folder (``WORKBENCH_CACHE``, default ``~/.cache/workbench``; created on demand): the
+#: root of :mod:`workbench._io`'s caches.
+cache_dir = cache_root
 
 
 # --------------------------------------------------------------------------- checksums
-
-
-def file_sha256(path: str | os.PathLike[str]) -> str:
-    """Hex sha256 of a file, read in 1 MiB blocks."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _read_checksum_file(root: Path) -> dict[str, str]:

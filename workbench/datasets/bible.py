@@ -81,6 +81,22 @@ def load_bible(translation: str | os.PathLike[str]) -> pd.DataFrame:
     DataFormatError
         Empty file, a line without 4 fields, an empty book, a chapter / verse that is not an
         integer (chapter >= 1, verse >= 0), a duplicated verse (file and line in the message).
+
+    Examples
+    --------
+    The bundled translations by name (``load_bible("KJV")``), or a file of the same layout:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = Path(tmp) / "genesis.tsv"
+    ...     _ = path.write_text("Gen\\t1\\t1\\tIn the beginning God created the heaven.\\n"
+    ...                         "Gen\\t1\\t2\\tAnd the earth was without form.\\n")
+    ...     df = load_bible(path)
+    >>> df
+      book  chapter  verse                                     text
+    0  Gen        1      1  In the beginning God created the heaven.
+    1  Gen        1      2          And the earth was without form.
     """
     key = check_name_or_path(translation, "translation")
     lang: str | None
@@ -210,6 +226,22 @@ def load_parallel_bible(
     Returns
     -------
     ParallelCorpus
+
+    Examples
+    --------
+    The bundled KJV and Reina-Valera 1909 by default; two files of :func:`load_bible` here:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     en, es = Path(tmp) / "en.tsv", Path(tmp) / "es.tsv"
+    ...     _ = en.write_text("Gen\\t1\\t1\\tIn the beginning\\nGen\\t1\\t2\\tAnd the earth\\n")
+    ...     _ = es.write_text("Gen\\t1\\t1\\tEn el principio\\nGen\\t1\\t2\\tY la tierra\\n")
+    ...     par = load_parallel_bible("verse", (en, es))
+    >>> par.ids
+    [('Gen', 1, 1), ('Gen', 1, 2)]
+    >>> par.texts["es"]
+    ['En el principio', 'Y la tierra']
     """
     check_choice(level, "level", ("chapter", "verse"))
     check_choice(align, "align", ("strict", "intersect"))

@@ -68,6 +68,16 @@ def load_conllu(name_or_path: str | os.PathLike[str] = "train") -> list[Sentence
     DataFormatError
         Empty file, malformed token line, ``HEAD`` outside its sentence, undecodable bytes,
         truncated gzip (file and line in the message).
+
+    Examples
+    --------
+    >>> sentences = load_conllu("dev")
+    >>> len(sentences)
+    2001
+    >>> sentences[0].text
+    'From the AP comes this story :'
+    >>> [(t.form, t.deprel, t.head) for t in sentences[0].tokens[:4]]
+    [('From', 'case', 3), ('the', 'det', 3), ('AP', 'obl', 4), ('comes', 'root', 0)]
     """
     key = check_name_or_path(name_or_path, "name_or_path")
     if not isinstance(name_or_path, os.PathLike) and key.lower() in CONLLU_SPLITS:

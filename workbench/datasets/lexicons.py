@@ -16,7 +16,9 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import nltk.data
+from nltk.corpus.reader import WordNetCorpusReader
 
 from workbench._io import CacheWarning, dir_mode, replace_dir, verify_tree, write_tree_manifest
 
@@ -29,9 +31,6 @@ from ._common import (
     iter_lines,
     resolve_file,
 )
-
-if TYPE_CHECKING:
-    from nltk.corpus.reader import WordNetCorpusReader
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +80,19 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "ppdb") -> dict[str, set
     DataFormatError
         Empty file, undecodable bytes, truncated gzip, or a file whose first line is a word
         followed by numbers only (a word-vector file, not a lexicon).
+
+    Examples
+    --------
+    The bundled PPDB-XL and FrameNet graphs by name, or a file of the same layout:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = Path(tmp) / "lexicon.txt"
+    ...     _ = path.write_text("car auto automobile\\nauto car\\n")
+    ...     lexicon = load_lexicon(path)
+    >>> {word: sorted(nbrs) for word, nbrs in lexicon.items()}
+    {'car': ['auto', 'automobile'], 'auto': ['car']}
     """
     path = _lexicon_path(name_or_path, LEXICON_NAMES)
     adj: dict[str, set[str]] = {}
@@ -122,7 +134,14 @@ def _looks_like_vectors(words: list[str]) -> bool:
 
 
 def symmetrize(adj: dict[str, set[str]]) -> dict[str, set[str]]:
-    """Return a new adjacency dict with every edge in both directions (input not modified)."""
+    """Return a new adjacency dict with every edge in both directions (input not modified).
+
+    Examples
+    --------
+    >>> adj = symmetrize({"car": {"auto", "automobile"}, "auto": {"car"}})
+    >>> {word: sorted(nbrs) for word, nbrs in adj.items()}
+    {'car': ['auto', 'automobile'], 'auto': ['car'], 'automobile': ['car']}
+    """
     out: dict[str, set[str]] = {w: set(n) for w, n in adj.items()}
     for w, nbrs in adj.items():
         for n in nbrs:
@@ -137,6 +156,14 @@ def load_framenet_frames(path: str | os.PathLike[str] | None = None) -> dict[str
     File format (``framenet-lu.txt`` of Faruqui & Dyer 2015): one lexical unit a line,
     ``lemma.pos FN_frame:Name [FN_frame:Other ...] FN_role:... ``. The ``.pos`` suffix is removed
     and underscores kept (``sit_down``); lemmas are lowercased.
+
+    Examples
+    --------
+    >>> frames = load_framenet_frames()
+    >>> len(frames)
+    860
+    >>> sorted(frames["Posture"])[:5]
+    ['crouched', 'huddled', 'hunched', 'position', 'posture']
     """
     p = (
         bundled("lexicons/non-distributional/framenet-lu.txt")
@@ -220,41 +247,34 @@ def _wordnet_folder(target: Path, archive: Path) -> Path:
     raise fail(archive, 1, "archive contains no WordNet database (index.noun, data.noun)")
 
 
-def _reader_class() -> type[WordNetCorpusReader]:
-    from nltk.corpus.reader import WordNetCorpusReader
+class _BundledWordNetReader(WordNetCorpusReader):
+    """WordNet reader that does not look for nltk's downloaded ``wordnet`` corpus.
 
-    class _BundledWordNetReader(WordNetCorpusReader):
-        """WordNet reader that does not look for nltk's downloaded ``wordnet`` corpus.
+    ``WordNetCorpusReader.__init__`` builds a sense map to the downloaded WordNet (used only by
+    the multilingual OMW functions, unavailable here) and fails without it.
+    """
 
-        ``WordNetCorpusReader.__init__`` builds a sense map to the downloaded WordNet (used only by
-        the multilingual OMW functions, unavailable here) and fails without it.
-        """
+    def map_wn(self, version: str = "wordnet") -> None:  # type: ignore[override]
+        return None
 
-        def map_wn(self, version: str = "wordnet") -> None:  # type: ignore[override]
-            return None
-
-        def open(self, file: str):  # type: ignore[no-untyped-def]
-            # nltk's SeekableUnicodeStreamReader makes reading the sequentially read files (index.*,
-            # *.exc, lexnames) much slower than a plain text file. data.* files are accessed by
-            # seek/tell (all_synsets), which nltk's stream does faster: leave them to nltk.
-            root = getattr(self._root, "path", None)
-            if (
-                root
-                and isinstance(self._encoding, str)
-                and not file.startswith("data.")
-                and not os.path.isabs(file)
-                and ".." not in file
-            ):
-                return io.open(os.path.join(root, file), encoding=self._encoding)  # noqa: UP020
-            return super().open(file)
-
-    return _BundledWordNetReader
+    def open(self, file: str):  # type: ignore[no-untyped-def]
+        # nltk's SeekableUnicodeStreamReader makes reading the sequentially read files (index.*,
+        # *.exc, lexnames) much slower than a plain text file. data.* files are accessed by
+        # seek/tell (all_synsets), which nltk's stream does faster: leave them to nltk.
+        root = getattr(self._root, "path", None)
+        if (
+            root
+            and isinstance(self._encoding, str)
+            and not file.startswith("data.")
+            and not os.path.isabs(file)
+            and ".." not in file
+        ):
+            return io.open(os.path.join(root, file), encoding=self._encoding)  # noqa: UP020
+        return super().open(file)
 
 
 def _allow_nltk_root(root: Path) -> None:
     """Recent nltk refuses corpus folders outside ``nltk.data.path``; register this one."""
-    import nltk.data
-
     resolved = str(root.resolve())
     if resolved not in [str(p) for p in nltk.data.path]:
         nltk.data.path.append(resolved)
@@ -271,6 +291,16 @@ def load_wordnet(path: str | os.PathLike[str] | None = None) -> WordNetCorpusRea
     -------
     nltk.corpus.reader.WordNetCorpusReader
         e.g. ``wn.synsets("dog")``; the bundled database has 117,659 synsets.
+
+    Examples
+    --------
+    >>> wn = load_wordnet()
+    >>> wn.synsets("dog")[:3]
+    [Synset('dog.n.01'), Synset('frump.n.01'), Synset('dog.n.03')]
+    >>> [lemma.name() for lemma in wn.synset("dog.n.01").lemmas()]
+    ['dog', 'domestic_dog', 'Canis_familiaris']
+    >>> wn.morphy("dogs")
+    'dog'
     """
     if path is None:
         src = bundled(WORDNET_FILE)
@@ -294,6 +324,6 @@ def load_wordnet(path: str | os.PathLike[str] | None = None) -> WordNetCorpusRea
         _allow_nltk_root(root)
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="The multilingual functions")
-            reader = _reader_class()(str(root), None)
+            reader = _BundledWordNetReader(str(root), None)
         _wn_readers[key] = reader
         return reader

@@ -73,6 +73,18 @@ def load_analogies(
     vector space. ICLR workshop 2013.
     T. Mikolov, W. Yih, G. Zweig. Linguistic regularities in continuous space word
     representations. NAACL 2013.
+
+    Examples
+    --------
+    >>> q = load_analogies()
+    >>> q.shape
+    (19544, 6)
+    >>> q.head(2)
+                        section       a       b        c         d      kind
+    0  capital-common-countries  Athens  Greece  Baghdad      Iraq  semantic
+    1  capital-common-countries  Athens  Greece  Bangkok  Thailand  semantic
+    >>> q["kind"].value_counts().to_dict()
+    {'syntactic': 10675, 'semantic': 8869}
     """
     check_choice(kind, "kind", (None, "semantic", "syntactic"))
     if section is not None and not isinstance(section, str):
@@ -192,6 +204,22 @@ def load_toefl(
         A malformed line, a question without four choices, a duplicated question number, an
         answer for an unknown question, an answer letter that is not one of the choices, a
         question without an answer (file and line in the message).
+
+    Examples
+    --------
+    A question file and its answers (written here to a temporary folder):
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     qst = Path(tmp) / "toefl.qst"
+    ...     _ = qst.write_text("1. enormously\\na. appropriately\\nb. uniquely\\n"
+    ...                        "c. tremendously\\nd. decidedly\\n")
+    ...     _ = (Path(tmp) / "toefl.ans").write_text("1\\t(a,a,-)\\t1\\tc\\n")
+    ...     df = load_toefl(qst)
+    >>> df
+       qid        stem       choice_a  choice_b      choice_c   choice_d answer
+    0    1  enormously  appropriately  uniquely  tremendously  decidedly      c
     """
     check_name_or_path(qst_path, "qst_path")
     qp = resolve_file(qst_path, name="qst_path")

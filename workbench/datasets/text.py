@@ -193,8 +193,7 @@ class Corpus:
         self.lowercase = check_bool(lowercase, "lowercase")
         self.max_tokens: int | None = check_int(max_tokens, "max_tokens", low=0, allow_none=True)
         self._sha256: str | None = None
-        self._n_documents: int | None = None
-        self._n_tokens: int | None = None
+        self._n_counted: tuple[int, int] | None = None
 
     def __repr__(self) -> str:
         files = "" if self.files == (self.path,) else f", files={len(self.files)}"
@@ -248,25 +247,22 @@ class Corpus:
     @property
     def n_documents(self) -> int:
         """Number of documents (counted once; respects ``max_tokens``)."""
-        if self._n_documents is None:
-            self._count()
-        assert self._n_documents is not None
-        return self._n_documents
+        return self._counts()[0]
 
     @property
     def n_tokens(self) -> int:
         """Number of tokens (counted once by a pass over the file)."""
-        if self._n_tokens is None:
-            self._count()
-        assert self._n_tokens is not None
-        return self._n_tokens
+        return self._counts()[1]
 
-    def _count(self) -> None:
-        n_docs = n_tok = 0
-        for doc in self.iter_documents():
-            n_docs += 1
-            n_tok += len(doc.tokens)
-        self._n_documents, self._n_tokens = n_docs, n_tok
+    def _counts(self) -> tuple[int, int]:
+        """Documents and tokens, counted by one pass over the text on first use."""
+        if self._n_counted is None:
+            n_docs = n_tok = 0
+            for doc in self.iter_documents():
+                n_docs += 1
+                n_tok += len(doc.tokens)
+            self._n_counted = (n_docs, n_tok)
+        return self._n_counted
 
 
 def load_corpus(

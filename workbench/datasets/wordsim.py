@@ -261,6 +261,19 @@ def load_wordsim(
     DataFormatError
         Empty file, malformed line, NaN / infinite score, different numbers of pairs and scores
         (file and line number in the message).
+
+    Examples
+    --------
+    >>> df = load_wordsim("MC")
+    >>> df.shape, df.attrs["name"]
+    ((30, 3), 'MC')
+    >>> df.head(3)
+         word1       word2  score
+    0      car  automobile   3.92
+    1      gem       jewel   3.84
+    2  journey      voyage   3.84
+    >>> len(load_wordsim("MEN", split="dev")), len(load_wordsim("MEN", split="test"))
+    (2000, 1000)
     """
     key = check_name_or_path(name_or_path, "name_or_path")
     check_choice(split, "split", (None, "dev", "test"))
@@ -337,6 +350,15 @@ def wordsim_split(df: pd.DataFrame) -> np.ndarray:
     in a fixed seeded way: a permutation drawn from ``numpy.random.default_rng(crc32(name))``
     puts the first ``ceil(DEV_FRACTION * n)`` pairs in dev. The split depends only on the set's
     name and size, so it is the same on every machine and run.
+
+    Examples
+    --------
+    >>> df = load_wordsim("MC")
+    >>> dev = wordsim_split(df)
+    >>> int(dev.sum()), len(dev)
+    (15, 30)
+    >>> dev[:5]
+    array([ True, False,  True,  True, False])
     """
     name = str(df.attrs.get("name", ""))
     n = len(df)
@@ -392,6 +414,15 @@ def load_scws(path: str | os.PathLike[str] | None = None) -> list[SCWSItem]:
     ----------
     E. H. Huang, R. Socher, C. D. Manning, A. Y. Ng. Improving word representations via global
     context and multiple word prototypes. ACL 2012.
+
+    Examples
+    --------
+    >>> items = load_scws()
+    >>> len(items)
+    2003
+    >>> item = items[0]
+    >>> item.word1, item.word2, item.score
+    ('Brazil', 'nut', 1.1)
     """
     p = bundled(WORDSIM_FILES["SCWS"]) if path is None else resolve_file(path)
     items: list[SCWSItem] = []
@@ -436,6 +467,12 @@ def scws_context(item_context: str, window: int) -> tuple[list[str], str, list[s
         ``left`` = up to ``window`` tokens before the target (nearest last), ``target`` the
         marked word (lowercased, stripped), ``right`` = up to ``window`` tokens after it;
         tokens come from :func:`workbench.datasets.tokenize` (lowercased, punctuation dropped).
+
+    Examples
+    --------
+    >>> item = load_scws()[0]
+    >>> scws_context(item.context1, 3)
+    (['rights', 'struggle', 'in'], 'brazil', ['the', 'philosophy', 'of'])
     """
     if not isinstance(item_context, str):
         raise TypeError(

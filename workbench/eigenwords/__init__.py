@@ -14,7 +14,7 @@ smallest-vs-largest singular vector choice of §4.2, and graph-only embeddings (
 the paper, :func:`graph_embeddings`).
 
 The SVDs can use :func:`lanczos_svd` (block Lanczos with full reorthogonalization), which
-converges to the same subspace as ARPACK several times faster on word-by-context matrices.
+converges to the same subspace as ARPACK.
 The experiment of notebook 06 (its settings, every embedding of its tables scored in parallel
 jobs, the tests against eigenwords and the Discussion) is the study
 :mod:`workbench.studies.eigenwords`.

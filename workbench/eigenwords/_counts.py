@@ -5,21 +5,39 @@ from __future__ import annotations
 
 import logging
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
+from tqdm.auto import tqdm
 
+from workbench._typing import Matrix
 from workbench._validation import check_array, check_bool, check_int
 
+if TYPE_CHECKING:
+    from workbench.lexicons import LexiconGraph
+    from workbench.views import EncodedCorpus
+
 logger = logging.getLogger("workbench.eigenwords")
+
+#: Word ids (``-1``: out of vocabulary): a 1-d array, a list of per-document arrays, or an
+#: ``EncodedCorpus`` (which also gives the document offsets).
+TokenStream: TypeAlias = "np.ndarray | Sequence[np.ndarray] | EncodedCorpus"
+
+#: Document offsets into a token stream (``None``: one document).
+DocStarts: TypeAlias = "np.ndarray | Sequence[int] | None"
+
+#: A similarity graph over the vocabulary: a lexicon graph or its V x V adjacency matrix.
+Graph: TypeAlias = "LexiconGraph | Matrix"
 
 # ----------------------------------------------------------------------------- validation
 
 
-def _as_token_stream(tokens: Any, doc_starts: Any = None) -> tuple[np.ndarray, np.ndarray]:
+def _as_token_stream(
+    tokens: TokenStream, doc_starts: DocStarts = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Return ``(ids int64, doc_starts int64)`` from an array, a list of arrays or an
     ``EncodedCorpus``-like object (attributes ``ids`` and ``doc_starts``)."""
     if hasattr(tokens, "ids") and not isinstance(tokens, np.ndarray):
@@ -62,7 +80,7 @@ def _doc_ids(n: int, doc_starts: np.ndarray) -> np.ndarray:
     return np.cumsum(marks[:n])
 
 
-def _check_vocab_size(vocab_size: Any, ids: np.ndarray) -> int:
+def _check_vocab_size(vocab_size: int, ids: np.ndarray) -> int:
     """``vocab_size`` as an ``int >= 1`` above every word id of ``ids``."""
     vocab_size = check_int(vocab_size, "vocab_size", low=1)
     if ids.size and ids.max() >= vocab_size:
@@ -70,26 +88,32 @@ def _check_vocab_size(vocab_size: Any, ids: np.ndarray) -> int:
     return int(vocab_size)
 
 
-def _graph_size(graph: Any) -> int:
-    if hasattr(graph, "adjacency") and not sp.issparse(graph):
-        graph = graph.adjacency
-    if not (sp.issparse(graph) or isinstance(graph, np.ndarray)) or graph.ndim != 2:
-        raise TypeError(
-            "graph must be a LexiconGraph or a V x V scipy.sparse / numpy adjacency matrix, "
-            f"got {type(graph).__name__}"
-        )
-    return int(graph.shape[0])
+_GRAPH_TYPES = "graph must be a LexiconGraph or a V x V scipy.sparse / numpy adjacency matrix"
 
 
-def _symmetric_adjacency(adjacency: Any, vocab_size: int) -> sp.csr_matrix:
+def _graph_matrix(graph: Graph) -> Matrix:
+    """The adjacency matrix of ``graph`` (a lexicon graph's ``adjacency``, or ``graph`` itself).
+
+    Raises ``TypeError`` when that is not a sparse matrix or an ndarray.
+    """
+    matrix = graph
+    if not (sp.issparse(graph) or isinstance(graph, np.ndarray)) and hasattr(graph, "adjacency"):
+        matrix = graph.adjacency
+    if not (sp.issparse(matrix) or isinstance(matrix, np.ndarray)):
+        raise TypeError(f"{_GRAPH_TYPES}, got {type(matrix).__name__}")
+    return matrix
+
+
+def _graph_size(graph: Graph) -> int:
+    matrix = _graph_matrix(graph)
+    if matrix.ndim != 2:
+        raise TypeError(f"{_GRAPH_TYPES}, got {type(matrix).__name__}")
+    return int(matrix.shape[0])
+
+
+def _symmetric_adjacency(graph: Graph, vocab_size: int) -> sp.csr_matrix:
     """Validate a V x V graph: binarised, symmetrised, zero diagonal."""
-    if hasattr(adjacency, "adjacency") and not sp.issparse(adjacency):
-        adjacency = adjacency.adjacency
-    if not (sp.issparse(adjacency) or isinstance(adjacency, np.ndarray)):
-        raise TypeError(
-            "graph must be a LexiconGraph or a V x V scipy.sparse / numpy adjacency matrix, "
-            f"got {type(adjacency).__name__}"
-        )
+    adjacency = _graph_matrix(graph)
     A = sp.csr_matrix(check_array(adjacency, "graph adjacency", ndim=2, accept_sparse=True))
     if A.shape != (vocab_size, vocab_size):
         raise ValueError(
@@ -144,7 +168,7 @@ def _slots(window: int) -> list[int]:
     return [s for s in range(-window, window + 1) if s != 0]
 
 
-def chunk_documents(doc_starts: Any, n_tokens: int, chunk_length: int) -> np.ndarray:
+def chunk_documents(doc_starts: DocStarts, n_tokens: int, chunk_length: int) -> np.ndarray:
     """Split documents into chunks of at most ``chunk_length`` tokens.
 
     §5.1 of Osborne et al. (2016) breaks the corpus into chunks of 13 tokens that act as
@@ -159,6 +183,21 @@ def chunk_documents(doc_starts: Any, n_tokens: int, chunk_length: int) -> np.nda
     pieces = [np.arange(s, e, chunk_length) for s, e in zip(starts, ends) if e > s]
     out = np.unique(np.concatenate(pieces)) if pieces else np.zeros(1, dtype=np.int64)
     return out.astype(np.int64)
+
+
+def _slot_pairs(
+    ids: np.ndarray, doc: np.ndarray, window: int
+) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """Yield ``(slot, i, j = i + s)`` for every context slot ``s`` of the window: the positions of
+    in-vocabulary pivots ``i`` with an in-vocabulary context word ``j`` in the same document."""
+    n = ids.size
+    for slot, s in enumerate(_slots(window)):
+        if n <= abs(s):
+            continue
+        i = np.arange(max(0, -s), n - max(0, s), dtype=np.int64)
+        j = i + s
+        ok = (ids[i] >= 0) & (ids[j] >= 0) & (doc[i] == doc[j])
+        yield slot, i[ok], j[ok]
 
 
 def _unique_cells(
@@ -183,11 +222,11 @@ def _csr_from_cells(
 
 
 def count_contexts(
-    tokens: Any,
+    tokens: TokenStream,
     vocab_size: int,
     *,
     window: int = 2,
-    doc_starts: Any = None,
+    doc_starts: DocStarts = None,
 ) -> CooccurrenceCounts:
     """Count pivot-word / context-word co-occurrences (the matrix :math:`M = W^\\top C`).
 
@@ -227,13 +266,8 @@ def count_contexts(
     n = ids.size
     doc = _doc_ids(n, starts)
     rows_all, cols_all, vals_all = [], [], []
-    for slot, s in enumerate(_slots(k)):
-        if n <= abs(s):
-            continue
-        i = np.arange(max(0, -s), n - max(0, s), dtype=np.int64)
-        j = i + s
-        ok = (ids[i] >= 0) & (ids[j] >= 0) & (doc[i] == doc[j])
-        r, c, v = _unique_cells(ids[i[ok]], ids[j[ok]], V)
+    for slot, i, j in _slot_pairs(ids, doc, k):
+        r, c, v = _unique_cells(ids[i], ids[j], V)
         rows_all.append(r)
         cols_all.append(slot * V + c)
         vals_all.append(v)
@@ -278,13 +312,47 @@ def _adjacent_pairs(
             yield i[hit], j[hit]
 
 
+@dataclass(frozen=True)
+class _PairInputs:
+    """The checked inputs of :func:`count_prior_pairs` and :func:`similarity_laplacian_counts`."""
+
+    ids: np.ndarray
+    starts: np.ndarray
+    adjacency: sp.csr_matrix
+    window: int
+    n_neighbors: int
+    block_size: int
+
+    @classmethod
+    def check(
+        cls,
+        tokens: TokenStream,
+        graph: Graph,
+        window: int,
+        n_neighbors: int,
+        doc_starts: DocStarts,
+        block_size: int,
+    ) -> _PairInputs:
+        ids, starts = _as_token_stream(tokens, doc_starts)
+        V = _graph_size(graph)
+        _check_vocab_size(V, ids)
+        return cls(
+            ids=ids,
+            starts=starts,
+            adjacency=_symmetric_adjacency(graph, V),
+            window=check_int(window, "window", low=1),
+            n_neighbors=check_int(n_neighbors, "n_neighbors", low=1),
+            block_size=check_int(block_size, "block_size", low=1),
+        )
+
+
 def count_prior_pairs(
-    tokens: Any,
-    graph: Any,
+    tokens: TokenStream,
+    graph: Graph,
     *,
     window: int = 2,
     n_neighbors: int = 12,
-    doc_starts: Any = None,
+    doc_starts: DocStarts = None,
     block_size: int = 2_000_000,
     show_progress: bool | None = False,
 ) -> sp.csr_matrix:
@@ -328,14 +396,10 @@ def count_prior_pairs(
     "both words have an edge" filter); each adjacent pair contributes the contexts of
     ``t + d`` to row ``w_t`` and the contexts of ``t`` to row ``w_{t+d}``.
     """
-    ids, starts = _as_token_stream(tokens, doc_starts)
+    checked = _PairInputs.check(tokens, graph, window, n_neighbors, doc_starts, block_size)
+    ids, A, k, N = checked.ids, checked.adjacency, checked.window, checked.n_neighbors
     n = ids.size
-    V = _graph_size(graph)
-    _check_vocab_size(V, ids)
-    A = _symmetric_adjacency(graph, V)
-    k = check_int(window, "window", low=1)
-    N = check_int(n_neighbors, "n_neighbors", low=1)
-    block = check_int(block_size, "block_size", low=1)
+    V = A.shape[0]
     if show_progress is not None:
         show_progress = check_bool(show_progress, "show_progress")
     shape = (V, 2 * k * V)
@@ -347,18 +411,15 @@ def count_prior_pairs(
             stacklevel=2,
         )
         return sp.csr_matrix(shape, dtype=np.float64)
-    doc = _doc_ids(n, starts)
+    doc = _doc_ids(n, checked.starts)
     slots = _slots(k)
     total = sp.csr_matrix(shape, dtype=np.float64)
-
-    from tqdm.auto import tqdm
-
     n_pairs = 0
     disable = None if show_progress is None else not show_progress
     for d in tqdm(range(1, N + 1), desc="prior pairs", disable=disable):
         rows_parts: list[np.ndarray] = []
         cols_parts: list[np.ndarray] = []
-        for i, j in _adjacent_pairs(ids, doc, A, d, block):
+        for i, j in _adjacent_pairs(ids, doc, A, d, checked.block_size):
             n_pairs += 2 * i.size
             for a, b in ((i, j), (j, i)):  # row word at a, contexts around b
                 for slot, s in enumerate(slots):
@@ -381,12 +442,12 @@ def count_prior_pairs(
 
 
 def similarity_laplacian_counts(
-    tokens: Any,
-    graph: Any,
+    tokens: TokenStream,
+    graph: Graph,
     *,
     window: int = 2,
     n_neighbors: int = 12,
-    doc_starts: Any = None,
+    doc_starts: DocStarts = None,
     block_size: int = 2_000_000,
 ) -> sp.csr_matrix:
     """:math:`W^\\top L C` for the similarity Laplacian of §4.2, without materialising anything.
@@ -405,13 +466,10 @@ def similarity_laplacian_counts(
     singular vectors); this form is for studying §4.2 (the smallest singular vectors of a
     large sparse matrix are slow to compute with ARPACK).
     """
-    ids, starts = _as_token_stream(tokens, doc_starts)
-    V = _graph_size(graph)
-    _check_vocab_size(V, ids)
-    A = _symmetric_adjacency(graph, V)
-    k = check_int(window, "window", low=1)
-    N = check_int(n_neighbors, "n_neighbors", low=1)
-    block = check_int(block_size, "block_size", low=1)
+    checked = _PairInputs.check(tokens, graph, window, n_neighbors, doc_starts, block_size)
+    ids, starts, A = checked.ids, checked.starts, checked.adjacency
+    k, N, block = checked.window, checked.n_neighbors, checked.block_size
+    V = A.shape[0]
     n = ids.size
     doc = _doc_ids(n, starts)
     deg = np.zeros(n, dtype=np.float64)
@@ -420,16 +478,13 @@ def similarity_laplacian_counts(
             deg[i] += 1.0  # positions within one offset are distinct
             deg[j] += 1.0
     rows_all, cols_all, vals_all = [], [], []
-    for slot, s in enumerate(_slots(k)):
-        if n <= abs(s):
-            continue
-        i = np.arange(max(0, -s), n - max(0, s), dtype=np.int64)
-        j = i + s
-        ok = (ids[i] >= 0) & (ids[j] >= 0) & (doc[i] == doc[j]) & (deg[i] > 0)
-        codes, inverse = np.unique(ids[i[ok]] * V + ids[j[ok]], return_inverse=True)
+    for slot, i_all, j_all in _slot_pairs(ids, doc, k):
+        has_pair = deg[i_all] > 0
+        i, j = i_all[has_pair], j_all[has_pair]
+        codes, inverse = np.unique(ids[i] * V + ids[j], return_inverse=True)
         rows_all.append(codes // V)
         cols_all.append(slot * V + codes % V)
-        vals_all.append(np.bincount(inverse.ravel(), weights=deg[i[ok]], minlength=codes.size))
+        vals_all.append(np.bincount(inverse.ravel(), weights=deg[i], minlength=codes.size))
     degree_part = _csr_from_cells(rows_all, cols_all, vals_all, (V, 2 * k * V))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)

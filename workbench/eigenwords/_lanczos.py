@@ -11,11 +11,11 @@ tolerance (Golub & Van Loan 2013, §10.3.6, applied to the Gram matrix of the sm
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._typing import Matrix, SeedLike
 from workbench._validation import check_array, check_float, check_int, check_random_state
 
 logger = logging.getLogger(__name__)
@@ -50,13 +50,13 @@ def _orthonormalize(
 
 
 def lanczos_svd(
-    A: Any,
+    A: Matrix,
     k: int,
     *,
     tol: float = 1e-8,
     block_size: int | None = None,
     max_basis: int | None = None,
-    random_state: Any = None,
+    random_state: SeedLike = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""The ``k`` largest singular triplets of ``A`` by block Lanczos on its Gram matrix.
 

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._typing import Matrix, SeedLike
 from workbench._validation import check_array, check_choice, check_float, check_int
 
 from ._counts import (
+    DocStarts,
+    Graph,
+    TokenStream,
     _as_token_stream,
     _check_vocab_size,
     _doc_ids,
@@ -20,11 +24,14 @@ from ._counts import (
 )
 from ._svd import Which, _truncated_svd
 
+if TYPE_CHECKING:
+    from workbench.lexicons import LexiconGraph
+
 # ----------------------------------------------------------------------------- exact Laplacian forms
 
 
 def one_hot_views(
-    tokens: Any, vocab_size: int, *, window: int = 2, doc_starts: Any = None
+    tokens: TokenStream, vocab_size: int, *, window: int = 2, doc_starts: DocStarts = None
 ) -> tuple[sp.csr_matrix, sp.csr_matrix, np.ndarray]:
     """Materialise the views ``W`` (n x V) and ``C`` (n x 2kV) of §3 (reference; small data only).
 
@@ -51,13 +58,13 @@ def one_hot_views(
 
 
 def token_laplacian(
-    tokens: Any,
-    graph: Any,
+    tokens: TokenStream,
+    graph: Graph,
     *,
     kind: Literal["figure3", "similarity"] = "figure3",
     alpha: float = 1.0,
     n_neighbors: int = 12,
-    doc_starts: Any = None,
+    doc_starts: DocStarts = None,
 ) -> sp.csr_matrix:
     """Token-level matrix ``L`` (rows = in-vocabulary tokens, as in :func:`one_hot_views`).
 
@@ -117,9 +124,9 @@ class LaplacianCCAResult:
 
 
 def laplacian_cca(
-    X: Any,
-    Y: Any,
-    L: Any | None,
+    X: Matrix,
+    Y: Matrix,
+    L: Matrix | None,
     n_components: int,
     *,
     which: Which = "largest",
@@ -183,12 +190,12 @@ class GraphEmbeddingResult:
 
 
 def graph_embeddings(
-    graph: Any,
+    graph: LexiconGraph,
     n_components: int,
     *,
     singular_value_power: float = 0.5,
     solver: str = "svds",
-    random_state: Any = None,
+    random_state: SeedLike = None,
 ) -> GraphEmbeddingResult:
     """Graph-only word embeddings: truncated SVD of the lexicon graph's adjacency (Table 2).
 

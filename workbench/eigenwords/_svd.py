@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, Self
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 from sklearn.base import BaseEstimator
+from sklearn.utils.extmath import randomized_svd
 from sklearn.utils.validation import check_is_fitted
 
+from workbench._typing import SeedLike
 from workbench._validation import (
     check_array,
     check_choice,
@@ -18,9 +21,12 @@ from workbench._validation import (
     check_int,
     check_random_state,
 )
+from workbench.embeddings import WordVectors
 
 from ._counts import (
     CooccurrenceCounts,
+    Graph,
+    TokenStream,
     _as_token_stream,
     _check_vocab_size,
     _symmetric_adjacency,
@@ -30,6 +36,9 @@ from ._counts import (
 )
 from ._lanczos import lanczos_svd
 
+if TYPE_CHECKING:
+    from workbench.views import Vocabulary
+
 Transform = Literal["sqrt", "none"]
 Which = Literal["largest", "smallest"]
 Solver = Literal["svds", "lanczos", "randomized", "dense"]
@@ -38,7 +47,7 @@ _TRANSFORMS = ("sqrt", "none")
 _WHICH = ("largest", "smallest")
 
 
-def _check_alpha(alpha: Any) -> float:
+def _check_alpha(alpha: float) -> float:
     """The prior weight of Figure 3 of Osborne et al. (2016), in (0, 1]."""
     return float(check_float(alpha, "alpha", low=0, high=1, low_open=True))
 
@@ -97,7 +106,7 @@ def _truncated_svd(
     *,
     which: str,
     solver: str,
-    random_state: Any,
+    random_state: SeedLike,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Top/bottom-m SVD with signs fixed; returns ``(U, s, Vt)``."""
     check_choice(solver, "solver", _SOLVERS)
@@ -124,8 +133,6 @@ def _truncated_svd(
     elif solver == "randomized":
         if which != "largest":
             raise ValueError('solver="randomized" only computes the largest singular vectors')
-        from sklearn.utils.extmath import randomized_svd
-
         U, s, Vt = randomized_svd(
             A, m, n_iter=7, random_state=check_random_state(random_state, legacy=True)
         )
@@ -142,7 +149,7 @@ def eigenwords_svd(
     transform: Transform = "sqrt",
     which: Which = "largest",
     solver: Solver = "svds",
-    random_state: Any = None,
+    random_state: SeedLike = None,
 ) -> EigenwordsResult:
     """Eigenwords (and CCA with prior knowledge) from counts: SVD of :math:`D_1^{-1/2} M D_2^{-1/2}`.
 
@@ -166,8 +173,7 @@ def eigenwords_svd(
         may not converge on large vocabularies; use ``solver="dense"`` for small problems.
     solver : {"svds", "lanczos", "randomized", "dense"}, default "svds"
         ARPACK (:func:`scipy.sparse.linalg.svds`), Lanczos with full reorthogonalization
-        (:func:`lanczos_svd`; largest only, the same subspace as ARPACK several times
-        faster on word-by-context matrices), sklearn's ``randomized_svd`` (largest only; an
+        (:func:`lanczos_svd`; largest only, the same subspace as ARPACK), sklearn's ``randomized_svd`` (largest only; an
         approximation whose result moves with the seed when the spectrum decays slowly)
         or a dense LAPACK SVD (small problems, tests).
     random_state : int, Generator, RandomState or None
@@ -251,7 +257,7 @@ def eigenwords_svd(
 # ----------------------------------------------------------------------------- estimators
 
 
-def _vocab_words(vocabulary: Any) -> list[str] | None:
+def _vocab_words(vocabulary: Vocabulary | Sequence[str] | None) -> list[str] | None:
     if vocabulary is None:
         return None
     words = getattr(vocabulary, "words", vocabulary)
@@ -270,8 +276,25 @@ class _EigenBase(BaseEstimator):
     window: int
     count_transform: str
     solver: str
-    random_state: Any
+    random_state: SeedLike
     chunk_length: int | None
+
+    def __init__(
+        self,
+        n_components: int = 300,
+        *,
+        window: int = 2,
+        count_transform: Transform = "sqrt",
+        solver: Solver = "svds",
+        random_state: SeedLike = None,
+        chunk_length: int | None = None,
+    ) -> None:
+        self.n_components = n_components
+        self.window = window
+        self.count_transform = count_transform
+        self.solver = solver
+        self.random_state = random_state
+        self.chunk_length = chunk_length
 
     def _check_params(self) -> None:
         """The parameters shared by :class:`Eigenwords` and :class:`CCAPrior` (run in fit)."""
@@ -283,7 +306,7 @@ class _EigenBase(BaseEstimator):
         check_int(self.chunk_length, "chunk_length", low=1, allow_none=True)
 
     def _prepare(
-        self, X: Any, vocabulary: Any
+        self, X: TokenStream, vocabulary: Vocabulary | Sequence[str] | None
     ) -> tuple[np.ndarray, np.ndarray, int, list[str] | None]:
         self._check_params()
         ids, starts = _as_token_stream(X)
@@ -299,7 +322,7 @@ class _EigenBase(BaseEstimator):
             starts = chunk_documents(starts, ids.size, self.chunk_length)
         return ids, starts, V, words
 
-    def transform(self, X: Any) -> np.ndarray:
+    def transform(self, X: np.ndarray) -> np.ndarray:
         """Project contexts of new data: ``X`` is an (n, 2k) array of context word ids.
 
         Columns are the slots ``-k..-1, +1..+k``; ``-1`` marks a missing context word.
@@ -322,13 +345,11 @@ class _EigenBase(BaseEstimator):
             out[ok] += self.context_embeddings_[slot * V + X[ok, slot]]
         return out
 
-    def to_word_vectors(self) -> Any:
+    def to_word_vectors(self) -> WordVectors:
         """The word embeddings as :class:`workbench.embeddings.WordVectors`."""
         check_is_fitted(self, "word_embeddings_")
         if self.words_ is None:
             raise ValueError("fit was called without a vocabulary; words are unknown")
-        from workbench.embeddings import WordVectors
-
         return WordVectors(list(self.words_), self.word_embeddings_)
 
     def _store(
@@ -390,24 +411,13 @@ class Eigenwords(_EigenBase):
     WordVectors(n_words=20, dim=4, dtype=float64)
     """
 
-    def __init__(
+    def fit(
         self,
-        n_components: int = 300,
+        X: TokenStream,
+        y: object = None,
         *,
-        window: int = 2,
-        count_transform: Transform = "sqrt",
-        solver: Solver = "svds",
-        random_state: Any = None,
-        chunk_length: int | None = None,
-    ) -> None:
-        self.n_components = n_components
-        self.window = window
-        self.count_transform = count_transform
-        self.solver = solver
-        self.random_state = random_state
-        self.chunk_length = chunk_length
-
-    def fit(self, X: Any, y: Any = None, *, vocabulary: Any = None) -> Eigenwords:
+        vocabulary: Vocabulary | Sequence[str] | None = None,
+    ) -> Self:
         """Count contexts of the token ids ``X`` and take the SVD; returns self."""
         ids, starts, V, words = self._prepare(X, vocabulary)
         counts = count_contexts(ids, V, window=self.window, doc_starts=starts)
@@ -490,26 +500,40 @@ class CCAPrior(_EigenBase):
         which: Which = "largest",
         count_transform: Transform = "sqrt",
         solver: Solver = "svds",
-        random_state: Any = None,
+        random_state: SeedLike = None,
         chunk_length: int | None = None,
     ) -> None:
-        self.n_components = n_components
+        super().__init__(
+            n_components,
+            window=window,
+            count_transform=count_transform,
+            solver=solver,
+            random_state=random_state,
+            chunk_length=chunk_length,
+        )
         self.alpha = alpha
         self.n_neighbors = n_neighbors
-        self.window = window
         self.which = which
-        self.count_transform = count_transform
-        self.solver = solver
-        self.random_state = random_state
-        self.chunk_length = chunk_length
 
-    def fit(self, X: Any, y: Any = None, *, graph: Any, vocabulary: Any = None) -> CCAPrior:
+    def fit(
+        self,
+        X: TokenStream,
+        y: object = None,
+        *,
+        graph: Graph,
+        vocabulary: Vocabulary | Sequence[str] | None = None,
+    ) -> Self:
         """Count contexts and graph-adjacent pairs of ``X``, take the SVD; returns self."""
         alpha = _check_alpha(self.alpha)
         check_int(self.n_neighbors, "n_neighbors", low=1)
         check_choice(self.which, "which", _WHICH)
         ids, starts, V, words = self._prepare(X, vocabulary)
-        if hasattr(graph, "reindex") and words is not None and list(graph.words) != words:
+        if (
+            not isinstance(graph, np.ndarray)
+            and hasattr(graph, "reindex")
+            and words is not None
+            and list(graph.words) != words
+        ):
             graph = graph.reindex(words)
         A = _symmetric_adjacency(graph, V)
         if A.nnz == 0:

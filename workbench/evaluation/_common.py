@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike, DTypeLike
 
+from workbench._typing import Matrix
 from workbench._validation import check_array
 
 logger = logging.getLogger(__name__)
@@ -16,7 +18,37 @@ _ELEMENT_BUDGET = 1 << 23  # floats per temporary block (~32 MB in float32)
 _ANALOGY_BUDGET = 1 << 20  # smaller blocks for the memory-bound analogy gathers (cache friendly)
 
 
-def _frozen(a: Any, dtype: Any = None) -> np.ndarray:
+class _Scored:
+    """``coverage`` of a result that scored ``n_scored`` of its items; the class names the
+    attribute holding the number of items in ``_TOTAL``."""
+
+    __slots__ = ()
+    _TOTAL: ClassVar[str]
+    n_scored: int
+
+    def _fraction(self, part: float) -> float:
+        total = getattr(self, self._TOTAL)
+        return float(part / total) if total else float("nan")
+
+    @property
+    def coverage(self) -> float:
+        """Fraction of the items scored (NaN without items)."""
+        return self._fraction(self.n_scored)
+
+
+class _Accuracy(_Scored):
+    """A :class:`_Scored` result with a per-item ``hits`` mask: also ``accuracy_all``."""
+
+    __slots__ = ()
+    hits: np.ndarray
+
+    @property
+    def accuracy_all(self) -> float:
+        """Correct / all items (unscorable items count as wrong)."""
+        return self._fraction(self.hits.sum())
+
+
+def _frozen(a: ArrayLike, dtype: DTypeLike | None = None) -> np.ndarray:
     arr = np.array(a, dtype=dtype, copy=True)
     arr.setflags(write=False)
     return arr
@@ -37,7 +69,7 @@ def _check_vectors(vectors: Any, name: str = "vectors") -> tuple[dict[str, int],
     return dict(index), mat
 
 
-def _unit_rows(mat: np.ndarray, dtype: Any = np.float64) -> np.ndarray:
+def _unit_rows(mat: np.ndarray, dtype: DTypeLike = np.float64) -> np.ndarray:
     """Rows scaled to unit L2 norm; all-zero rows stay zero (their cosine with anything is 0)."""
     m = np.asarray(mat, dtype=dtype)
     norms = np.linalg.norm(m, axis=1, keepdims=True)
@@ -66,7 +98,7 @@ def _acc(hits: np.ndarray, mask: np.ndarray) -> float:
     return float(hits[mask].sum() / n) if n else float("nan")
 
 
-def _as_dense_unit(x: Any, name: str) -> np.ndarray | sp.csr_matrix:
+def _as_dense_unit(x: ArrayLike | Matrix, name: str) -> np.ndarray | sp.csr_matrix:
     x = check_array(x, f"{name} (items x features)", ndim=2, accept_sparse=True)
     if sp.issparse(x):
         m = sp.csr_matrix(x, dtype=np.float64)
@@ -92,7 +124,7 @@ def _block_scores(
     return out
 
 
-def _prepare(x: Any, metric: str, name: str) -> np.ndarray | sp.csr_matrix:
+def _prepare(x: ArrayLike | Matrix, metric: str, name: str) -> np.ndarray | sp.csr_matrix:
     if metric == "cosine":
         return _as_dense_unit(x, name)
     checked: np.ndarray | sp.csr_matrix = check_array(

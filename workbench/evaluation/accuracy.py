@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
+from workbench._typing import Matrix
 from workbench._validation import check_bool, check_choice
+from workbench.embeddings import MultiSenseVectors, WordVectors
 
 from ._common import (
     _ELEMENT_BUDGET,
     _acc,
+    _Accuracy,
     _block_scores,
     _check_vectors,
     _frozen,
@@ -31,7 +35,7 @@ logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, eq=False)
-class AccuracyResult:
+class AccuracyResult(_Accuracy):
     """Accuracy on a set of items.
 
     Attributes
@@ -55,18 +59,11 @@ class AccuracyResult:
     scorable: np.ndarray
     predicted: np.ndarray
 
-    @property
-    def coverage(self) -> float:
-        return self.n_scored / self.n_items if self.n_items else float("nan")
-
-    @property
-    def accuracy_all(self) -> float:
-        """Correct / all items (unscorable items count as wrong)."""
-        return float(self.hits.sum() / self.n_items) if self.n_items else float("nan")
+    _TOTAL = "n_items"
 
 
 def evaluate_toefl(
-    vectors: Any,
+    vectors: WordVectors | MultiSenseVectors,
     questions_df: pd.DataFrame,
     *,
     lowercase: bool = True,
@@ -138,10 +135,10 @@ def evaluate_toefl(
 
 
 def knn_classify(
-    train_X: Any,
-    train_y: Sequence[Any] | np.ndarray,
-    test_X: Any,
-    test_y: Sequence[Any] | np.ndarray,
+    train_X: ArrayLike | Matrix,
+    train_y: Sequence[Hashable] | np.ndarray,
+    test_X: ArrayLike | Matrix,
+    test_y: Sequence[Hashable] | np.ndarray,
     *,
     metric: Literal["cosine", "l1"] = "cosine",
 ) -> AccuracyResult:

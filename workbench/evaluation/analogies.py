@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from workbench._validation import check_bool, check_choice, check_float, check_int
+from workbench.datasets import load_analogies
+from workbench.embeddings import MultiSenseVectors, WordVectors
 
 from ._common import (
     _ANALOGY_BUDGET,
     _acc,
+    _Accuracy,
     _check_vectors,
     _frozen,
     _lookup,
@@ -31,7 +34,7 @@ GEOGRAPHIC_SECTION = "capital-common-countries"
 
 
 @dataclass(frozen=True, eq=False)
-class AnalogyResult:
+class AnalogyResult(_Accuracy):
     """Analogy evaluation (a : b :: c : ?).
 
     Attributes
@@ -69,18 +72,11 @@ class AnalogyResult:
     method: str
     top_n: int
 
-    @property
-    def coverage(self) -> float:
-        return self.n_scored / self.n_questions if self.n_questions else float("nan")
-
-    @property
-    def accuracy_all(self) -> float:
-        """Correct / all questions (unscorable questions count as wrong)."""
-        return float(self.hits.sum() / self.n_questions) if self.n_questions else float("nan")
+    _TOTAL = "n_questions"
 
 
 def evaluate_analogies(
-    vectors: Any,
+    vectors: WordVectors | MultiSenseVectors,
     questions: pd.DataFrame | None = None,
     *,
     method: Literal["3cosadd", "3cosmul"] = "3cosadd",
@@ -142,8 +138,6 @@ def evaluate_analogies(
     epsilon = check_float(epsilon, "epsilon", low=0, low_open=True)
     index, mat = _check_vectors(vectors)
     if questions is None:
-        from workbench.datasets import load_analogies
-
         questions = load_analogies()
     missing = {"section", "a", "b", "c", "d"} - set(questions.columns)
     if missing:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from workbench._typing import Matrix
 from workbench._validation import check_choice
 
 from ._common import (
@@ -64,7 +66,10 @@ class RetrievalResult:
 
 
 def retrieval(
-    queries: Any, targets: Any, *, metric: Literal["cosine", "l1"] = "cosine"
+    queries: ArrayLike | Matrix,
+    targets: ArrayLike | Matrix,
+    *,
+    metric: Literal["cosine", "l1"] = "cosine",
 ) -> RetrievalResult:
     r"""Rank every target for every query; row ``i`` of ``targets`` is query ``i``'s true mate.
 
@@ -118,7 +123,7 @@ def retrieval(
 
 
 def crosslingual_retrieval(
-    A: Any, B: Any, *, metric: Literal["cosine", "l1"] = "cosine"
+    A: ArrayLike | Matrix, B: ArrayLike | Matrix, *, metric: Literal["cosine", "l1"] = "cosine"
 ) -> RetrievalResult:
     """Retrieval in both directions (A -> B and B -> A), averaged as in Platt et al. (2010).
 

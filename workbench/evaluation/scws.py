@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
@@ -18,11 +18,14 @@ from workbench._validation import (
     check_int,
     check_nan_policy,
 )
+from workbench.datasets import SCWSItem, load_scws, scws_context
+from workbench.embeddings import WordVectors
 
 from ._common import (
     _check_vectors,
     _lookup,
     _safe_corr,
+    _Scored,
     _unit_rows,
 )
 
@@ -34,7 +37,7 @@ logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, eq=False)
-class SCWSResult:
+class SCWSResult(_Scored):
     """Contextual word similarity on SCWS.
 
     Attributes
@@ -57,9 +60,7 @@ class SCWSResult:
     scores: pd.DataFrame
     window: int
 
-    @property
-    def coverage(self) -> float:
-        return self.n_scored / self.n_items if self.n_items else float("nan")
+    _TOTAL = "n_items"
 
     @property
     def local_sim(self) -> float:
@@ -88,9 +89,21 @@ def _sense_probs(ctx: np.ndarray | None, centers: np.ndarray) -> np.ndarray:
     return w / tot if tot > 0 else np.full(k, 1.0 / k)
 
 
+@runtime_checkable
+class SenseVectors(Protocol):
+    """Multi-prototype vectors with context centres (e.g. a
+    :class:`~workbench.embeddings.MultiSenseVectors`)."""
+
+    def as_word_vectors(self) -> WordVectors: ...
+
+    def sense_vectors(self, word: str) -> np.ndarray: ...
+
+    def context_centers(self, word: str) -> np.ndarray: ...
+
+
 def evaluate_scws(
-    vectors: Any,
-    items: Sequence[Any] | None = None,
+    vectors: WordVectors | SenseVectors,
+    items: Sequence[SCWSItem] | None = None,
     *,
     window: int = 5,
     lowercase: bool = True,
@@ -150,14 +163,13 @@ def evaluate_scws(
     window = check_int(window, "window", low=0)
     lowercase = check_bool(lowercase, "lowercase")
     policy = check_nan_policy(nan_policy)
-    from workbench.datasets import scws_context
-
     if items is None:
-        from workbench.datasets import load_scws
-
         items = load_scws()
-    multi = hasattr(vectors, "sense_vectors") and hasattr(vectors, "context_centers")
-    glob = vectors.as_word_vectors() if multi else vectors
+    msv: SenseVectors | None = None
+    if isinstance(vectors, SenseVectors):
+        msv, glob = vectors, vectors.as_word_vectors()
+    else:
+        glob = vectors
     index, gmat = _check_vectors(glob)
 
     def word_row(w: str) -> int:
@@ -165,9 +177,9 @@ def evaluate_scws(
 
     def senses(w: str, row: int) -> tuple[np.ndarray, np.ndarray]:
         key = glob.words[row]
-        if multi:
-            s = np.atleast_2d(np.asarray(vectors.sense_vectors(key), dtype=float))
-            c = np.atleast_2d(np.asarray(vectors.context_centers(key), dtype=float))
+        if msv is not None:
+            s = np.atleast_2d(np.asarray(msv.sense_vectors(key), dtype=float))
+            c = np.atleast_2d(np.asarray(msv.context_centers(key), dtype=float))
             check_array(s, f"sense vectors of {key!r}", ndim=2)
             check_array(c, f"context centres of {key!r}", ndim=2)
             if c.shape[1] != gmat.shape[1]:

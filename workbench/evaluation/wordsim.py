@@ -12,12 +12,15 @@ import pandas as pd
 from scipy import stats
 
 from workbench._validation import check_bool, check_choice, check_finite, check_nan_policy
+from workbench.datasets import WORDSIM_NAMES, load_wordsim
+from workbench.embeddings import MultiSenseVectors, WordVectors
 
 from ._common import (
     _check_vectors,
     _frozen,
     _lookup,
     _safe_corr,
+    _Scored,
     _unit_rows,
 )
 
@@ -29,7 +32,7 @@ logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, eq=False)
-class WordSimResult:
+class WordSimResult(_Scored):
     """Word-similarity evaluation of one embedding on one rating set.
 
     Attributes
@@ -62,10 +65,7 @@ class WordSimResult:
     gold: np.ndarray
     oov_policy: str = "skip"
 
-    @property
-    def coverage(self) -> float:
-        """Fraction of pairs scored."""
-        return self.n_scored / self.n_pairs if self.n_pairs else float("nan")
+    _TOTAL = "n_pairs"
 
     @property
     def scored(self) -> np.ndarray:
@@ -78,8 +78,6 @@ def _resolve_wordsim(dataset: str | pd.DataFrame) -> tuple[str, pd.DataFrame]:
         df = dataset
         name = str(df.attrs.get("name", "custom"))
     elif isinstance(dataset, str):
-        from workbench.datasets import load_wordsim
-
         df = load_wordsim(dataset)
         name = str(df.attrs.get("name", dataset))
     else:
@@ -93,7 +91,7 @@ def _resolve_wordsim(dataset: str | pd.DataFrame) -> tuple[str, pd.DataFrame]:
 
 
 def evaluate_wordsim(
-    vectors: Any,
+    vectors: WordVectors | MultiSenseVectors,
     dataset: str | pd.DataFrame,
     *,
     oov: Literal["skip", "zero", "mean"] = "skip",
@@ -186,7 +184,9 @@ def evaluate_wordsim(
     )
 
 
-def wordsim_suite(vectors: Any, names: Sequence[str] | None = None, **kw: Any) -> pd.DataFrame:
+def wordsim_suite(
+    vectors: WordVectors | MultiSenseVectors, names: Sequence[str] | None = None, **kw: Any
+) -> pd.DataFrame:
     """Score ``vectors`` on several rating sets (default: all of ``WORDSIM_NAMES``).
 
     Returns one row per dataset with columns ``dataset, n_pairs, n_scored, coverage, spearman,
@@ -196,8 +196,6 @@ def wordsim_suite(vectors: Any, names: Sequence[str] | None = None, **kw: Any) -
     if isinstance(names, str):
         raise TypeError(f"names must be a sequence of rating-set names, not a string ({names!r})")
     if names is None:
-        from workbench.datasets import WORDSIM_NAMES
-
         names = WORDSIM_NAMES
     rows = []
     results: dict[str, WordSimResult] = {}

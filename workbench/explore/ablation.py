@@ -10,11 +10,18 @@ correction over the seed's whole table, and whether it is significant. The widge
 from __future__ import annotations
 
 import math
-from typing import Any
 
+import ipywidgets as widgets
 import pandas as pd
 
-from workbench.explore._output import append_display, output_area, show_message
+from workbench.explore._output import (
+    append_display,
+    default_test_set,
+    output_area,
+    show_message,
+)
+from workbench.studies._text import as_float
+from workbench.studies.mvlsa import AblationSeeds
 
 __all__ = ["ablation_detail", "ablation_explorer"]
 
@@ -23,7 +30,9 @@ def _pts(value: float, *, signed: bool = False) -> str:
     return "n/a" if not math.isfinite(value) else f"{100 * value:{'+' if signed else ''}.1f}"
 
 
-def ablation_detail(ablation: Any, removal: str, test_set: str) -> tuple[str, pd.DataFrame]:
+def ablation_detail(
+    ablation: AblationSeeds, removal: str, test_set: str
+) -> tuple[str, pd.DataFrame]:
     """The drop of one removal on one test set, over the seeds.
 
     Parameters
@@ -58,19 +67,19 @@ def ablation_detail(ablation: Any, removal: str, test_set: str) -> tuple[str, pd
     for seed, res in ablation.per_seed.items():
         removed = tuple(res.removals.get(removal, ()))
         rows[seed] = {
-            "All views": 100 * float(res.scores.loc[test_set, "All views"]),
-            f"without ({removal})": 100 * float(res.scores.loc[test_set, removal]),
-            "drop (points)": 100 * float(res.drops.loc[removal, test_set]),
-            "p": float(res.pvalues.loc[removal, test_set]),
-            "p (Holm)": float(res.pvalues_corrected.loc[removal, test_set]),
+            "All views": 100 * as_float(res.scores.loc[test_set, "All views"]),
+            f"without ({removal})": 100 * as_float(res.scores.loc[test_set, removal]),
+            "drop (points)": 100 * as_float(res.drops.loc[removal, test_set]),
+            "p": as_float(res.pvalues.loc[removal, test_set]),
+            "p (Holm)": as_float(res.pvalues_corrected.loc[removal, test_set]),
             "significant": bool(res.significant.loc[removal, test_set]),
         }
     table = pd.DataFrame.from_dict(rows, orient="index").rename_axis("seed")
-    mean = float(drops.loc[removal, test_set])
-    sd = float(ablation.drops.sd.loc[removal, test_set])
+    mean = as_float(drops.loc[removal, test_set])
+    sd = as_float(ablation.drops.sd.loc[removal, test_set])
     n = int(ablation.n_seeds)
-    helped = int(ablation.helped.loc[removal, test_set])
-    hurt = int(ablation.hurt.loc[removal, test_set])
+    helped = int(as_float(ablation.helped.loc[removal, test_set]))
+    hurt = int(as_float(ablation.hurt.loc[removal, test_set]))
     what = f"{removal} (removes {', '.join(removed)})" if removed else removal
     if not math.isfinite(mean):
         return f"{what} on {test_set}: no comparison (no item scored by both systems)", table
@@ -88,8 +97,8 @@ def ablation_detail(ablation: Any, removal: str, test_set: str) -> tuple[str, pd
 
 
 def ablation_explorer(
-    ablation: Any, *, removal: str | None = None, test_set: str | None = None
-) -> Any:
+    ablation: AblationSeeds, *, removal: str | None = None, test_set: str | None = None
+) -> widgets.VBox:
     """Choose a removal and a test set; see the drop and its significance in every seed.
 
     Parameters
@@ -104,8 +113,6 @@ def ablation_explorer(
     -------
     ipywidgets.VBox
     """
-    import ipywidgets as widgets
-
     removals = list(ablation.drops.mean.index)
     test_sets = list(ablation.drops.mean.columns)
     if not removals or not test_sets:
@@ -115,14 +122,13 @@ def ablation_explorer(
               for r in removals]  # fmt: skip
     if removal is None or removal not in removals:
         removal = removals[0]
-    if test_set is None or test_set not in test_sets:
-        test_set = "MEN" if "MEN" in test_sets else test_sets[0]
+    test_set = default_test_set(test_sets, test_set)
     w_rem = widgets.Dropdown(options=labels, value=removal, description="removed",
                              layout=widgets.Layout(width="auto"))  # fmt: skip
     w_set = widgets.Dropdown(options=test_sets, value=test_set, description="test set")
     out = output_area()
 
-    def show(_: Any = None) -> None:
+    def show(_: object = None) -> None:
         # kernel-side output (see workbench.explore._output)
         if w_rem.value is None or w_set.value is None:
             show_message(out, "choose a removal and a test set")

@@ -3,18 +3,16 @@ chapter, see the top Spanish matches under each method with their scores."""
 
 from __future__ import annotations
 
-from typing import Any
+import ipywidgets as widgets
 
 from workbench.explore._output import append_display, output_area, show_message
-from workbench.studies.translingual import top_matches
+from workbench.studies.translingual import TranslingualResult, top_matches
 
 __all__ = ["chapter_explorer"]
 
 
-def chapter_explorer(result: Any, *, topn: int = 5) -> Any:
+def chapter_explorer(result: TranslingualResult, *, topn: int = 5) -> widgets.VBox:
     """An ipywidgets box: a dropdown of English test chapters and the table of top matches."""
-    import ipywidgets as widgets
-
     data = result.data
     options = [(f"{data.ids[i][0]} {data.ids[i][1]}", data.ids[i]) for i in data.parts["test"]]
     dropdown = widgets.Dropdown(
@@ -25,7 +23,7 @@ def chapter_explorer(result: Any, *, topn: int = 5) -> Any:
     )
     out = output_area()
 
-    def show(change: Any = None) -> None:
+    def show(_: object = None) -> None:
         # kernel-side output (see workbench.explore._output)
         if dropdown.value is None:
             show_message(out, "no English test chapter to show")

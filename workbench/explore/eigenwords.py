@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+import ipywidgets as widgets
 import pandas as pd
 
+from workbench.embeddings import WordVectors
 from workbench.explore._output import append_display, output_area, show_message
+from workbench.lexicons import LexiconGraph
 
 __all__ = ["FALLBACK_WORDS", "default_word", "neighbour_table", "prior_knowledge_explorer"]
 
@@ -18,8 +20,8 @@ FALLBACK_WORDS = ("good", "house", "man", "great", "time", "water", "king")
 def neighbour_table(
     word: str,
     lexicon: str,
-    graphs: Mapping[str, Any],
-    embeddings: Mapping[str, Mapping[str, Any]],
+    graphs: Mapping[str, LexiconGraph],
+    embeddings: Mapping[str, Mapping[str, WordVectors]],
     *,
     topn: int = 10,
 ) -> pd.DataFrame:
@@ -58,8 +60,8 @@ def neighbour_table(
 
 
 def default_word(
-    graphs: Mapping[str, Any],
-    embeddings: Mapping[str, Mapping[str, Any]],
+    graphs: Mapping[str, LexiconGraph],
+    embeddings: Mapping[str, Mapping[str, WordVectors]],
     preferred: str = "king",
 ) -> str:
     """A word whose neighbour table is full: ``preferred`` if every embedding has it and it has
@@ -96,12 +98,12 @@ def default_word(
 
 
 def prior_knowledge_explorer(
-    graphs: Mapping[str, Any],
-    embeddings: Mapping[str, Mapping[str, Any]],
+    graphs: Mapping[str, LexiconGraph],
+    embeddings: Mapping[str, Mapping[str, WordVectors]],
     *,
     word: str = "king",
     topn: int = 10,
-) -> Any:
+) -> widgets.VBox:
     """Pick a word and a lexicon; see its graph neighbours and its nearest neighbours
     before/after prior knowledge (CCAPrior) and retrofitting.
 
@@ -112,15 +114,13 @@ def prior_knowledge_explorer(
     -------
     ipywidgets.VBox
     """
-    import ipywidgets as widgets
-
     vocab = [v for group in embeddings.values() for v in group.values()]
     text = widgets.Text(value=default_word(graphs, embeddings, word), description="word",
                         continuous_update=False)  # fmt: skip
     lex = widgets.Dropdown(options=list(graphs), description="lexicon")
     out = output_area()
 
-    def refresh(_: Any = None) -> None:
+    def refresh(_: object = None) -> None:
         # kernel-side output (see workbench.explore._output)
         w = text.value.strip()
         if not w:

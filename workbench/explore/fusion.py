@@ -12,12 +12,25 @@ fusions are cached per choice of systems.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import cast
 
+import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from workbench.explore._output import append_display, output_area, show_message
+from workbench.embeddings import WordVectors
+from workbench.explore._output import (
+    append_display,
+    default_test_set,
+    output_area,
+    show_message,
+)
+from workbench.gcca import MVLSA
+from workbench.significance import holm
+from workbench.studies.mvlsa import FusionResult, MVLSAConfig, SystemEvaluation, evaluate_system
+from workbench.studies.mvlsa._tables import _pairwise
+from workbench.views import Vocabulary, embedding_view
 
 __all__ = ["DEFAULT_PARTS", "FusionExplorer", "fusion_explorer"]
 
@@ -49,15 +62,15 @@ class FusionExplorer:
 
     def __init__(
         self,
-        systems: Mapping[str, Any],
-        vocab: Any,
+        systems: Mapping[str, WordVectors],
+        vocab: Vocabulary,
         *,
         n_components: int,
         regularization: float = 1e-8,
         random_state: int = 0,
-        wordsim: Sequence[Any],
+        wordsim: Sequence[str | pd.DataFrame],
         analogies: bool = True,
-        evaluations: Mapping[str, Any] | None = None,
+        evaluations: Mapping[str, SystemEvaluation] | None = None,
         alpha: float = 0.05,
     ):
         if len(systems) < 2:
@@ -70,12 +83,13 @@ class FusionExplorer:
         self.wordsim = list(wordsim)
         self.analogies = bool(analogies)
         self.alpha = float(alpha)
-        self._evals: dict[str, Any] = dict(evaluations or {})
-        self._fused: dict[tuple[str, ...], Any] = {}
+        self._evals: dict[str, SystemEvaluation] = dict(evaluations or {})
+        self._fused: dict[tuple[str, ...], SystemEvaluation] = {}
 
     @classmethod
-    def from_result(cls, result: Any, vocab: Any, config: Any, *, wordsim: Sequence[Any],
-                    analogies: bool = True, alpha: float = 0.05) -> FusionExplorer:  # fmt: skip
+    def from_result(cls, result: FusionResult, vocab: Vocabulary, config: MVLSAConfig, *,
+                    wordsim: Sequence[str | pd.DataFrame], analogies: bool = True,
+                    alpha: float = 0.05) -> FusionExplorer:  # fmt: skip
         """From a :class:`workbench.studies.mvlsa.FusionResult` and the MVLSA configuration
         of its seed (``choice.with_seed(seed).config``); ``wordsim`` as the result was scored."""
         return cls(result.systems, vocab, n_components=config.n_components,
@@ -93,24 +107,18 @@ class FusionExplorer:
             raise ValueError("choose at least two systems to fuse")
         return key
 
-    def evaluation(self, name: str) -> Any:
+    def evaluation(self, name: str) -> SystemEvaluation:
         """The :class:`SystemEvaluation` of one system (on the vocabulary's words)."""
         if name not in self._evals:
-            from workbench.studies.mvlsa import evaluate_system
-
             self._evals[name] = evaluate_system(self.systems[name], name=name, wordsim=self.wordsim,
                                                 analogies=self.analogies,
                                                 restrict_to=list(self.vocab.words))  # fmt: skip
         return self._evals[name]
 
-    def fuse(self, parts: Sequence[str]) -> Any:
+    def fuse(self, parts: Sequence[str]) -> SystemEvaluation:
         """The evaluation of the GCCA fusion of ``parts`` (fitted on first request)."""
         key = self._key(parts)
         if key not in self._fused:
-            from workbench.gcca import MVLSA
-            from workbench.studies.mvlsa import evaluate_system
-            from workbench.views import embedding_view
-
             views = [embedding_view(self.systems[n], self.vocab, name=n) for n in key]
             k = min(self.n_components, sum(v.shape[1] for v in views))
             model = MVLSA(k, view_rank=[v.shape[1] for v in views],
@@ -132,9 +140,6 @@ class FusionExplorer:
             ``gain (points)`` (fused - part over the items both score), ``p`` (two-sided,
             uncorrected), ``p (Holm)`` (over every cell of this table) and ``significant``.
         """
-        from workbench.significance import holm
-        from workbench.studies.mvlsa._tables import _pairwise
-
         key = self._key(parts)
         fused = self.fuse(key)
         fused_scores = fused.scores()
@@ -165,17 +170,25 @@ class FusionExplorer:
         return len(self._fused)
 
 
+@dataclass
+class _Fused:
+    """What :func:`fusion_explorer` shows: the parts fused and their report (None: none)."""
+
+    parts: list[str] | None = None
+    table: pd.DataFrame | None = None
+
+
 def fusion_explorer(
-    result: Any,
-    vocab: Any,
-    config: Any,
+    result: FusionResult,
+    vocab: Vocabulary,
+    config: MVLSAConfig,
     *,
-    wordsim: Sequence[Any],
+    wordsim: Sequence[str | pd.DataFrame],
     analogies: bool = True,
     alpha: float = 0.05,
     parts: Sequence[str] = DEFAULT_PARTS,
     test_set: str | None = None,
-) -> Any:
+) -> widgets.VBox:
     """Choose systems to fuse and a test set; see the fused score and its test against each part.
 
     Parameters
@@ -199,8 +212,6 @@ def fusion_explorer(
         A new choice of systems is fused when "fuse" is pressed (cached); the test set updates
         at once.
     """
-    import ipywidgets as widgets
-
     ex = FusionExplorer.from_result(result, vocab, config, wordsim=wordsim, analogies=analogies,
                                     alpha=alpha)  # fmt: skip
     names = list(ex.systems)
@@ -208,38 +219,37 @@ def fusion_explorer(
     if len(initial) < 2:
         initial = names[:2]
     test_sets = list(result.scores.index)
-    if test_set is None or test_set not in test_sets:
-        test_set = "MEN" if "MEN" in test_sets else test_sets[0]
+    test_set = default_test_set(test_sets, test_set)
     w_parts = widgets.SelectMultiple(options=names, value=tuple(initial), rows=min(len(names), 8),
                                      description="fuse")  # fmt: skip
     w_set = widgets.Dropdown(options=test_sets, value=test_set, description="test set")
     w_fuse = widgets.Button(description="fuse", button_style="primary")
     status = widgets.HTML()
     out = output_area()
-    state: dict[str, Any] = {"parts": None, "table": None}
+    state = _Fused()
 
-    def show(_: Any = None) -> None:
+    def show(_: object = None) -> None:
         # kernel-side output (see workbench.explore._output)
-        table = state["table"]
-        if table is None:
+        table, parts = state.table, state.parts
+        if table is None or parts is None:
             show_message(out, "choose at least two systems and press fuse")
             return
         if w_set.value not in table.index.get_level_values(0):
             show_message(out, f"no test of the fusion on {w_set.value}")
             return
-        rows = table.xs(w_set.value, level="test set")
+        rows = cast(pd.DataFrame, table.xs(w_set.value, level="test set"))
         out.outputs = ()
         fused = float(rows["fused score"].iloc[0])
-        out.append_stdout(f"fusion of {' + '.join(state['parts'])} on {w_set.value}: "
+        out.append_stdout(f"fusion of {' + '.join(parts)} on {w_set.value}: "
                           f"{'n/a' if not np.isfinite(fused) else f'{fused:.1f}'}; against each "
                           f"part (Holm over every part x test set of this fusion):\n")  # fmt: skip
         append_display(out, rows.drop(columns="fused score").round(
             {"part score": 1, "gain (points)": 1, "p": 4, "p (Holm)": 4}))  # fmt: skip
 
-    def fuse(_: Any = None) -> None:
+    def fuse(_: object = None) -> None:
         chosen = list(w_parts.value)
         if len(chosen) < 2:
-            state["parts"], state["table"] = None, None
+            state.parts, state.table = None, None
             status.value = ""
             show_message(out, "choose at least two systems to fuse")
             return
@@ -247,19 +257,19 @@ def fusion_explorer(
         try:
             table = ex.report(chosen)
         except (ValueError, KeyError) as exc:
-            state["parts"], state["table"] = None, None
+            state.parts, state.table = None, None
             status.value = "<b>cannot fuse</b> these systems"
             show_message(out, f"cannot fuse these systems: {exc}")
             return
-        state["parts"] = [n for n in names if n in chosen]
-        state["table"] = table
+        state.parts = [n for n in names if n in chosen]
+        state.table = table
         status.value = f"{len(ex)} fusion(s) fitted"
         show()
 
-    def changed(_: Any = None) -> None:
+    def changed(_: object = None) -> None:
         # a new choice is fitted only on "fuse": until then no result of another choice is shown
-        if [n for n in names if n in w_parts.value] != state["parts"]:
-            state["parts"], state["table"] = None, None
+        if [n for n in names if n in w_parts.value] != state.parts:
+            state.parts, state.table = None, None
             status.value = ""
             if len(w_parts.value) < 2:
                 show_message(out, "choose at least two systems to fuse")

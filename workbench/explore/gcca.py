@@ -11,10 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
+from workbench._typing import Matrix
+from workbench.embeddings import WordVectors
+from workbench.explore._output import (
+    append_display,
+    append_query_notes,
+    output_area,
+    show_message,
+    split_queries,
+)
 from workbench.gcca import MVLSA
+from workbench.views import View
 
 __all__ = ["neighbours_table", "MVLSACache", "mvlsa_explorer"]
 
@@ -79,9 +90,9 @@ class MVLSACache:
 
     Parameters
     ----------
-    views : list
+    views : sequence of matrices or View
         Views passed to ``MVLSA.fit``.
-    masks : list, optional
+    masks : sequence of boolean row masks (or None), optional
     max_components : int
         Every fit uses this ``n_components`` (capped by the stack's rank); smaller ``k`` are
         slices of ``embedding_``.
@@ -89,12 +100,19 @@ class MVLSACache:
         Other fixed :class:`MVLSA` parameters (e.g. ``random_state=0``).
     """
 
-    def __init__(self, views: Sequence[Any], masks: Any = None, *, max_components: int = 300, **fixed: Any):
+    def __init__(
+        self,
+        views: Sequence[Matrix | View],
+        masks: Sequence[np.ndarray | None] | None = None,
+        *,
+        max_components: int = 300,
+        **fixed: Any,
+    ):
         self.views = list(views)
         self.masks = masks
         self.max_components = int(max_components)
         self.fixed = fixed
-        self._fits: dict[tuple[Any, ...], MVLSA] = {}
+        self._fits: dict[tuple[int, float, int, str | None], MVLSA] = {}
 
     def get(
         self,
@@ -123,7 +141,7 @@ class MVLSACache:
 
 
 def mvlsa_explorer(
-    views: Sequence[Any],
+    views: Sequence[Matrix | View],
     words: Sequence[str],
     *,
     queries: Sequence[str] = ("king", "good", "run"),
@@ -131,10 +149,10 @@ def mvlsa_explorer(
     regularizations: Sequence[float] = (1e-8, 1e-2, 1.0, 100.0),
     max_components: int = 300,
     topn: int = 10,
-    score_fn: Callable[[Any], pd.DataFrame | dict[str, float]] | None = None,
-    masks: Any = None,
+    score_fn: Callable[[WordVectors], pd.DataFrame | dict[str, float]] | None = None,
+    masks: Sequence[np.ndarray | None] | None = None,
     random_state: int = 0,
-) -> Any:
+) -> widgets.VBox:
     """Pick MVLSA settings and ``k``; see nearest neighbours (and scores) change.
 
     Parameters
@@ -159,60 +177,60 @@ def mvlsa_explorer(
         Fits run when "fit" is pressed (cached per setting); ``k`` and the queries update at
         once.
     """
-    import ipywidgets as widgets
-
-    from workbench.explore._output import append_display, output_area, show_message
-
     words = list(words)
     vocabulary = set(words)
     cache = MVLSACache(views, masks, max_components=max_components, random_state=random_state)
     n_views = len(cache.views)
     w_m = widgets.Dropdown(options=list(view_ranks), value=list(view_ranks)[0], description="m")
-    w_r = widgets.Dropdown(options=list(regularizations), value=list(regularizations)[0], description="r")
+    w_r = widgets.Dropdown(
+        options=list(regularizations), value=list(regularizations)[0], description="r"
+    )
     w_v = widgets.IntSlider(value=0, min=0, max=n_views, description="v", continuous_update=False)
     w_rw = widgets.Dropdown(options=[("K only", "none"), ("eq. 12 (GloVe-like)", "glove")],
                             value="none", description="weights")  # fmt: skip
-    w_k = widgets.IntSlider(value=min(100, max_components), min=1, max=max_components, description="k",
-                            continuous_update=False)
+    w_k = widgets.IntSlider(
+        value=min(100, max_components),
+        min=1,
+        max=max_components,
+        description="k",
+        continuous_update=False,
+    )
     w_q = widgets.Text(value=", ".join(queries), description="queries", continuous_update=False)
     w_fit = widgets.Button(description="fit", button_style="primary")
     status = widgets.HTML()
     out = output_area()
-    state: dict[str, Any] = {"model": None}
+    state: dict[str, MVLSA | None] = {"model": None}
 
-    def show(_: Any = None) -> None:
+    def show(_: object = None) -> None:
         # kernel-side output (see workbench.explore._output)
         model = state["model"]
         if model is None:
             show_message(out, "no fitted model: press fit")
             return
         k = min(w_k.value, model.embedding_.shape[1])
-        qs = [q.strip().lower() for q in w_q.value.split(",") if q.strip()]
-        known = [q for q in qs if q in vocabulary]
-        unknown = [q for q in qs if q not in vocabulary]
+        qs, known, unknown = split_queries(w_q.value, vocabulary)
         out.outputs = ()
-        if not qs:
-            out.append_stdout("type one or more query words (comma separated)\n")
-        if unknown:
-            out.append_stdout(f"not in the vocabulary: {', '.join(map(repr, unknown))}\n")
+        append_query_notes(out, qs, unknown)
         if known:
             append_display(out, neighbours_table(model.embedding_, words, known, n_components=k,
                                                  topn=topn, row_mask=model.row_mask_))  # fmt: skip
         if score_fn is not None:
             res = score_fn(model.to_word_vectors(words, k))
-            append_display(out, res if isinstance(res, pd.DataFrame) else pd.Series(res, name="score"))
+            append_display(
+                out, res if isinstance(res, pd.DataFrame) else pd.Series(res, name="score")
+            )
 
-    def fit(_: Any = None) -> None:
+    def fit(_: object = None) -> None:
         status.value = "fitting…"
         rw = None if w_rw.value == "none" else w_rw.value
         try:
-            state["model"] = cache.get(w_m.value, w_r.value, w_v.value, rw)
+            model = cache.get(w_m.value, w_r.value, w_v.value, rw)
         except ValueError as exc:  # bad combination (e.g. v too high): say so, do not crash
             state["model"] = None
             status.value = "<b>cannot fit</b> this setting"
             show_message(out, f"cannot fit this setting: {exc}")
             return
-        model = state["model"]
+        state["model"] = model
         status.value = (
             f"fitted k={model.embedding_.shape[1]} on {int(model.row_mask_.sum())} rows "
             f"({len(cache)} setting(s) cached)"
@@ -223,5 +241,12 @@ def mvlsa_explorer(
     w_k.observe(show, names="value")
     w_q.observe(show, names="value")
     fit()
-    return widgets.VBox([widgets.HBox([w_m, w_r, w_v]), widgets.HBox([w_rw, w_k]), w_q,
-                         widgets.HBox([w_fit, status]), out])
+    return widgets.VBox(
+        [
+            widgets.HBox([w_m, w_r, w_v]),
+            widgets.HBox([w_rw, w_k]),
+            w_q,
+            widgets.HBox([w_fit, status]),
+            out,
+        ]
+    )

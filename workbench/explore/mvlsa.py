@@ -13,9 +13,16 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+import ipywidgets as widgets
 import pandas as pd
 
-from workbench.explore._output import append_display, output_area, show_message
+from workbench.explore._output import (
+    append_display,
+    append_query_notes,
+    output_area,
+    show_message,
+    split_queries,
+)
 from workbench.explore.gcca import neighbours_table
 from workbench.studies.mvlsa import (
     FittedSystem,
@@ -93,15 +100,15 @@ def mvlsa_study_explorer(
     view_ranks: Sequence[int] = (20, 50, 100),
     regularizations: Sequence[float] = (1e-8, 1.0, 100.0),
     wordsim: Sequence[str] = ("MEN", "WS", "SIMLEX"),
-) -> Any:
+) -> widgets.VBox:
     """Widget: choose ``n_j, t, m, v, r``, view families and ``k``; show neighbours and scores.
 
     Returns an ``ipywidgets.VBox``. "fit" refits (cached per setting); ``k`` and the queries
     update at once.
     """
-    import ipywidgets as widgets
-
-    ex = SettingExplorer(view_set, dataclasses.replace(base, n_components=max(view_ranks)), wordsim=wordsim)
+    ex = SettingExplorer(
+        view_set, dataclasses.replace(base, n_components=max(view_ranks)), wordsim=wordsim
+    )
     fams = list(view_set.families())
     vocabulary = set(view_set.words)
     w_n = widgets.Dropdown(options=list(transforms), value=base.transform if base.transform in transforms
@@ -121,36 +128,33 @@ def mvlsa_study_explorer(
     status = widgets.HTML()
     out = output_area()
 
-    def show(_: Any = None) -> None:
+    def show(_: object = None) -> None:
         # kernel-side output (see workbench.explore._output)
         if not w_f.value:
             status.value = ""
             show_message(out, "select at least one view family")
             return
-        qs = [q.strip().lower() for q in w_q.value.split(",") if q.strip()]
-        known = [q for q in qs if q in vocabulary]
-        unknown = [q for q in qs if q not in vocabulary]
+        qs, known, unknown = split_queries(w_q.value, vocabulary)
         status.value = "fitting…"
         settings = {"transform": w_n.value, "top_t": None if w_t.value == "all" else w_t.value,
                     "view_rank": w_m.value, "regularization": w_r.value,
                     "min_view_support": w_v.value}  # fmt: skip
         try:
-            table, scores = ex.report(known, n_components=w_k.value, families=list(w_f.value), **settings)
+            table, scores = ex.report(
+                known, n_components=w_k.value, families=list(w_f.value), **settings
+            )
         except ValueError as exc:  # e.g. v above the number of views: say so, do not crash
             status.value = "<b>cannot fit</b> this setting"
             show_message(out, f"cannot fit this setting: {exc}")
             return
         status.value = f"{len(ex)} setting(s) fitted"
         out.outputs = ()
-        if not qs:
-            out.append_stdout("type one or more query words (comma separated)\n")
-        if unknown:
-            out.append_stdout(f"not in the vocabulary: {', '.join(map(repr, unknown))}\n")
+        append_query_notes(out, qs, unknown)
         if known:
             append_display(out, table)
         append_display(out, scores.to_frame("Spearman"))
 
-    def changed(_: Any = None) -> None:
+    def changed(_: object = None) -> None:
         if not w_f.value:
             show()  # the message, at once
         else:

@@ -6,11 +6,12 @@ Built with ipywidgets; only used under ``if INTERACTIVE:`` in the notebooks.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+import ipywidgets as widgets
 import numpy as np
 
-from workbench.explore._output import append_display, output_area, show_message
+from workbench.embeddings import MultiSenseVectors
+from workbench.explore._output import append_display, output_area, word_missing
 from workbench.rpca import RPCAResult
 from workbench.senses import SenseNeighbours, component_pairs, neighbour_overlap
 
@@ -24,7 +25,7 @@ def component_browser(
     index: SenseNeighbours,
     *,
     n_top: int = 10,
-) -> Any:
+) -> widgets.VBox:
     """Browse the components of several decompositions and the sense pairs aligned with them.
 
     Parameters
@@ -42,8 +43,6 @@ def component_browser(
     ipywidgets.VBox
         Its ``.update()`` attribute re-renders (handy in tests).
     """
-    import ipywidgets as widgets
-
     if not results:
         raise ValueError("results is empty")
     names = list(results)
@@ -52,7 +51,7 @@ def component_browser(
                              continuous_update=False)  # fmt: skip
     out = output_area()
 
-    def update(*_: Any) -> None:
+    def update(*_: object) -> None:
         res = results[model.value]
         comp.max = res.rank
         j = min(comp.value, res.rank) - 1
@@ -74,14 +73,14 @@ def component_browser(
 
 
 def word_inspector(
-    msv: Any,
+    msv: MultiSenseVectors,
     labels: Sequence[tuple[str, int, int]],
     result: RPCAResult,
     index: SenseNeighbours,
     *,
     topn: int = 8,
     word: str | None = None,
-) -> Any:
+) -> widgets.VBox:
     """Inspect any word's senses: nearest neighbours and the sparse-noise norm of each pair.
 
     Parameters
@@ -94,9 +93,12 @@ def word_inspector(
     word : str, optional
         Initial word (default: the word whose sense pair carries the largest sparse noise --
         the likeliest pseudo-sense).
-    """
-    import ipywidgets as widgets
 
+    Returns
+    -------
+    ipywidgets.VBox
+        Its ``.update()`` attribute re-renders (handy in tests).
+    """
     norms = np.linalg.norm(result.sparse, axis=0)
     by_word: dict[str, list[tuple[int, int, float]]] = {}
     for (w, a, b), v in zip(labels, norms):
@@ -113,14 +115,12 @@ def word_inspector(
                               ensure_option=False, continuous_update=False)  # fmt: skip
     out = output_area()
 
-    def update(*_: Any) -> None:
+    def update(*_: object) -> None:
         # kernel-side output (see workbench.explore._output)
         w = w_word.value.strip()
-        if not w:
-            show_message(out, "type a word (the list offers the words with sense pairs)")
-            return
-        if w not in msv:
-            show_message(out, f"{w!r} is not in the vocabulary")
+        if word_missing(
+            out, w, msv, prompt="type a word (the list offers the words with sense pairs)"
+        ):
             return
         out.outputs = ()
         for s in range(msv.n_senses(w)):

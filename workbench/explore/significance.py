@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
+import ipywidgets as widgets
+import pandas as pd
+
+from workbench.evaluation import WordSimResult
 from workbench.explore._output import append_display, output_area, show_message
 from workbench.significance import (
     DEPENDENT_CORR_METHODS,
@@ -19,16 +23,14 @@ __all__ = ["P0_CHOICES", "mrds_calculator", "comparison_explorer"]
 P0_CHOICES = (0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1)
 
 
-def _p0_slider(value: float) -> Any:
+def _p0_slider(value: float) -> widgets.SelectionSlider:
     """A slider over :data:`P0_CHOICES` (plus ``value``) that lands exactly on each threshold."""
-    import ipywidgets as widgets
-
     choices = sorted({*P0_CHOICES, float(value)})
     return widgets.SelectionSlider(options=[(f"{p:g}", p) for p in choices], value=float(value),
                                    description="p₀", continuous_update=False)  # fmt: skip
 
 
-def mrds_calculator(*, n: int = 353, r_ab: float = 0.9, p0: float = 0.05) -> Any:
+def mrds_calculator(*, n: int = 353, r_ab: float = 0.9, p0: float = 0.05) -> widgets.VBox:
     """An MRDS calculator: number of items, inter-system correlation, threshold, test.
 
     Shows the correlation MRDS (:func:`workbench.significance.mrds_correlation`) and the
@@ -38,8 +40,6 @@ def mrds_calculator(*, n: int = 353, r_ab: float = 0.9, p0: float = 0.05) -> Any
     -------
     ipywidgets.VBox
     """
-    import ipywidgets as widgets
-
     w_n = widgets.BoundedIntText(value=n, min=5, max=10_000_000, description="n")
     w_r = widgets.FloatSlider(value=r_ab, min=0.0, max=0.99, step=0.01, description="r_AB")
     w_p = _p0_slider(p0)
@@ -50,7 +50,7 @@ def mrds_calculator(*, n: int = 353, r_ab: float = 0.9, p0: float = 0.05) -> Any
     w_alt = widgets.ToggleButtons(options=["greater", "two-sided"], value="greater")
     out = widgets.HTML()
 
-    def update(*_: Any) -> None:
+    def update(*_: object) -> None:
         try:
             s = mrds_correlation(
                 w_n.value, w_r.value, w_p.value, method=w_m.value, alternative=w_alt.value
@@ -69,7 +69,12 @@ def mrds_calculator(*, n: int = 353, r_ab: float = 0.9, p0: float = 0.05) -> Any
     return widgets.VBox([w_n, w_r, w_p, w_m, w_alt, out])
 
 
-def comparison_explorer(suite_a: Any, suite_b: Any, *, labels: tuple[str, str] = ("A", "B")) -> Any:
+def comparison_explorer(
+    suite_a: pd.DataFrame | Mapping[str, WordSimResult],
+    suite_b: pd.DataFrame | Mapping[str, WordSimResult],
+    *,
+    labels: tuple[str, str] = ("A", "B"),
+) -> widgets.VBox:
     """Pick a rating set and a test: both systems' correlations, all ten tests and the MRDS.
 
     ``suite_a`` / ``suite_b`` are :func:`workbench.evaluation.wordsim_suite` DataFrames (their
@@ -79,8 +84,6 @@ def comparison_explorer(suite_a: Any, suite_b: Any, *, labels: tuple[str, str] =
     -------
     ipywidgets.VBox
     """
-    import ipywidgets as widgets
-
     ra = suite_a.attrs["results"] if hasattr(suite_a, "attrs") else dict(suite_a)
     rb = suite_b.attrs["results"] if hasattr(suite_b, "attrs") else dict(suite_b)
     names = [k for k in ra if k in rb]
@@ -89,7 +92,7 @@ def comparison_explorer(suite_a: Any, suite_b: Any, *, labels: tuple[str, str] =
     w_p = _p0_slider(0.05)
     out = output_area()
 
-    def update(*_: Any) -> None:
+    def update(*_: object) -> None:
         # kernel-side output (see workbench.explore._output)
         if w_ds.value is None:
             show_message(out, "the two systems share no rating set")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+import ipywidgets as widgets
 import pandas as pd
 
 from workbench.coverage import coverage_table, item_max_ranks, items_of
@@ -15,15 +15,13 @@ __all__ = ["coverage_explorer"]
 
 def coverage_explorer(
     vocabulary: Sequence[str], datasets: Mapping[str, pd.DataFrame], *, max_examples: int = 15
-) -> Any:
+) -> widgets.VBox:
     """Slider over the vocabulary cut-off showing each set's coverage and missing items.
 
     Returns
     -------
     ipywidgets.VBox
     """
-    import ipywidgets as widgets
-
     vocab = list(vocabulary)
     names = list(datasets)
     cutoff = widgets.IntSlider(
@@ -37,7 +35,7 @@ def coverage_explorer(
     which = widgets.Dropdown(options=names, description="dataset")
     out = output_area()
 
-    def refresh(_: Any = None) -> None:
+    def refresh(_: object = None) -> None:
         # kernel-side output (see workbench.explore._output)
         if which.value is None:
             show_message(out, "no evaluation set to show")

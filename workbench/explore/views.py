@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+import ipywidgets as widgets
 import pandas as pd
 
+from workbench.explore._output import append_display, output_area, show_message, word_missing
 from workbench.views import View
 
 __all__ = ["top_contexts_table", "view_inspector"]
@@ -43,17 +44,15 @@ def top_contexts_table(views: Sequence[View], word: str, *, topn: int = 10) -> p
     return pd.DataFrame({k: c + [""] * (n - len(c)) for k, c in cols.items()})
 
 
-def view_inspector(views: Sequence[View], *, topn: int = 10, default_word: str | None = None) -> Any:
+def view_inspector(
+    views: Sequence[View], *, topn: int = 10, default_word: str | None = None
+) -> widgets.VBox:
     """Type a word, pick view families: its top contexts in each view.
 
     Returns
     -------
     ipywidgets.VBox
     """
-    import ipywidgets as widgets
-
-    from workbench.explore._output import append_display, output_area, show_message
-
     views = list(views)
     if not views or views[0].vocab is None:
         raise ValueError("view_inspector needs views built over a Vocabulary")
@@ -66,13 +65,9 @@ def view_inspector(views: Sequence[View], *, topn: int = 10, default_word: str |
     n = widgets.IntSlider(value=topn, min=1, max=50, description="top n", continuous_update=False)
     out = output_area()
 
-    def refresh(_: Any = None) -> None:
+    def refresh(_: object = None) -> None:
         w = word.value.strip().lower()
-        if not w:
-            show_message(out, "type a word")
-            return
-        if w not in vocab:
-            show_message(out, f"{w!r} is not in the vocabulary ({len(vocab)} words)")
+        if word_missing(out, w, vocab, size=len(vocab)):
             return
         if not fams.value:
             show_message(out, "select at least one view family")

@@ -18,8 +18,10 @@ Views are validated by :func:`workbench.views.check_views` (a list of dense arra
 matrices or :class:`workbench.views.View` objects over the same ``N`` rows).
 """
 
-from ._estimators import GCCA, GCCA_MAX_ROWS, MVLSA, _check_views, glove_row_weights
-from ._linalg import GRAM_MAX_COLS, GRAM_RANK_RATIO, SVD_TOL, TruncatedSVD, truncated_svd
+from ._base import _check_views, glove_row_weights
+from ._gcca import GCCA, GCCA_MAX_ROWS
+from ._mvlsa import MVLSA
+from ._svd import GRAM_MAX_COLS, GRAM_RANK_RATIO, SVD_TOL, TruncatedSVD, truncated_svd
 
 __all__ = [
     "GCCA",

@@ -19,7 +19,7 @@ the assembly of ``embedding_`` (``N x k``, the only large array that comes back)
    (``direct=True`` unless the client was made with ``direct_to_workers=False``): through the
    scheduler, the client would serialize a copy of each view and the scheduler relay it;
 2. one task per view restricts the view to its observed kept rows and calls
-   :func:`workbench.gcca._estimators._view_svd` -- the function of the local fit, with the same
+   :func:`workbench.gcca._stacked._view_svd` -- the function of the local fit, with the same
    seed -- then forms its block :math:`D_j A_j T_j C^{-1/2}` of :math:`\tilde M` and cuts it
    into the row blocks of the stacked matrix (``B_j^T`` stays on the worker); the views are
    released once every view is factorized;
@@ -40,7 +40,7 @@ Views too big for one worker
 ----------------------------
 A view with more than ``block_rows`` rows (by default: one larger than a quarter of the smallest
 worker's memory limit) is split into row blocks, each scattered once to a worker. Its SVD is
-:func:`workbench.gcca._linalg._truncated_svd` itself, run on the client against
+:func:`workbench.gcca._svd._truncated_svd` itself, run on the client against
 :class:`_RowBlockOperator`, which computes the products the randomized solver asks for --
 ``X B`` (block rows, concatenated), ``X^T Q`` (per block, tree-summed) and the column mean --
 on the workers. The client then holds the solver's ``n_j x l`` blocks (``l = m + p``), not the
@@ -76,25 +76,33 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from workbench._dask import tree_reduce
+from workbench._typing import Matrix
 
-from ._estimators import (
+from ._linalg import _gram64, _largest_entry_signs, _lowdin_factor
+from ._stacked import (
     _check_stack_rank,
     _MVLSAPlan,
     _scaled_factor,
     _stacked_eigen,
     _StackedFit,
+    _SVDOptions,
     _view_map,
     _view_nnz,
     _view_svd,
     _ViewFactor,
 )
-from ._linalg import _gram64, _largest_entry_signs, _lowdin_factor
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
+
+#: A piece of a view's block of M~ on one row block: ``(local rows or None, values)``.
+Piece = tuple[np.ndarray | None, np.ndarray]
 
 logger = logging.getLogger(__name__)
 
@@ -120,17 +128,15 @@ class _ViewResult:
     :math:`\\tilde M` cut by row block (``(local rows or None, values)``), its nonzeros."""
 
     factor: _ViewFactor
-    pieces: list[tuple[np.ndarray | None, np.ndarray]]
+    pieces: list[Piece]
     nnz: int
 
 
-def _cut_rows(
-    block: np.ndarray, pos: np.ndarray, bounds: np.ndarray
-) -> list[tuple[np.ndarray | None, np.ndarray]]:
+def _cut_rows(block: np.ndarray, pos: np.ndarray, bounds: np.ndarray) -> list[Piece]:
     """Rows of ``block`` (at the sorted kept-row positions ``pos``) cut at ``bounds``; a piece
     covering its whole row block has ``None`` for its local rows."""
     cuts = np.searchsorted(pos, bounds)
-    out: list[tuple[np.ndarray | None, np.ndarray]] = []
+    out: list[Piece] = []
     for b in range(bounds.size - 1):
         a, e = int(cuts[b]), int(cuts[b + 1])
         full = e - a == int(bounds[b + 1] - bounds[b])
@@ -139,7 +145,7 @@ def _cut_rows(
 
 
 def _view_task(
-    x: Any,
+    x: Matrix,
     rows: np.ndarray | None,
     weights: np.ndarray,
     scale: np.ndarray,
@@ -148,7 +154,7 @@ def _view_task(
     rank: int,
     reg: float,
     seed: int,
-    opts: Any,
+    opts: _SVDOptions,
     view: int,
 ) -> _ViewResult:
     """One view's SVD on a worker: the local fit's :func:`_view_svd` and block of M~."""
@@ -164,13 +170,11 @@ def _summary(res: _ViewResult) -> tuple[np.ndarray, np.ndarray | None, float, in
     return f.s, f.mean, f.reg, f.n_passes, res.nnz
 
 
-def _piece(res: _ViewResult, b: int) -> tuple[np.ndarray | None, np.ndarray]:
+def _piece(res: _ViewResult, b: int) -> Piece:
     return res.pieces[b]
 
 
-def _assemble(
-    n_rows: int, dtype: np.dtype, pieces: Sequence[tuple[np.ndarray | None, np.ndarray]]
-) -> np.ndarray:
+def _assemble(n_rows: int, dtype: np.dtype, pieces: Sequence[Piece]) -> np.ndarray:
     """Row block of M~ from the views' pieces (views in order, unobserved rows zero)."""
     width = sum(p[1].shape[1] for p in pieces)
     out = np.zeros((n_rows, width), dtype=dtype, order="F")
@@ -193,15 +197,15 @@ def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a + b
 
 
-def _matmul(a: Any, b: np.ndarray) -> np.ndarray:
+def _matmul(a: Matrix, b: np.ndarray) -> np.ndarray:
     return np.asarray(a @ b)
 
 
-def _rmatmul(a: Any, q: np.ndarray) -> np.ndarray:
+def _rmatmul(a: Matrix, q: np.ndarray) -> np.ndarray:
     return np.asarray(a.T @ q)
 
 
-def _column_sum(a: Any) -> np.ndarray:
+def _column_sum(a: Matrix) -> np.ndarray:
     return np.asarray(a.sum(axis=0), dtype=np.float64).ravel()
 
 
@@ -217,7 +221,7 @@ def _map_task(res: _ViewResult, mth: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # client-side helpers
 # --------------------------------------------------------------------------------------------
-def _direct(client: Any) -> bool:
+def _direct(client: Client) -> bool:
     """Send and fetch data straight to and from the workers (not through the scheduler, which
     would also make the client serialize a copy of each view), unless the client was made with
     ``direct_to_workers=False`` (workers not reachable from the client)."""
@@ -230,30 +234,47 @@ class _Session:
     recorded and released by :meth:`release` -- also when the run fails, whose traceback would
     otherwise keep the data on the workers for as long as it is referenced."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Client) -> None:
         self.client = client
         self.direct = _direct(client)
-        self.futures: list[Any] = []
+        self.futures: list[Future] = []
 
-    def _track(self, futs: Any) -> Any:
-        self.futures.extend(futs if isinstance(futs, list) else [futs])
-        return futs
-
-    def submit(self, name: str, fn: Callable[..., Any], *args: Any) -> Any:
+    def submit(self, name: str, fn: Callable[..., object], *args: object) -> Future:
         """``client.submit`` under a readable, unique key (``mvlsa-<name>-<uuid>``)."""
         key = f"mvlsa-{name}-{uuid.uuid4().hex}"
-        return self._track(self.client.submit(fn, *args, key=key, pure=False))
+        fut = self.client.submit(fn, *args, key=key, pure=False)
+        self.futures.append(fut)
+        return fut
 
-    def scatter(self, data: Any, *, track: bool = True, **kwargs: Any) -> Any:
-        """``client.scatter`` with ``hash=False`` (new keys: no deduplication against the data
-        of another fit) and :func:`_direct`; ``track=False`` leaves the release to the caller."""
-        futs = self.client.scatter(data, hash=False, direct=self.direct, **kwargs)
-        return self._track(futs) if track else futs
+    def scatter(
+        self,
+        data: Matrix | np.ndarray,
+        *,
+        track: bool = True,
+        workers: list[str] | None = None,
+        broadcast: bool = False,
+    ) -> Future:
+        """``client.scatter`` of one object with ``hash=False`` (new keys: no deduplication
+        against the data of another fit) and :func:`_direct`; ``track=False`` leaves the release
+        to the caller."""
+        fut = self.client.scatter(
+            data, workers=workers, broadcast=broadcast, hash=False, direct=self.direct
+        )
+        if track:
+            self.futures.append(fut)
+        return fut
 
-    def gather(self, futures: Any) -> Any:
+    def scatter_each(self, items: list[Piece]) -> list[Future]:
+        """One future per item of ``items`` (as :meth:`scatter`, tracked)."""
+        futs = self.client.scatter(items, hash=False, direct=self.direct)
+        self.futures.extend(futs)
+        return list(futs)
+
+    def gather(self, futures: Future | Sequence[Future]) -> Any:
+        """The results of ``futures`` (whatever the tasks returned)."""
         return self.client.gather(futures, direct=self.direct)
 
-    def tree_sum(self, futures: Sequence[Any], name: str) -> Any:
+    def tree_sum(self, futures: Sequence[Future], name: str) -> Future:
         """Pairwise sum of ``futures`` in ``ceil(log2 n)`` levels of tasks on the workers (a
         fixed pairing, so the rounding does not depend on scheduling); a future of the total."""
         return tree_reduce(
@@ -266,14 +287,16 @@ class _Session:
         self.futures.clear()
 
 
-def _release(futures: Any) -> None:
+def _release(futures: Sequence[Future]) -> None:
     for f in futures:
         f.release()
 
 
-def _nbytes(x: Any) -> int:
+def _nbytes(x: Matrix) -> int:
     if sp.issparse(x):
-        return int(sum(getattr(x, a).nbytes for a in ("data", "indices", "indptr") if hasattr(x, a)))
+        return int(
+            sum(getattr(x, a).nbytes for a in ("data", "indices", "indptr") if hasattr(x, a))
+        )
     return int(np.asarray(x).nbytes)
 
 
@@ -291,11 +314,11 @@ class _Placement:
 
 class _RowBlockOperator:
     """A view split into row blocks held by the workers, as the matrix ``X`` that
-    :func:`~workbench.gcca._linalg._truncated_svd` multiplies (randomized route): ``X @ B``,
+    :func:`~workbench.gcca._svd._truncated_svd` multiplies (randomized route): ``X @ B``,
     ``X.T @ Q`` and ``X.mean(axis=0)`` are computed block by block on the workers."""
 
     def __init__(
-        self, ses: _Session, blocks: list[Any], bounds: np.ndarray, n_cols: int, dtype: np.dtype
+        self, ses: _Session, blocks: list[Future], bounds: np.ndarray, n_cols: int, dtype: np.dtype
     ) -> None:
         self.ses = ses
         self.blocks = blocks
@@ -352,7 +375,7 @@ class _Layout:
     n_workers: int
 
 
-def _layout(client: Any, plan: _MVLSAPlan, block_rows: int | None) -> _Layout:
+def _layout(client: Client, plan: _MVLSAPlan, block_rows: int | None) -> _Layout:
     workers = client.scheduler_info()["workers"]
     if not workers:
         raise RuntimeError("backend='dask': the dask.distributed cluster has no workers")
@@ -370,10 +393,10 @@ def _layout(client: Any, plan: _MVLSAPlan, block_rows: int | None) -> _Layout:
             rows = n_j if nbytes <= view_limit else math.ceil(n_j / math.ceil(nbytes / view_limit))
         if rows < n_j:
             split[j] = int(rows)
-    if split and plan.opts.method in ("dense", "gram"):
+    if split and plan.opts.solver.method in ("dense", "gram"):
         j = min(split)
         raise ValueError(
-            f"svd_solver={plan.opts.method!r} needs a whole view on one worker, but view {j} is "
+            f"svd_solver={plan.opts.solver.method!r} needs a whole view on one worker, but view {j} is "
             f"split into row blocks of {split[j]} rows (block_rows={block_rows!r}); use "
             "svd_solver='randomized' or 'auto', or raise block_rows"
         )
@@ -388,10 +411,10 @@ def _layout(client: Any, plan: _MVLSAPlan, block_rows: int | None) -> _Layout:
     return _Layout(split, bounds, n_workers)
 
 
-def fit_dask(client: Any, plan: _MVLSAPlan, *, block_rows: int | None = None) -> _StackedFit:
+def fit_dask(client: Client, plan: _MVLSAPlan, *, block_rows: int | None = None) -> _StackedFit:
     """The distributed MVLSA fit (see the module docstring); the local fit's result."""
     layout = _layout(client, plan, block_rows)
-    scattered: dict[int, list[Any]] = {}  # view -> its future(s); kept across attempts
+    scattered: dict[int, list[Future]] = {}  # view -> its future(s); kept across attempts
     try:
         for attempt in range(1, MAX_ATTEMPTS + 1):
             ses = _Session(client)
@@ -408,7 +431,9 @@ def fit_dask(client: Any, plan: _MVLSAPlan, *, block_rows: int | None = None) ->
                 logger.warning(
                     "backend='dask': a worker holding scattered data was lost (%s); sending the "
                     "lost views again and rerunning the distributed steps (attempt %d of %d)",
-                    exc, attempt + 1, MAX_ATTEMPTS,
+                    exc,
+                    attempt + 1,
+                    MAX_ATTEMPTS,
                 )
                 continue
             finally:
@@ -427,7 +452,7 @@ def fit_dask(client: Any, plan: _MVLSAPlan, *, block_rows: int | None = None) ->
         scattered.clear()
 
 
-def _lost_views(client: Any, scattered: dict[int, list[Any]]) -> list[int]:
+def _lost_views(client: Client, scattered: dict[int, list[Future]]) -> list[int]:
     """Views with a scattered future that is cancelled or held by no worker (the scheduler has
     processed the loss by now: it cancelled the dependent task); all of them if in doubt."""
     lost = {j for j, futs in scattered.items() if any(f.status != "finished" for f in futs)}
@@ -441,7 +466,7 @@ def _lost_views(client: Any, scattered: dict[int, list[Any]]) -> list[int]:
 
 
 def _scatter_views(
-    ses: _Session, plan: _MVLSAPlan, layout: _Layout, scattered: dict[int, list[Any]]
+    ses: _Session, plan: _MVLSAPlan, layout: _Layout, scattered: dict[int, list[Future]]
 ) -> None:
     """Send every view (or its row blocks) that is not on the workers yet, once (released by
     :func:`fit_dask`, not by the session: they outlive a failed run)."""
@@ -456,8 +481,11 @@ def _scatter_views(
     place = _Placement(workers)
     if scattered:  # views still held after a lost worker count towards the load
         held = client.who_has([f for futs in scattered.values() for f in futs])
-        sizes = {f.key: _nbytes(plan.prep.views[j]) // len(futs)
-                 for j, futs in scattered.items() for f in futs}
+        sizes = {
+            f.key: _nbytes(plan.prep.views[j]) // len(futs)
+            for j, futs in scattered.items()
+            for f in futs
+        }
         for key, where in held.items():
             for addr in list(where)[:1]:
                 if addr in place.load:
@@ -481,8 +509,8 @@ def _scatter_views(
 
 
 def _split_view_svd(
-    ses: _Session, plan: _MVLSAPlan, j: int, blocks: list[Any], step: int, bounds: np.ndarray
-) -> tuple[list[Any], _ViewFactor, int]:
+    ses: _Session, plan: _MVLSAPlan, j: int, blocks: list[Future], step: int, bounds: np.ndarray
+) -> tuple[list[Future], _ViewFactor, int]:
     """SVD of a view split into row blocks of ``step`` rows, driven from the client (products on
     the workers); its pieces of M~ (cut at ``bounds``) scattered."""
     x = plan.prep.views[j]
@@ -491,13 +519,15 @@ def _split_view_svd(
     op = _RowBlockOperator(ses, blocks, vb, x.shape[1], x.dtype)
     op.is_sparse = sp.issparse(x)  # the adaptive SVD picks the local fit's block width from it
     opts = plan.opts
-    if opts.method != "randomized":  # ("auto"; _layout refused "dense" and "gram")
+    if opts.solver.method != "randomized":  # ("auto"; _layout refused "dense" and "gram")
         logger.info("backend='dask': view %d is split into row blocks: randomized SVD", j)
-        opts = dataclasses.replace(opts, method="randomized")
+        opts = dataclasses.replace(
+            opts, solver=dataclasses.replace(opts.solver, method="randomized")
+        )
     u, fac = _view_svd(op, plan.cap[j], wj, plan.reg[j], plan.seeds[j], opts, view=j)
     pieces = _cut_rows(_scaled_factor(u, scale, fac.t), plan.pos[rj], bounds)
     del u
-    futs = ses.scatter(pieces)
+    futs = ses.scatter_each(pieces)
     if sp.issparse(x):
         nnz = int(np.diff(sp.csr_array(x).indptr)[rj].sum())
     else:
@@ -506,7 +536,7 @@ def _split_view_svd(
 
 
 def _run(
-    ses: _Session, plan: _MVLSAPlan, layout: _Layout, scattered: dict[int, list[Any]]
+    ses: _Session, plan: _MVLSAPlan, layout: _Layout, scattered: dict[int, list[Future]]
 ) -> _StackedFit:
     prep, opts, k = plan.prep, plan.opts, plan.k
     n_views, dtype, bounds = len(prep.views), opts.dtype, layout.bounds
@@ -514,17 +544,29 @@ def _run(
     _scatter_views(ses, plan, layout, scattered)
 
     # 1. one task per (unsplit) view, where its data is; split views driven from here
-    results: dict[int, Any] = {}
+    results: dict[int, Future] = {}
     for j in range(n_views):
         if j in layout.split:
             continue
         rj, wj, scale = plan.view_scale(j)
         rows = None if rj.size == prep.views[j].shape[0] else rj
-        results[j] = ses.submit(f"svd-{j}", _view_task, scattered[j][0], rows, wj, scale, plan.pos[rj],
-            bounds, plan.cap[j], float(plan.reg[j]), int(plan.seeds[j]), opts, j,
+        results[j] = ses.submit(
+            f"svd-{j}",
+            _view_task,
+            scattered[j][0],
+            rows,
+            wj,
+            scale,
+            plan.pos[rj],
+            bounds,
+            plan.cap[j],
+            float(plan.reg[j]),
+            int(plan.seeds[j]),
+            opts,
+            j,
         )
     summaries = {j: ses.submit(f"summary-{j}", _summary, f) for j, f in results.items()}
-    split_out: dict[int, tuple[list[Any], _ViewFactor, int]] = {}
+    split_out: dict[int, tuple[list[Future], _ViewFactor, int]] = {}
     for j, step in layout.split.items():
         logger.info("backend='dask': view %d in row blocks of %d rows", j, step)
         split_out[j] = _split_view_svd(ses, plan, j, scattered[j], step, bounds)
@@ -550,13 +592,19 @@ def _run(
 
     # 2. M~ by row blocks, its Gram matrix tree-summed on the workers; eigh here
     pieces = [
-        split_out[j][0] if j in split_out
+        split_out[j][0]
+        if j in split_out
         else [ses.submit(f"piece-{j}-{b}", _piece, results[j], b) for b in range(n_blocks)]
         for j in range(n_views)
     ]
     mbs = [
-        ses.submit(f"block-{b}", _assemble, int(bounds[b + 1] - bounds[b]), dtype,
-                [pieces[j][b] for j in range(n_views)])
+        ses.submit(
+            f"block-{b}",
+            _assemble,
+            int(bounds[b + 1] - bounds[b]),
+            dtype,
+            [pieces[j][b] for j in range(n_views)],
+        )
         for b in range(n_blocks)
     ]
     del pieces
@@ -580,23 +628,22 @@ def _run(
     t_gram = time.perf_counter()
 
     # 4. maps U_j where B_j^T is
-    maps: list[Any] = []
+    done: dict[int, np.ndarray] = {}
+    remote: dict[int, Future] = {}
     off = 0
     for j in range(n_views):
         mj = sizes[j]
         if j in split_out:
             fac = split_out[j][1]
-            maps.append(_view_map(fac.vt, fac.s, fac.reg, mth[off : off + mj]))
+            done[j] = _view_map(fac.vt, fac.s, fac.reg, mth[off : off + mj])
         else:
-            maps.append(ses.submit(f"map-{j}", _map_task, results[j], mth[off : off + mj]))
+            remote[j] = ses.submit(f"map-{j}", _map_task, results[j], mth[off : off + mj])
         off += mj
-    remote = [i for i, m in enumerate(maps) if not isinstance(m, np.ndarray)]
-    for i, m in zip(remote, ses.gather([maps[i] for i in remote])):
-        maps[i] = m
+    done.update(zip(remote, ses.gather(list(remote.values()))))
     return _StackedFit(
         hk=hk,
         lam=lam_k,
-        maps=maps,
+        maps=[done[j] for j in range(n_views)],
         means=means,
         svals=svals,
         reg_used=np.array(regs, dtype=float),

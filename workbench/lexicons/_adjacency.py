@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 
 from workbench._validation import check_bool
 
+if TYPE_CHECKING:
+    from ._graphs import LexiconGraph
+
 __all__ = ["lexicon_adjacency"]
 
 
 def lexicon_adjacency(
-    words: Sequence[str], lexicon: Any, *, symmetric: bool = False
+    words: Sequence[str],
+    lexicon: LexiconGraph | Mapping[str, Iterable[str]],
+    *,
+    symmetric: bool = False,
 ) -> sp.csr_matrix:
     """0/1 adjacency over ``words`` (rows and columns in the order of ``words``).
 
@@ -39,6 +45,17 @@ def lexicon_adjacency(
     Used by every lexicon graph (:func:`~workbench.lexicons.graph_from_lexicon`), the
     word x word lexicon views (:func:`~workbench.lexicons.graph_view`) and retrofitting
     (:func:`workbench.retrofit.retrofit`).
+
+    Examples
+    --------
+    >>> lexicon_adjacency(["car", "auto", "bike"], {"car": ["auto"]}).toarray()
+    array([[0., 1., 0.],
+           [0., 0., 0.],
+           [0., 0., 0.]])
+    >>> lexicon_adjacency(["car", "auto", "bike"], {"car": ["auto"]}, symmetric=True).toarray()
+    array([[0., 1., 0.],
+           [1., 0., 0.],
+           [0., 0., 0.]])
     """
     symmetric = check_bool(symmetric, "symmetric")
     if hasattr(lexicon, "adjacency") and hasattr(lexicon, "reindex"):

@@ -34,8 +34,11 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from nltk.corpus.reader import WordNetCorpusReader
+from nltk.corpus.reader.wordnet import Synset
 
 from workbench._validation import check_array, check_bool, check_int
+from workbench.datasets import load_framenet_frames, load_lexicon, load_wordnet
 
 from ._adjacency import lexicon_adjacency
 
@@ -77,6 +80,13 @@ class LexiconGraph:
         word -> row.
     degree : ndarray
         Number of neighbours of each word.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> graph = LexiconGraph("toy", ("car", "auto", "bike"), sp.csr_matrix([[0, 1, 0], [0, 0, 0], [0, 0, 0]]))
+    >>> graph.neighbors("auto"), graph.degree.tolist(), graph.n_edges
+    (['car'], [1, 1, 0], 1)
     """
 
     name: str
@@ -164,11 +174,17 @@ def _word_list(words: Any) -> list[str]:
     return [str(w) for w in words]
 
 
-def base_forms(word: str, wordnet: Any, *, include_word: bool = True) -> set[str]:
+def base_forms(word: str, wordnet: WordNetCorpusReader, *, include_word: bool = True) -> set[str]:
     """WordNet base forms of ``word`` (lower-cased) for every part of speech via ``morphy``.
 
     ``include_word`` adds the lower-cased word itself (so a word that is not in WordNet
     still matches itself in a lexicon).
+
+    Examples
+    --------
+    >>> from workbench.datasets import load_wordnet
+    >>> sorted(base_forms("dogs", load_wordnet())), sorted(base_forms("ran", load_wordnet()))
+    (['dog', 'dogs'], ['ran', 'run'])
     """
     w = word.lower()
     out = {w} if include_word else set()
@@ -200,7 +216,7 @@ def graph_from_lexicon(
     lexicon: Mapping[str, Iterable[str]],
     *,
     name: str = "lexicon",
-    wordnet: Any = None,
+    wordnet: WordNetCorpusReader | None = None,
     use_base_forms: bool = False,
     link_inflections: bool = False,
 ) -> LexiconGraph:
@@ -230,6 +246,14 @@ def graph_from_lexicon(
     With :math:`K` the word x term key incidence and :math:`S` the symmetrised term
     adjacency, :math:`A = [K S K^\\top > 0]` with the diagonal removed (and the pairs with
     :math:`K K^\\top > 0` removed unless ``link_inflections``).
+
+    Examples
+    --------
+    >>> graph = graph_from_lexicon(["car", "auto", "bike"], {"car": ["auto"]})
+    >>> graph.adjacency.toarray()
+    array([[0., 1., 0.],
+           [1., 0., 0.],
+           [0., 0., 0.]])
     """
     if not isinstance(lexicon, Mapping):
         raise TypeError(
@@ -240,8 +264,6 @@ def graph_from_lexicon(
     words = _word_list(words)
     if use_base_forms:
         if wordnet is None:
-            from workbench.datasets import load_wordnet
-
             wordnet = load_wordnet()
         keys = [base_forms(w, wordnet) for w in words]
     else:
@@ -281,7 +303,7 @@ def graph_from_lexicon(
 
 
 def wordnet_relations(
-    wordnet: Any,
+    wordnet: WordNetCorpusReader,
     *,
     relations: Sequence[str] = WORDNET_RELATIONS,
     terms: Iterable[str] | None = None,
@@ -309,7 +331,7 @@ def wordnet_relations(
         )
     out: dict[str, set[str]] = {}
 
-    def related_of(syn: Any) -> set[str]:
+    def related_of(syn: Synset) -> set[str]:
         related: set[str] = set()
         if "synonym" in relations:
             related.update(x.lower() for x in syn.lemma_names())
@@ -348,7 +370,7 @@ _ADJ_MARKER = re.compile(r"\([a-z]+\)$")
 
 
 def _relations_from_data_files(
-    wordnet: Any, relations: Sequence[str], terms: Iterable[str] | None
+    wordnet: WordNetCorpusReader, relations: Sequence[str], terms: Iterable[str] | None
 ) -> dict[str, set[str]]:
     """Parse WordNet's ``data.*`` files: synset lemmas and @ (hypernym) / ~ (hyponym) pointers."""
     lemmas: dict[tuple[str, int], list[str]] = {}
@@ -397,7 +419,7 @@ def _relations_from_data_files(
 def wordnet_graph(
     words: Sequence[str],
     *,
-    wordnet: Any = None,
+    wordnet: WordNetCorpusReader | None = None,
     relations: Sequence[str] = WORDNET_RELATIONS,
     link_inflections: bool = False,
 ) -> LexiconGraph:
@@ -406,8 +428,6 @@ def wordnet_graph(
     index is lower-case)."""
     words = _word_list(words)
     if wordnet is None:
-        from workbench.datasets import load_wordnet
-
         wordnet = load_wordnet()
     keys = set().union(*(base_forms(w, wordnet) for w in words)) if len(words) else set()
     lex = wordnet_relations(wordnet, relations=relations, terms=keys)
@@ -422,14 +442,22 @@ def ppdb_graph(
     *,
     lexicon: Mapping[str, Iterable[str]] | None = None,
     use_base_forms: bool = False,
-    wordnet: Any = None,
+    wordnet: WordNetCorpusReader | None = None,
 ) -> LexiconGraph:
     """PPDB graph: an edge if one word is a paraphrase of the other (PPDB-XL lexicon of the
     retrofitting package, ``load_lexicon("ppdb")``). PPDB lists inflected forms, so words
-    are matched exactly by default."""
-    if lexicon is None:
-        from workbench.datasets import load_lexicon
+    are matched exactly by default.
 
+    Examples
+    --------
+    The bundled PPDB-XL lexicon by default; a small paraphrase lexicon here:
+
+    >>> graph = ppdb_graph(["car", "auto", "automobile", "bike"],
+    ...                    lexicon={"car": ["auto"], "automobile": ["car"]})
+    >>> graph.neighbors("car"), graph.degree.tolist()
+    (['auto', 'automobile'], [2, 1, 1, 0])
+    """
+    if lexicon is None:
         lexicon = load_lexicon("ppdb")
     return graph_from_lexicon(
         words, lexicon, name="ppdb", use_base_forms=use_base_forms, wordnet=wordnet
@@ -441,7 +469,7 @@ def framenet_graph(
     *,
     frames: Mapping[str, Iterable[str]] | None = None,
     use_base_forms: bool = True,
-    wordnet: Any = None,
+    wordnet: WordNetCorpusReader | None = None,
     link_inflections: bool = False,
     max_frame_size: int | None = None,
 ) -> LexiconGraph:
@@ -449,19 +477,24 @@ def framenet_graph(
 
     ``frames`` is ``frame -> lemmas`` (default :func:`workbench.datasets.load_framenet_frames`,
     lower-cased lemmas). ``max_frame_size`` optionally skips huge frames.
+
+    Examples
+    --------
+    The bundled FrameNet frames by default; two frames here:
+
+    >>> frames = {"Posture": ["sit", "stand"], "Self_motion": ["run"]}
+    >>> graph = framenet_graph(["sit", "stand", "run"], frames=frames, use_base_forms=False)
+    >>> graph.neighbors("sit"), graph.degree.tolist()
+    (['stand'], [1, 1, 0])
     """
     use_base_forms = check_bool(use_base_forms, "use_base_forms")
     link_inflections = check_bool(link_inflections, "link_inflections")
     max_frame_size = check_int(max_frame_size, "max_frame_size", low=1, allow_none=True)
     words = _word_list(words)
     if frames is None:
-        from workbench.datasets import load_framenet_frames
-
         frames = load_framenet_frames()
     if use_base_forms:
         if wordnet is None:
-            from workbench.datasets import load_wordnet
-
             wordnet = load_wordnet()
         keys = [base_forms(w, wordnet) for w in words]
     else:
@@ -493,7 +526,14 @@ def framenet_graph(
 
 
 def lexicon_graph(name: str, words: Sequence[str], **kwargs: Any) -> LexiconGraph:
-    """Build the graph ``name`` in {"wordnet", "ppdb", "framenet"} over ``words``."""
+    """Build the graph ``name`` in {"wordnet", "ppdb", "framenet"} over ``words``.
+
+    Examples
+    --------
+    >>> graph = lexicon_graph("ppdb", ["car", "auto"], lexicon={"car": ["auto"]})
+    >>> graph.name, graph.words, graph.n_edges
+    ('ppdb', ('car', 'auto'), 1)
+    """
     key = str(name).lower()
     if key == "wordnet":
         return wordnet_graph(words, **kwargs)

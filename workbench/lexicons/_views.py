@@ -12,8 +12,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
+from nltk.corpus.reader import WordNetCorpusReader
 
 from workbench._validation import check_bool, check_int
+from workbench.datasets import load_framenet_frames, load_lexicon, load_wordnet
 from workbench.views import View, Vocabulary, count_pairs
 
 from ._adjacency import lexicon_adjacency
@@ -42,6 +44,17 @@ def membership_view(
 
     Groups with fewer than ``min_members`` in-vocabulary words are dropped (they cannot relate
     two words). With ``binary=False`` repeated memberships are counted.
+
+    Examples
+    --------
+    >>> from workbench.views import Vocabulary
+    >>> vocab = Vocabulary.from_words(["sit", "stand", "run"])
+    >>> frames = {"Posture": ["sit", "stand"], "Self_motion": ["run"]}
+    >>> view = membership_view(frames, vocab, name="framenet", family="framenet")
+    >>> view.contexts, view.matrix.toarray()
+    (('Posture', 'Self_motion'), array([[1., 0.],
+           [1., 0.],
+           [0., 1.]]))
     """
     min_members = check_int(min_members, "min_members", low=1)
     binary = check_bool(binary, "binary")
@@ -79,6 +92,16 @@ def graph_view(
     ``[Z]_{ij} = 1`` if ``j`` is listed as a neighbour of ``i`` (or vice versa when
     ``symmetric``); edges with an out-of-vocabulary end and self-loops are dropped. This is
     the "graph-only" use of a lexicon (e.g. the retrofitting PPDB / FrameNet graphs).
+
+    Examples
+    --------
+    >>> from workbench.views import Vocabulary
+    >>> vocab = Vocabulary.from_words(["car", "auto", "bike"])
+    >>> view = graph_view({"car": ["auto"]}, vocab, name="ppdb", family="ppdb")
+    >>> view.matrix.toarray(), view.observed
+    (array([[0., 1., 0.],
+           [1., 0., 0.],
+           [0., 0., 0.]]), array([ True,  True, False]))
     """
     symmetric = check_bool(symmetric, "symmetric")
     r, c = lexicon_adjacency(vocab.words, adjacency, symmetric=symmetric).nonzero()
@@ -92,7 +115,11 @@ def graph_view(
 
 
 def morphology_view(
-    vocab: Vocabulary, *, wordnet: Any = None, derivational: bool = True, name: str = "morphology"
+    vocab: Vocabulary,
+    *,
+    wordnet: WordNetCorpusReader | None = None,
+    derivational: bool = True,
+    name: str = "morphology",
 ) -> View:
     """Word x morphological-root view from WordNet.
 
@@ -102,10 +129,20 @@ def morphology_view(
     (``run -> runner``). Words sharing a root or a derivation share a column. The paper combined
     CatVar, morpha and morphy; only morphy (plus WordNet's derivational links) is bundled here.
     Contexts used by a single vocabulary word are dropped.
+
+    Examples
+    --------
+    >>> from workbench.views import Vocabulary
+    >>> view = morphology_view(Vocabulary.from_words(["run", "ran", "runner", "dog"]))
+    >>> view.contexts
+    ('run', 'runner', 'running', 'runny')
+    >>> view.matrix.toarray()
+    array([[1., 1., 1., 1.],
+           [1., 1., 1., 1.],
+           [1., 1., 0., 0.],
+           [0., 0., 0., 0.]])
     """
     if wordnet is None:
-        from workbench.datasets import load_wordnet
-
         wordnet = load_wordnet()
     groups: dict[str, set[str]] = {}
     for w in vocab.words:
@@ -125,14 +162,26 @@ def morphology_view(
     return membership_view(groups, vocab, name=name, family="morphology", min_members=2)
 
 
-def synonym_view(vocab: Vocabulary, *, wordnet: Any = None, name: str = "wordnet_synonyms") -> View:
+def synonym_view(
+    vocab: Vocabulary, *, wordnet: WordNetCorpusReader | None = None, name: str = "wordnet_synonyms"
+) -> View:
     """Word x synset view: ``[Z]_{is} = 1`` if word ``i`` (through ``morphy``) is a lemma of synset ``s``.
 
     Synsets with fewer than two vocabulary words are dropped (they relate no pair).
+
+    Examples
+    --------
+    >>> from workbench.views import Vocabulary
+    >>> view = synonym_view(Vocabulary.from_words(["dog", "hound", "car", "automobile"]))
+    >>> view.contexts
+    ('cad.n.01', 'car.n.01')
+    >>> view.matrix.toarray()
+    array([[1., 0.],
+           [1., 0.],
+           [0., 1.],
+           [0., 1.]])
     """
     if wordnet is None:
-        from workbench.datasets import load_wordnet
-
         wordnet = load_wordnet()
     groups: dict[str, set[str]] = {}
     for w in vocab.words:
@@ -160,6 +209,19 @@ def lexicon_view(kind: str, vocab: Vocabulary, *, source: Any = None, **kwargs: 
     vocab : Vocabulary
     **kwargs
         Passed to the underlying builder.
+
+    Examples
+    --------
+    >>> from workbench.views import Vocabulary
+    >>> vocab = Vocabulary.from_words(["car", "auto", "automobile", "bike"])
+    >>> view = lexicon_view("ppdb", vocab, source={"car": ["auto", "automobile"]})
+    >>> view.name, view.family, view.shape
+    ('ppdb', 'ppdb', (4, 4))
+    >>> view.matrix.toarray()
+    array([[0., 1., 1., 0.],
+           [1., 0., 0., 0.],
+           [1., 0., 0., 0.],
+           [0., 0., 0., 0.]])
     """
     if kind == "morphology":
         return morphology_view(vocab, wordnet=source, **kwargs)
@@ -167,15 +229,11 @@ def lexicon_view(kind: str, vocab: Vocabulary, *, source: Any = None, **kwargs: 
         return synonym_view(vocab, wordnet=source, **kwargs)
     if kind in ("ppdb", "framenet_graph"):
         if source is None:
-            from workbench.datasets import load_lexicon
-
             source = load_lexicon("ppdb" if kind == "ppdb" else "framenet")
         kwargs.setdefault("name", kind)
         return graph_view(source, vocab, family=kind.split("_")[0], **kwargs)
     if kind == "framenet":
         if source is None:
-            from workbench.datasets import load_framenet_frames
-
             source = load_framenet_frames()
         kwargs.setdefault("name", "framenet")
         return membership_view(source, vocab, family="framenet", **kwargs)

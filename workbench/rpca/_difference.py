@@ -6,14 +6,11 @@ Part of :mod:`workbench.rpca` (import the public names from there).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from workbench._validation import check_array, check_bool
-
-if TYPE_CHECKING:  # pragma: no cover
-    from workbench.embeddings import MultiSenseVectors
+from workbench.embeddings import MultiSenseVectors
 
 SenseLabel = tuple[str, int, int]
 
@@ -164,8 +161,6 @@ def eliminate_pseudo_senses(
     MultiSenseVectors
         New object; ``msv`` is unchanged.
     """
-    from workbench.embeddings import MultiSenseVectors
-
     transform_global = check_bool(transform_global, "transform_global")
     T = elimination_map(components)
     words = list(msv.words)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -17,6 +18,7 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.extmath import randomized_svd
 
+from workbench._typing import SeedLike
 from workbench._validation import (
     check_array,
     check_bool,
@@ -175,6 +177,47 @@ def _explained(U: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return proj, ratio
 
 
+def _result(
+    method: str,
+    components: np.ndarray,
+    explained_of: np.ndarray,
+    *,
+    low_rank: np.ndarray,
+    noise: np.ndarray,
+    sparse: np.ndarray,
+    n_iter: int,
+    converged: bool,
+    trace: Sequence[float] | np.ndarray,
+    params: dict[str, Any],
+) -> RPCAResult:
+    """The :class:`RPCAResult` of ``components`` (``d x rank``); singular values and explained
+    variance are those of ``explained_of`` (``M - S``) along them."""
+    s, ratio = _explained(components, explained_of)
+    return RPCAResult(
+        low_rank=low_rank,
+        noise=noise,
+        sparse=sparse,
+        components=components,
+        singular_values=s,
+        explained_variance_ratio=ratio,
+        n_iter=n_iter,
+        converged=converged,
+        trace=np.asarray(trace),
+        method=method,
+        rank=components.shape[1],
+        params=params,
+    )
+
+
+def _warn_not_converged(solver: str, max_iter: int, detail: str) -> None:
+    """:class:`RPCAConvergenceWarning`, pointing at the caller of :func:`ex_rpca`."""
+    warnings.warn(
+        f"Ex-RPCA ({solver}) did not converge in max_iter={max_iter} iterations: {detail}",
+        RPCAConvergenceWarning,
+        stacklevel=4,
+    )
+
+
 # ----------------------------------------------------------------------------- PCA
 
 
@@ -183,7 +226,7 @@ def pca(
     rank: int,
     *,
     svd_solver: SVDSolver = "auto",
-    random_state: Any = 0,
+    random_state: SeedLike = 0,
 ) -> RPCAResult:
     """PCA of the columns of ``M`` at a fixed rank: :math:`M = L + E` (eq. 1).
 
@@ -225,25 +268,32 @@ def pca(
     References
     ----------
     Shi, Sun & Hu (2018), eq. (1); Hotelling (1933).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> M = np.random.default_rng(0).normal(size=(6, 20))
+    >>> result = pca(M, 2)
+    >>> result.components.shape, result.explained_variance_ratio.round(3)
+    ((6, 2), array([0.286, 0.256]))
+    >>> np.allclose(M, result.low_rank + result.noise)
+    True
     """
     X = _check_matrix(M)
     k = _check_rank(rank, X.shape)
     check_choice(svd_solver, "svd_solver", _SVD_SOLVERS)
     U, _ = _top_left(X, k, svd_solver, check_random_state(random_state, legacy=True))
     L = U @ (U.T @ X)
-    s, ratio = _explained(U, X)
-    return RPCAResult(
+    return _result(
+        "pca",
+        U,
+        X,
         low_rank=L,
         noise=X - L,
         sparse=np.zeros_like(X),
-        components=U,
-        singular_values=s,
-        explained_variance_ratio=ratio,
         n_iter=1,
         converged=True,
         trace=np.zeros(1),
-        method="pca",
-        rank=k,
         params={"svd_solver": svd_solver},
     )
 
@@ -267,7 +317,7 @@ def ex_rpca(
     eps: float = 1e-2,
     svt_rank: int | None = None,
     svd_solver: SVDSolver = "auto",
-    random_state: Any = 0,
+    random_state: SeedLike = 0,
     warn: bool = True,
 ) -> RPCAResult:
     """Extended robust PCA: :math:`M = L + E + S` with :math:`\\operatorname{rank} L \\le k`.
@@ -373,6 +423,16 @@ def ex_rpca(
     ----------
     Shi, Sun & Hu (2018), §3.1-3.2, Algorithms 1-2, Appendix B.
     Wright et al. (2009), robust PCA; Lin, Liu & Su (2011), LADMAP (penalty schedule).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> M = np.random.default_rng(0).normal(size=(6, 20))
+    >>> result = ex_rpca(M, 2)
+    >>> result.method, result.converged, result.rank
+    ('iterative', True, 2)
+    >>> np.allclose(M, result.low_rank + result.noise + result.sparse)
+    True
     """
     X = _check_matrix(M)
     k = _check_rank(rank, X.shape)
@@ -388,7 +448,7 @@ def ex_rpca(
     eps = check_float(eps, "eps", low=0, low_open=True)
     svt_rank = check_int(svt_rank, "svt_rank", low=1, allow_none=True)
     check_choice(svd_solver, "svd_solver", _SVD_SOLVERS)
-    random_state = check_random_state(random_state, legacy=True)
+    seed = check_random_state(random_state, legacy=True)
     warn = check_bool(warn, "warn")
     if method == "iterative":
         return _ex_rpca_iterative(
@@ -398,7 +458,7 @@ def ex_rpca(
             tol=1e-4 if tol is None else float(tol),
             n_sigma=float(n_sigma),
             svd_solver=svd_solver,
-            random_state=random_state,
+            random_state=seed,
             warn=warn,
         )
     return _ex_rpca_alm(
@@ -415,7 +475,7 @@ def ex_rpca(
         eps=float(eps),
         svt_rank=svt_rank,
         svd_solver=svd_solver,
-        random_state=random_state,
+        random_state=seed,
         warn=warn,
     )
 
@@ -486,26 +546,21 @@ def _ex_rpca_iterative(
             A = np.asarray(St @ Mt.T)
             G = G - A - A.T - (St @ St.T).toarray()
     if not converged and warn:
-        warnings.warn(
-            f"Ex-RPCA (iterative) did not converge in max_iter={max_iter} iterations: "
-            f"last ||S(t)||_F/||M||_F = {trace[-1]:.3g} > tol={tol:g}; increase max_iter "
-            "or tol",
-            RPCAConvergenceWarning,
-            stacklevel=3,
+        _warn_not_converged(
+            "iterative",
+            max_iter,
+            f"last ||S(t)||_F/||M||_F = {trace[-1]:.3g} > tol={tol:g}; increase max_iter or tol",
         )
-    s, ratio = _explained(U, Mt)
-    return RPCAResult(
+    return _result(
+        "iterative",
+        U,
+        Mt,
         low_rank=L,
         noise=E,
         sparse=S,
-        components=U,
-        singular_values=s,
-        explained_variance_ratio=ratio,
         n_iter=t,
         converged=converged,
-        trace=np.asarray(trace),
-        method="iterative",
-        rank=k,
+        trace=trace,
         params={"n_sigma": n_sigma, "tol": tol, "max_iter": max_iter, "svd_solver": solver},
     )
 
@@ -598,12 +653,11 @@ def _ex_rpca_alm(
         if change < eps:
             mu = min(rho * mu, mu_cap)
     if not converged and warn:
-        warnings.warn(
-            f"Ex-RPCA (ALM) did not converge in max_iter={max_iter} iterations: relative "
-            f"primal residual {trace[-1]:.3g} (tol={tol:g}); results may be inaccurate. "
+        _warn_not_converged(
+            "ALM",
+            max_iter,
+            f"relative primal residual {trace[-1]:.3g} (tol={tol:g}); results may be inaccurate. "
             "Increase max_iter or tol, or adjust lambda1/lambda2.",
-            RPCAConvergenceWarning,
-            stacklevel=3,
         )
     # keep the top-k part of L (its column space is spanned by the components); any
     # remainder of higher rank is moved to E so that M = L + E + S still holds
@@ -611,20 +665,16 @@ def _ex_rpca_alm(
     Lk = Uk @ (Uk.T @ L)
     E = E + (L - Lk)
     L = Lk
-    Mc = X - S
-    s_exp, ratio = _explained(Uk, Mc)
-    return RPCAResult(
+    return _result(
+        "alm",
+        Uk,
+        X - S,
         low_rank=L,
         noise=E,
         sparse=S,
-        components=Uk,
-        singular_values=s_exp,
-        explained_variance_ratio=ratio,
         n_iter=t,
         converged=converged,
-        trace=np.asarray(trace),
-        method="alm",
-        rank=k,
+        trace=trace,
         params={
             "lambda1": float(lambda1),
             "lambda2": float(lambda2),

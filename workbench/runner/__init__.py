@@ -26,8 +26,12 @@ Notebook-side helpers :func:`record` and :func:`read_records` are re-exported fr
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
+import fcntl
 import json
 import logging
+import multiprocessing
 import os
 import re
 import shutil
@@ -35,11 +39,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench._io import dir_mode
+import papermill as pm
+from papermill.exceptions import PapermillExecutionError
+
+from workbench._io import dir_mode, file_sha256
 from workbench.records import (
     OUTPUT_DIR_ENV,
     RECORD_FILE_ENV,
@@ -69,7 +77,6 @@ from workbench.runner._provenance import (  # noqa: F401 - re-exported
     KEY_PACKAGES,
     _now,
     _seeds,
-    _sha256,
     data_checksums,
     git_commit,
     package_versions,
@@ -247,8 +254,6 @@ LOCK_FILE = ".workbench-run.lock"
 def _locked(out: Path) -> Iterator[None]:
     """Hold an exclusive lock on the results folder ``out`` for the whole run; a second run
     into the same folder waits for it (and says so) instead of interleaving with it."""
-    import fcntl
-
     path = out / LOCK_FILE
     fh = open(path, "a+")  # noqa: SIM115 - held for the duration of the context
     try:
@@ -265,9 +270,6 @@ def _locked(out: Path) -> Iterator[None]:
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap two paths (Linux ``renameat2(RENAME_EXCHANGE)``); False when the system
     or file system does not support it."""
-    import ctypes
-    import ctypes.util
-
     if not sys.platform.startswith("linux"):
         return False
     try:
@@ -320,8 +322,6 @@ def _remove_stale_partials(out: Path) -> None:
 
 
 def _failure_from_exception(exc: BaseException, params_index: int | None) -> NotebookFailure:
-    from papermill.exceptions import PapermillExecutionError
-
     if isinstance(exc, PapermillExecutionError):
         index = exc.cell_index
         # papermill inserts an "injected-parameters" cell right after the parameters cell
@@ -351,8 +351,6 @@ def _execute(
     progress: bool,
 ) -> None:
     """Execute one notebook with papermill (separate function so tests can patch it)."""
-    import papermill as pm
-
     pm.execute_notebook(
         str(path),
         str(output_notebook),
@@ -379,7 +377,7 @@ def _run_one(
     name = path.stem
     final = out / name
     failed_dir = out / f"{name}.failed"
-    nb_sha = _sha256(path)
+    nb_sha = file_sha256(path)
     declared = notebook_parameters(path)
     params_index = _parameters_cells(_read_notebook_json(path))[0][0]
     tmp = Path(tempfile.mkdtemp(prefix=f".{name}.partial-{os.getpid()}-", dir=out))
@@ -597,7 +595,7 @@ def _run_plan(
     todo: list[tuple[Path, dict[str, Any]]] = []
     for path, params in plan:
         final = out_dir / path.stem
-        if not force and _is_up_to_date(final, params, _sha256(path)):
+        if not force and _is_up_to_date(final, params, file_sha256(path)):
             logger.info("%s: up to date, skipped (use --force to re-run)", path.stem)
             by_name[path.stem] = NotebookResult(path.stem, "skipped", final, params)
         else:
@@ -654,13 +652,10 @@ def _run_parallel(
 ) -> dict[str, NotebookResult]:
     """Run ``todo`` in ``jobs`` worker processes, each notebook after its dependencies;
     ``done_callback`` sees each result as it finishes."""
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
     pending = list(todo)
     selected = {p.stem for p, _ in todo}
     done: dict[str, NotebookResult] = {}
-    running: dict[Any, str] = {}
+    running: dict[Future[NotebookResult], str] = {}
     # fork: the workers inherit this process's state (the environment is set per worker)
     with ProcessPoolExecutor(
         max_workers=jobs, mp_context=multiprocessing.get_context("fork")

@@ -11,6 +11,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from workbench.datasets import CORPUS_NAMES
+from workbench.datasets._common import shared_data_dir
+
 logger = logging.getLogger(__name__)
 
 
@@ -244,9 +247,6 @@ def _coerce(name: str, value: Any, default: Any, notebook: str) -> Any:
 def check_large_available(notebook: str) -> None:
     """Raise :class:`RunnerUsageError` unless ``notebook`` has a ``large`` size and the shared
     25M-token corpus it reads is present."""
-    from workbench.datasets import CORPUS_NAMES
-    from workbench.datasets._common import shared_data_dir
-
     if notebook not in LARGE_NOTEBOOKS:
         raise RunnerUsageError(
             f"{notebook} has no 'large' size; only {', '.join(LARGE_NOTEBOOKS)} do "

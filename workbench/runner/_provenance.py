@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import logging
 import os
 import platform
@@ -13,6 +12,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from workbench._io import file_sha256
+from workbench.datasets import dataset_checksums
 from workbench.runner._notebooks import repo_root
 
 logger = logging.getLogger(__name__)
@@ -33,14 +34,6 @@ KEY_PACKAGES = (
 
 
 # --------------------------------------------------------------------------- provenance
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def git_commit(root: Path | None = None) -> str:
@@ -71,16 +64,14 @@ def package_versions(names: Sequence[str] = KEY_PACKAGES) -> dict[str, str]:
     return versions
 
 
-def data_checksums() -> dict[str, Any]:
+def data_checksums() -> dict[str, str]:
     """sha256 of the bundled data files.
 
-    Uses ``workbench.datasets.dataset_checksums()`` when available; otherwise hashes
-    every file under ``<repo>/data`` (or ``$WORKBENCH_DATA``).
+    The checksum file's (:func:`workbench.datasets.dataset_checksums`); when it cannot be
+    read, the hashes of every file under ``<repo>/data`` (or ``$WORKBENCH_DATA``).
     """
     try:
-        from workbench import datasets
-
-        return dict(datasets.dataset_checksums())  # type: ignore[attr-defined]
+        return dataset_checksums()
     except Exception as exc:  # noqa: BLE001 - provenance must never break a run
         logger.debug("dataset_checksums() unavailable (%s); hashing data/ directly", exc)
     env = os.environ.get("WORKBENCH_DATA")
@@ -88,7 +79,7 @@ def data_checksums() -> dict[str, Any]:
     if not folder.is_dir():
         return {}
     return {
-        str(p.relative_to(folder)): _sha256(p)
+        str(p.relative_to(folder)): file_sha256(p)
         for p in sorted(folder.rglob("*"))
         if p.is_file() and not p.name.startswith(".")
     }

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
+from scipy import stats
 
 from workbench._validation import (
     check_array,
@@ -22,8 +24,14 @@ from workbench._validation import (
     check_nan_policy,
     check_random_state,
 )
+from workbench.datasets import load_wordnet
 from workbench.embeddings import MultiSenseVectors
+from workbench.evaluation import SCWSResult, WordSimResult
+from workbench.senses._similarity import wordsim_frame, wordsim_result
 from workbench.senses._training import _unit
+
+if TYPE_CHECKING:
+    from nltk.corpus.reader import WordNetCorpusReader
 
 
 class SenseNeighbours:
@@ -148,7 +156,8 @@ def component_pairs(
     if len(labels) != M.shape[1]:
         raise ValueError(f"{len(labels)} labels for {M.shape[1]} columns")
     cos = _unit(P.T) @ _unit(M.T).T  # (k, N)
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, str | int | float]] = []
+    listed: list[tuple[str, int, int]] = []  # (word, sense_a, sense_b) of every row
     for j in range(P.shape[1]):
         seen: set[tuple[str, int, int]] = set()
         for i in np.argsort(-np.abs(cos[j]), kind="stable"):
@@ -157,6 +166,7 @@ def component_pairs(
             if key in seen:
                 continue
             seen.add(key)
+            listed.append(key)
             rows.append(
                 {
                     "component": j + 1,
@@ -169,7 +179,7 @@ def component_pairs(
             if len(seen) == n_top:
                 break
     if index is not None and rows:
-        queries = [(r["word"], r[s]) for r in rows for s in ("sense_a", "sense_b")]
+        queries = [(w, s) for w, a, b in listed for s in (a, b)]
         topn = max(topn_neighbours, overlap_topn)
         nb = index.neighbours_many(queries, topn)
         for i, rec in enumerate(rows):
@@ -240,7 +250,7 @@ def sparse_pair_table(
     n_low: int = 3,
     topn_neighbours: int = 5,
     overlap_topn: int = 10,
-    wordnet: Any | None = None,
+    wordnet: WordNetCorpusReader | None = None,
     synsets: bool = True,
 ) -> pd.DataFrame:
     r"""Table 3 analogue: per word, its sense pair with the largest sparse-noise column norm.
@@ -272,7 +282,7 @@ def sparse_pair_table(
             raise KeyError(f"words without sense pairs: {missing}")
         chosen = list(words)
     topn = max(topn_neighbours, overlap_topn)
-    nb = index.neighbours_many([(w, best[w][s]) for w in chosen for s in (1, 2)], topn)
+    nb = index.neighbours_many([(w, s) for w in chosen for s in best[w][1:]], topn)
     rows = []
     for i, w in enumerate(chosen):
         v, a, b = best[w]
@@ -326,7 +336,7 @@ def avg_sim_wordsim(
     dataset: str | pd.DataFrame = "WS",
     *,
     nan_policy: Literal["raise", "omit", "propagate"] = "raise",
-) -> Any:
+) -> WordSimResult:
     """avgSim (mean cosine over all sense pairs) on a word-similarity set, as a ``WordSimResult``.
 
     .. math:: \\mathrm{avgSim}(w, w') = \\frac{1}{K_w K_{w'}}\\sum_{i,j}\\cos(\\mu_i(w), \\mu_j(w'))
@@ -341,18 +351,7 @@ def avg_sim_wordsim(
     ----------
     Reisinger & Mooney (2010); Neelakantan et al. (2014), Table 3 (WS-353 avgSim).
     """
-    from scipy import stats
-
-    from workbench.evaluation import WordSimResult
-
-    if isinstance(dataset, str):
-        from workbench.datasets import load_wordsim
-
-        df = load_wordsim(dataset)
-        name = str(df.attrs.get("name", dataset))
-    else:
-        df = dataset
-        name = str(df.attrs.get("name", "custom"))
+    df, name = wordsim_frame(dataset)
     gold = np.asarray(df["score"], dtype=float)
     gold_ok = check_finite(
         gold, f"gold ratings (column 'score') of {name!r}", nan_policy=check_nan_policy(nan_policy)
@@ -367,62 +366,29 @@ def avg_sim_wordsim(
             oov.append((a, b))
             continue
         pred[i] = float(np.mean(_unit(msv.sense_vectors(a)) @ _unit(msv.sense_vectors(b)).T))
-    ok = ~np.isnan(pred)
-    if ok.sum() >= 3:
-        sp = float(stats.spearmanr(pred[ok], gold[ok]).statistic)
-        pe = float(stats.pearsonr(pred[ok], gold[ok]).statistic)
-    else:
-        sp = pe = float("nan")
-    return WordSimResult(
-        name=name,
-        spearman=sp,
-        pearson=pe,
-        n_pairs=int(gold.size),
-        n_scored=int(ok.sum()),
-        oov_pairs=tuple(oov),
-        pred=pred,
-        gold=gold,
-    )
+    return wordsim_result(name, pred, gold, tuple(oov))
 
 
-def scws_wordsim_result(result: Any, measure: str = "maxSimC") -> Any:
+def scws_wordsim_result(result: SCWSResult, measure: str = "maxSimC") -> WordSimResult:
     """Wrap one measure of an :class:`~workbench.evaluation.SCWSResult` as a ``WordSimResult``.
 
     Lets :func:`workbench.significance.compare_wordsim` test SCWS differences (the items are
     the same across models evaluated on the same item list).
     """
-    from scipy import stats
-
-    from workbench.evaluation import WordSimResult
-
     check_choice(measure, "measure (an SCWS measure)", ("avgSim", "avgSimC", "maxSim", "maxSimC"))
     pred = result.scores[measure].to_numpy(dtype=float)
     gold = result.scores["gold"].to_numpy(dtype=float)
-    ok = ~np.isnan(pred)
-    sp = float(stats.spearmanr(pred[ok], gold[ok]).statistic) if ok.sum() >= 3 else float("nan")
-    pe = float(stats.pearsonr(pred[ok], gold[ok]).statistic) if ok.sum() >= 3 else float("nan")
     oov = tuple(
         (str(a), str(b))
-        for a, b, m in zip(result.scores["word1"], result.scores["word2"], ~ok)
+        for a, b, m in zip(result.scores["word1"], result.scores["word2"], np.isnan(pred))
         if m
     )
-    return WordSimResult(
-        name=f"SCWS-{measure}",
-        spearman=sp,
-        pearson=pe,
-        n_pairs=int(gold.size),
-        n_scored=int(ok.sum()),
-        oov_pairs=oov,
-        pred=pred,
-        gold=gold,
-    )
+    return wordsim_result(f"SCWS-{measure}", pred, gold, oov)
 
 
-def synset_counts(words: Iterable[str], wordnet: Any | None = None) -> np.ndarray:
+def synset_counts(words: Iterable[str], wordnet: WordNetCorpusReader | None = None) -> np.ndarray:
     """Number of WordNet 3.0 synsets of each word (all parts of speech; 0 if unknown)."""
     if wordnet is None:
-        from workbench.datasets import load_wordnet
-
         wordnet = load_wordnet()
     return np.array([len(wordnet.synsets(w)) for w in words], dtype=np.int64)
 
@@ -437,7 +403,11 @@ class PartialCorrelationResult:
 
 
 def partial_spearman(
-    x: Any, y: Any, z: Any, *, nan_policy: Literal["raise", "omit", "propagate"] = "raise"
+    x: npt.ArrayLike,
+    y: npt.ArrayLike,
+    z: npt.ArrayLike,
+    *,
+    nan_policy: Literal["raise", "omit", "propagate"] = "raise",
 ) -> PartialCorrelationResult:
     """Spearman partial correlation of ``x`` and ``y`` controlling for ``z``.
 
@@ -456,8 +426,6 @@ def partial_spearman(
     ----------
     Conover, W. J. (1999). *Practical Nonparametric Statistics*, 3rd ed., §5.4.
     """
-    from scipy import stats
-
     policy = check_nan_policy(nan_policy)
     xa, ya, za = (
         check_array(a, name, ndim=1, finite=False) for a, name in ((x, "x"), (y, "y"), (z, "z"))

@@ -13,6 +13,7 @@ from typing import IO, Literal
 import numpy as np
 
 from workbench._io import atomic_path
+from workbench.datasets import DataFormatError
 from workbench.embeddings import MultiSenseVectors
 
 
@@ -90,8 +91,6 @@ def load_mssg(path: str | os.PathLike[str], *, limit: int | None = None) -> Mult
         without a positive sense count, wrong number of values, non-numeric or NaN values,
         truncated file, duplicate word).
     """
-    from workbench.datasets import DataFormatError
-
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"MSSG file not found: {path}")

@@ -18,13 +18,17 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from workbench._validation import check_array, check_finite, check_int
+from workbench.datasets import SCWSItem, load_scws, load_wordsim, scws_context
 from workbench.embeddings import MultiSenseVectors
+from workbench.evaluation import WordSimResult
+from workbench.evaluation._common import _lookup
+from workbench.evaluation.scws import _sense_probs
 
 __all__ = ["SenseSimilarityTask", "scws_task", "avg_sim_task", "scws_split"]
 
@@ -32,6 +36,39 @@ __all__ = ["SenseSimilarityTask", "scws_task", "avg_sim_task", "scws_split"]
 SCWS_DEV_FRACTION = 0.5
 #: Similarities are rounded to this many decimals (exact ties for items with the same senses).
 ROUND_DECIMALS = 12
+
+
+def wordsim_frame(dataset: str | pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The ratings of ``dataset`` (a name for :func:`workbench.datasets.load_wordsim`, or the
+    table itself) and the set's name."""
+    if isinstance(dataset, str):
+        df = load_wordsim(dataset)
+        return df, str(df.attrs.get("name", dataset))
+    return dataset, str(dataset.attrs.get("name", "custom"))
+
+
+def wordsim_result(
+    name: str, pred: np.ndarray, gold: np.ndarray, oov_pairs: tuple[tuple[str, str], ...]
+) -> WordSimResult:
+    """A :class:`~workbench.evaluation.WordSimResult` of the predictions ``pred`` (NaN: not
+    scored) against ``gold``: Spearman and Pearson over the scored items, NaN with fewer than
+    three of them or when one side is constant there."""
+    ok = ~np.isnan(pred)
+    if ok.sum() >= 3 and np.ptp(pred[ok]) > 0 and np.ptp(gold[ok]) > 0:
+        sp = float(stats.spearmanr(pred[ok], gold[ok]).statistic)
+        pe = float(stats.pearsonr(pred[ok], gold[ok]).statistic)
+    else:
+        sp = pe = float("nan")
+    return WordSimResult(
+        name=name,
+        spearman=sp,
+        pearson=pe,
+        n_pairs=int(gold.size),
+        n_scored=int(ok.sum()),
+        oov_pairs=oov_pairs,
+        pred=pred,
+        gold=gold,
+    )
 
 
 def _unit_last(x: np.ndarray) -> np.ndarray:
@@ -97,30 +134,12 @@ class SenseSimilarityTask:
         pred = np.round(pred, ROUND_DECIMALS)
         return np.where(self.scored & (count > 0), pred, np.nan)
 
-    def evaluate(self, components: np.ndarray | None = None) -> Any:
+    def evaluate(self, components: np.ndarray | None = None) -> WordSimResult:
         """A :class:`workbench.evaluation.WordSimResult` (Spearman over the scored items) after
         removing the span of ``components``; comparable with
         :func:`workbench.significance.compare_wordsim` across eliminations."""
-        from scipy import stats
-
-        from workbench.evaluation import WordSimResult
-
-        pred = self.predictions(components)
-        ok = ~np.isnan(pred)
-        if ok.sum() >= 3 and np.ptp(pred[ok]) > 0 and np.ptp(self.gold[ok]) > 0:
-            sp = float(stats.spearmanr(pred[ok], self.gold[ok]).statistic)
-            pe = float(stats.pearsonr(pred[ok], self.gold[ok]).statistic)
-        else:
-            sp = pe = float("nan")
-        return WordSimResult(
-            name=self.name,
-            spearman=sp,
-            pearson=pe,
-            n_pairs=len(self),
-            n_scored=int(ok.sum()),
-            oov_pairs=self.oov_pairs,
-            pred=pred,
-            gold=self.gold.copy(),
+        return wordsim_result(
+            self.name, self.predictions(components), self.gold.copy(), self.oov_pairs
         )
 
     def subset(self, mask: np.ndarray, name: str | None = None) -> SenseSimilarityTask:
@@ -153,7 +172,7 @@ def _pad(rows: list[np.ndarray], dim: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def scws_task(
-    msv: MultiSenseVectors, items: Sequence[Any] | None = None, *, window: int = 5
+    msv: MultiSenseVectors, items: Sequence[SCWSItem] | None = None, *, window: int = 5
 ) -> SenseSimilarityTask:
     """SCWS maxSimC (localSim) as a :class:`SenseSimilarityTask`: for every item, the sense of
     each word whose context centre is closest to the item's context.
@@ -164,10 +183,6 @@ def scws_task(
     the item similarities equal ``evaluate_scws(msv, items).scores["maxSimC"]`` (to rounding),
     also after :func:`workbench.rpca.eliminate_pseudo_senses`.
     """
-    from workbench.datasets import load_scws, scws_context
-    from workbench.evaluation._common import _lookup
-    from workbench.evaluation.scws import _sense_probs
-
     window = check_int(window, "window", low=0)
     if items is None:
         items = load_scws()
@@ -212,14 +227,7 @@ def scws_task(
 def avg_sim_task(msv: MultiSenseVectors, dataset: str | pd.DataFrame = "WS") -> SenseSimilarityTask:
     """avgSim on a word-similarity set (mean cosine over all sense pairs) as a
     :class:`SenseSimilarityTask`; the same scores as :func:`avg_sim_wordsim`."""
-    if isinstance(dataset, str):
-        from workbench.datasets import load_wordsim
-
-        df = load_wordsim(dataset)
-        name = str(df.attrs.get("name", dataset))
-    else:
-        df = dataset
-        name = str(df.attrs.get("name", "custom"))
+    df, name = wordsim_frame(dataset)
     dim = msv.dim
     first: list[np.ndarray] = []
     second: list[np.ndarray] = []
@@ -242,7 +250,7 @@ def avg_sim_task(msv: MultiSenseVectors, dataset: str | pd.DataFrame = "WS") -> 
     return SenseSimilarityTask(f"{name}-avgSim", A, am, B, bm, gold, scored, tuple(oov))
 
 
-def scws_split(items: Sequence[Any], *, name: str = "SCWS") -> np.ndarray:
+def scws_split(items: Sequence[SCWSItem], *, name: str = "SCWS") -> np.ndarray:
     """Boolean mask of the *dev* items of a fixed, documented dev / test split of SCWS.
 
     The split is by **word pair**, so that the contexts of one pair never fall on both sides:

@@ -8,9 +8,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
+from gensim.models import Word2Vec
+from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 from workbench._io import Cache
@@ -22,9 +24,13 @@ from workbench._validation import (
     check_int,
     check_random_state,
 )
+from workbench.datasets import Corpus
 from workbench.embeddings import MultiSenseVectors
 
 logger = logging.getLogger(__name__)
+
+#: What :func:`train_multisense` reads: a corpus, or any iterable of token lists (documents).
+CorpusLike: TypeAlias = Corpus | Iterable[Sequence[str]]
 
 _CACHE_VERSION = 2
 _CACHE_NAMESPACE = "multisense"
@@ -138,9 +144,7 @@ class _Sentences:
             yield list(self.tokens[a:b])
 
 
-def _word2vec(sentences: _Sentences, cfg: MultiSenseConfig, min_count: int) -> Any:
-    from gensim.models import Word2Vec
-
+def _word2vec(sentences: _Sentences, cfg: MultiSenseConfig, min_count: int) -> Word2Vec:
     return Word2Vec(
         sentences,
         vector_size=cfg.dim,
@@ -322,7 +326,7 @@ def _msv_from_arrays(z: Mapping[str, np.ndarray]) -> MultiSenseVectors:
 
 
 def train_multisense(
-    corpus: Any,
+    corpus: CorpusLike,
     *,
     config: MultiSenseConfig | None = None,
     max_tokens: int | None = None,
@@ -420,17 +424,15 @@ def train_multisense(
 
 
 def _train_single_threaded(
-    corpus: Any, cfg: MultiSenseConfig, max_tokens: int | None, progress: bool | None
+    corpus: CorpusLike, cfg: MultiSenseConfig, max_tokens: int | None, progress: bool | None
 ) -> MultiSenseVectors:
     """:func:`_train` with one BLAS thread: its matrix products are small, and on a shared
     machine idle BLAS threads spinning for a core slow them down many times over."""
-    from threadpoolctl import threadpool_limits
-
     with threadpool_limits(limits=1):
         return _train(corpus, cfg, max_tokens, progress)
 
 
-def _corpus_identity(corpus: Any) -> str | None:
+def _corpus_identity(corpus: CorpusLike) -> str | None:
     if hasattr(corpus, "sha256") and hasattr(corpus, "name"):
         base = f"{corpus.name}:{corpus.sha256}:{getattr(corpus, 'lowercase', True)}"
         mt = getattr(corpus, "max_tokens", None)
@@ -438,7 +440,7 @@ def _corpus_identity(corpus: Any) -> str | None:
     return None
 
 
-def _iter_docs(corpus: Any, max_tokens: int | None) -> Iterator[Sequence[str]]:
+def _iter_docs(corpus: CorpusLike, max_tokens: int | None) -> Iterator[Sequence[str]]:
     source = corpus.iter_documents() if hasattr(corpus, "iter_documents") else corpus
     budget = max_tokens
     for doc in source:
@@ -454,7 +456,7 @@ def _iter_docs(corpus: Any, max_tokens: int | None) -> Iterator[Sequence[str]]:
 
 
 def _train(
-    corpus: Any, cfg: MultiSenseConfig, max_tokens: int | None, progress: bool | None
+    corpus: CorpusLike, cfg: MultiSenseConfig, max_tokens: int | None, progress: bool | None
 ) -> MultiSenseVectors:
     disable = None if progress is None else not progress
     bar = tqdm(total=4, desc="multi-sense training", disable=disable)

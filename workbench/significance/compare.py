@@ -6,10 +6,11 @@ import logging
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from workbench._validation import (
@@ -59,6 +60,24 @@ class ComparisonResult:
     test: DependentCorrResult | None = None
 
 
+class PairPredictions(Protocol):
+    """What :func:`compare_wordsim` compares (e.g. a :class:`~workbench.evaluation.WordSimResult`):
+    per-pair predictions (NaN where skipped) and the gold ratings."""
+
+    @property
+    def pred(self) -> np.ndarray: ...
+
+    @property
+    def gold(self) -> np.ndarray: ...
+
+
+class ItemHits(Protocol):
+    """Per-item hits of a system (e.g. an :class:`~workbench.evaluation.AccuracyResult`)."""
+
+    @property
+    def hits(self) -> np.ndarray: ...
+
+
 def _spearman(x: np.ndarray, y: np.ndarray) -> float:
     if len(x) < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
         return float("nan")
@@ -66,8 +85,8 @@ def _spearman(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def compare_wordsim(
-    result_a: Any,
-    result_b: Any,
+    result_a: PairPredictions,
+    result_b: PairPredictions,
     *,
     method: str = "williams1959",
     alternative: Alternative = "two-sided",
@@ -158,7 +177,9 @@ def compare_wordsim(
     )
 
 
-def _suite_results(suite: Any) -> dict[str, Any]:
+def _suite_results(
+    suite: pd.DataFrame | Mapping[str, PairPredictions],
+) -> dict[str, PairPredictions]:
     if isinstance(suite, pd.DataFrame):
         res = suite.attrs.get("results")
         if not isinstance(res, dict):
@@ -170,8 +191,8 @@ def _suite_results(suite: Any) -> dict[str, Any]:
 
 
 def compare_wordsim_suite(
-    suite_a: Any,
-    suite_b: Any,
+    suite_a: pd.DataFrame | Mapping[str, PairPredictions],
+    suite_b: pd.DataFrame | Mapping[str, PairPredictions],
     *,
     method: str = "williams1959",
     alternative: Alternative = "two-sided",
@@ -258,7 +279,7 @@ class AccuracyComparisonResult:
     exceeds_mrds: bool
 
 
-def _hits_of(x: Any) -> tuple[np.ndarray, np.ndarray | None]:
+def _hits_of(x: ItemHits | ArrayLike) -> tuple[np.ndarray, np.ndarray | None]:
     if hasattr(x, "hits"):
         sc = getattr(x, "scorable", None)
         return np.asarray(x.hits, bool), None if sc is None else np.asarray(sc, bool)
@@ -269,8 +290,8 @@ def _hits_of(x: Any) -> tuple[np.ndarray, np.ndarray | None]:
 
 
 def compare_accuracy(
-    hits_a: Any,
-    hits_b: Any,
+    hits_a: ItemHits | ArrayLike,
+    hits_b: ItemHits | ArrayLike,
     *,
     prior: tuple[float, float] = (1.0, 1.0),
     p0: float = 0.05,

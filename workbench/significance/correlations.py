@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -32,7 +32,6 @@ DEPENDENT_CORR_METHODS: tuple[str, ...] = (
 #: Extra MRDS-only variant: Williams' t as in the MVLSA authors' script (df = n - 2).
 _MRDS_EXTRA = ("mvlsa2015",)
 
-_T_METHODS = ("hotelling1940", "hendrickson1970", "williams1959", "mvlsa2015")
 _MIN_N = {m: (3 if m in ("pearson1898", "olkin1967") else 4) for m in DEPENDENT_CORR_METHODS}
 _MIN_N["mvlsa2015"] = 4
 
@@ -79,6 +78,10 @@ class DependentCorrResult:
     n: int
 
 
+#: A correlation, sample size or statistic: one number, or an array of them (vectorised).
+_Values: TypeAlias = float | np.ndarray
+
+
 def _sample_size(n: Any, method: str) -> int:
     """``n`` as an integer large enough for ``method`` (the message says "too small", which
     :func:`dependent_corr_table` relies on)."""
@@ -94,12 +97,12 @@ def _correlation(value: Any, name: str) -> float:
     return float(check_float(value, name, low=-1, high=1, low_open=True, high_open=True))
 
 
-def _det(rjk: Any, rjh: Any, rkh: Any) -> Any:
+def _det(rjk: _Values, rjh: _Values, rkh: _Values) -> _Values:
     """Determinant |R| of the 3 x 3 correlation matrix (> 0 iff positive definite)."""
     return 1 + 2 * rjk * rjh * rkh - rjk**2 - rjh**2 - rkh**2
 
 
-def _p_from_stat(stat: Any, dist: str, df: Any, alternative: str) -> Any:
+def _p_from_stat(stat: _Values, dist: str, df: _Values | None, alternative: str) -> _Values:
     if dist == "z":
         sf, cdf = stats.norm.sf, stats.norm.cdf
         args: tuple[Any, ...] = ()
@@ -113,7 +116,9 @@ def _p_from_stat(stat: Any, dist: str, df: Any, alternative: str) -> Any:
     return cdf(stat, *args)
 
 
-def _dep_stat(method: str, rjk: Any, rjh: Any, rkh: Any, n: Any) -> tuple[Any, str, Any]:
+def _dep_stat(
+    method: str, rjk: _Values, rjh: _Values, rkh: _Values, n: _Values
+) -> tuple[_Values, str, _Values | None]:
     """Vectorised statistics (no validation). Returns (statistic, distribution, df)."""
     z = np.arctanh
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -126,8 +131,8 @@ def _dep_stat(method: str, rjk: Any, rjh: Any, rkh: Any, n: Any) -> tuple[Any, s
             return t, "t", n - 3
         if method in ("williams1959", "mvlsa2015"):
             rbar = (rjk + rjh) / 2
-            den = 2 * ((n - 1) / (n - 3)) * _det(rjk, rjh, rkh) + rbar**2 * (1 - rkh) ** 3
-            t = (rjk - rjh) * np.sqrt((n - 1) * (1 + rkh) / den)
+            var = 2 * ((n - 1) / (n - 3)) * _det(rjk, rjh, rkh) + rbar**2 * (1 - rkh) ** 3
+            t = (rjk - rjh) * np.sqrt((n - 1) * (1 + rkh) / var)
             return t, "t", (n - 3 if method == "williams1959" else n - 2)
         if method == "olkin1967":
             den = np.sqrt(

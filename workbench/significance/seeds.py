@@ -8,7 +8,7 @@ which a finding holds (a finding is *replicated* only when it holds for every se
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -216,11 +216,3 @@ def _numeric(table: pd.DataFrame | pd.Series, name: str) -> None:
         frame = table.to_frame() if isinstance(table, pd.Series) else table
         dtypes = sorted({str(d) for d in frame.dtypes})
         raise TypeError(f"{name} must hold numbers; got dtypes {dtypes}") from None
-
-
-def _values(obj: Any) -> np.ndarray:
-    if isinstance(obj, Mapping):
-        obj = list(obj.values())
-    if not isinstance(obj, Sequence) or isinstance(obj, (str, bytes)):
-        obj = [obj]
-    return np.asarray([np.nan if v is None else float(v) for v in obj], dtype=float)

@@ -22,7 +22,10 @@ import numpy as np
 import pandas as pd
 
 from workbench._validation import check_choice, check_int
+from workbench.reported import reported
 from workbench.significance import MVLSA_FOOTNOTE4_TOEFL, MVLSA_TABLE2
+
+from ._text import as_float, escape, join_and, mean_sd
 
 __all__ = [
     "SIZES",
@@ -77,11 +80,11 @@ def settings(size: str, *, n_components: int = 100) -> SignificanceSettings:
     return SignificanceSettings(size, corpus="1M", max_tokens=200_000, vocab_size=5_000,
                                 min_count=3, n_components=50, mrds_ns=(30, 300, 3000))  # fmt: skip
 
+
 _ACCURACY_ROWS = ("AN-SYN", "AN-SEM", "TOEFL")
-_PAPER: Any = MVLSA_TABLE2
 
 
-def records_frame(obj: Any) -> pd.DataFrame:
+def records_frame(obj: object) -> pd.DataFrame:
     """A DataFrame from its recorded JSON form (``{"__type__": "DataFrame", ...}``, see
     :func:`workbench.records.to_jsonable`); a DataFrame is returned as is."""
     if isinstance(obj, pd.DataFrame):
@@ -91,7 +94,9 @@ def records_frame(obj: Any) -> pd.DataFrame:
     return pd.DataFrame(obj["data"], index=obj["index"], columns=obj["columns"])
 
 
-def comparison_over_seeds(comparisons: Mapping[Any, pd.DataFrame]) -> pd.DataFrame:
+def comparison_over_seeds(
+    comparisons: Mapping[int, pd.DataFrame] | Mapping[str, pd.DataFrame],
+) -> pd.DataFrame:
     """One row per rating set summarising per-seed comparisons of the same two systems.
 
     Parameters
@@ -148,25 +153,18 @@ def comparison_over_seeds(comparisons: Mapping[Any, pd.DataFrame]) -> pd.DataFra
 # --------------------------------------------------------------------------- formatting
 
 
-def _num(v: Any, spec: str) -> str:
+def _num(v: object, spec: str) -> str:
+    """A recorded number in ``spec`` (``"n/a"`` for None or a non-finite float)."""
     if v is None or (isinstance(v, float) and not math.isfinite(v)):
         return "n/a"
-    return format(float(v), spec)
+    return format(as_float(v), spec)
 
 
-def _p(v: Any) -> str:
+def _p(v: object) -> str:
+    """A recorded p-value (``"n/a"`` for None or a non-finite float)."""
     if v is None or (isinstance(v, float) and not math.isfinite(v)):
         return "n/a"
-    return "< 0.001" if float(v) < 0.001 else f"{float(v):.3f}"
-
-
-def _mean_sd(values: Sequence[float], scale: float = 100.0, signed: bool = True) -> str:
-    arr = np.asarray([v for v in values if v is not None], dtype=float)
-    arr = arr[np.isfinite(arr)]
-    if arr.size == 0:
-        return "n/a"
-    text = f"{scale * arr.mean():{'+' if signed else ''}.1f}"
-    return text + (f" ± {scale * arr.std(ddof=1):.1f}" if arr.size > 1 else "")
+    return "< 0.001" if as_float(v) < 0.001 else f"{as_float(v):.3f}"
 
 
 def _holds(k: int, n: int, yes: str, no: str) -> str:
@@ -178,18 +176,6 @@ def _holds(k: int, n: int, yes: str, no: str) -> str:
     if k == 0:
         return f"{no} for any of the {n} seeds"
     return f"{yes} for {k} of the {n} seeds"
-
-
-def _escape(text: str) -> str:
-    """Braces doubled: the text is passed through :func:`workbench.records.narrate`."""
-    return text.replace("{", "{{").replace("}", "}}")
-
-
-def _join(items: Sequence[str]) -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # --------------------------------------------------------------------------- the text
@@ -236,22 +222,23 @@ def _table2_lines(rec: Mapping[str, Any]) -> list[str]:
         text += f"; the closest variant is {best} ({err[best]:.2f} points)"
     lines.append(text + ".")
     # accuracy rows
-    table: Any = records_frame(rec["table2_reproduced"])
+    table = records_frame(rec["table2_reproduced"])
     acc = [r for r in _ACCURACY_ROWS if r in table.index]
     diffs = {
-        r: abs(float(table.loc[r, "p0.05_r0.9"]) - float(_PAPER.loc[r, "p0.05_r0.9"])) for r in acc
+        r: abs(as_float(table.loc[r, "p0.05_r0.9"]) - as_float(MVLSA_TABLE2.loc[r, "p0.05_r0.9"]))
+        for r in acc
     }
     exact = [r for r, d in diffs.items() if d < 0.005]
     close = [f"{r} within {d:.2f}" for r, d in diffs.items() if d >= 0.005]
     ours4 = float(rec["footnote4_toefl_sigma_005"])
     same4 = abs(ours4 - MVLSA_FOOTNOTE4_TOEFL) < 0.005
     forall = rec.get("accuracy_mrds_forall", {})
-    ratio = [float(forall[r]) / float(table.loc[r, "p0.05_r0.9"]) for r in acc if r in forall]
+    ratio = [float(forall[r]) / as_float(table.loc[r, "p0.05_r0.9"]) for r in acc if r in forall]
     text = (
         "* **The accuracy rows come from the authors' script, not from the definition in the "
         "text.** The script stops at the first significant baseline accuracy between 0.90 and 0.75 "
         "with rounded counts; reproducing it gives "
-        + _join(close + ([f"{_join(exact)} exactly"] if exact else []))
+        + join_and(close + ([f"{join_and(exact)} exactly"] if exact else []))
         + f" (σ at p₀ = 5 %, in points), and footnote 4's β(½, ½) value for TOEFL comes out as "
         f"{ours4:.2f} (paper {MVLSA_FOOTNOTE4_TOEFL:.2f}{', the same' if same4 else ''})."
     )
@@ -260,7 +247,7 @@ def _table2_lines(rec: Mapping[str, Any]) -> list[str]:
         text += (
             " The literal definition, significant *for all* baseline accuracies θ up to 0.9, "
             f"gives {size} thresholds: "
-            + _join([f"{r} {float(forall[r]):.2f}" for r in acc if r in forall])
+            + join_and([f"{r} {float(forall[r]):.2f}" for r in acc if r in forall])
             + " (the posterior is widest for θ̂_A near ½)."
         )
     lines.append(text)
@@ -280,10 +267,10 @@ def _systems_lines(rec: Mapping[str, Any]) -> list[str]:
     seeds = [str(s) for s in rec["seeds"]]
     n_seeds = len(seeds)
     a, b = rec["system_a"], rec["system_b"]
-    summary: Any = records_frame(rec["wordsim_comparison_seeds"])
+    summary = records_frame(rec["wordsim_comparison_seeds"])
     if "dataset" in summary.columns:
         summary = summary.set_index("dataset")
-    per_seed: dict[str, Any] = {str(s): records_frame(t).set_index("dataset")
+    per_seed: dict[str, pd.DataFrame] = {str(s): records_frame(t).set_index("dataset")
                 for s, t in rec["wordsim_comparison_by_seed"].items()}  # fmt: skip
     first = per_seed[seeds[0]]
     seed_note = (
@@ -301,7 +288,7 @@ def _systems_lines(rec: Mapping[str, Any]) -> list[str]:
         t_mean = float(np.mean(_per_seed(per_seed, seeds, d, "statistic")))
         k = int(summary.loc[d, "seeds_significant"])
         parts.append(
-            f"on {d}: B's Spearman is {_mean_sd(gains).lstrip('+-')} points "
+            f"on {d}: B's Spearman is {mean_sd(gains, sign=True).lstrip('+-')} points "
             f"{'higher' if np.mean(gains) > 0 else 'lower'} (n = {int(summary.loc[d, 'n']):,} "
             f"scored pairs, r_AB = {summary.loc[d, 'r_ab']:.2f}, Williams' t = {t_mean:.1f}), "
             + _holds(k, n_seeds, "significant after the Holm correction", "")
@@ -329,36 +316,37 @@ def _systems_lines(rec: Mapping[str, Any]) -> list[str]:
                 f"{'agree' if agree else 'disagree'} ({span})."
             )
     lines = [text]
-    rest: Any = summary.drop(index=significant)
+    rest = summary.drop(index=significant)
     notes = []
     mentioned = set()
     for d in rest.index[rest["seeds_exceeding_mrds"] > 0]:
         mentioned.add(d)
         claim = f"exceeds the (one-sided, liberal) MRDS of {100 * rest.loc[d, 'mrds']:.1f} points"
         notes.append(
-            f"on {d} a {_mean_sd(_per_seed(per_seed, seeds, d, 'difference'))}-point difference "
+            f"on {d} a {mean_sd(_per_seed(per_seed, seeds, d, 'difference'), sign=True)}-point difference "
             + _holds(int(rest.loc[d, "seeds_exceeding_mrds"]), n_seeds, claim, "")
             + ", but its uncorrected two-sided p is "
             + f"{'up to ' if n_seeds > 1 else ''}{_p(rest.loc[d, 'pvalue_max'])}"
         )
-    below: Any = rest[rest["seeds_exceeding_mrds"] == 0]
+    below = rest[rest["seeds_exceeding_mrds"] == 0]
     if len(below):
         closest = (below["gain"].abs() / below["mrds"]).idxmax()
         mentioned.add(closest)
         notes.append(
             f"the difference closest to its MRDS without exceeding it is {closest}'s "
-            f"{100 * below.loc[closest, 'gain']:+.1f} points "
-            f"(MRDS {100 * below.loc[closest, 'mrds']:.1f}, n = {int(below.loc[closest, 'n'])})"
+            f"{100 * as_float(below.at[closest, 'gain']):+.1f} points "
+            f"(MRDS {100 * as_float(below.at[closest, 'mrds']):.1f}, "
+            f"n = {int(as_float(below.at[closest, 'n']))})"
         )
     if len(rest):
         up, down = rest["gain"].idxmax(), rest["gain"].idxmin()
         for d, what in ((up, "gain"), (down, "loss")):
-            g = float(rest.loc[d, "gain"])
+            g = as_float(rest.at[d, "gain"])
             if (g > 0) == (what == "gain") and g != 0 and d not in mentioned:
                 notes.append(
                     f"the largest {what}, {abs(100 * g):.1f} points on {d} "
-                    f"(n = {int(rest.loc[d, 'n'])}), has an uncorrected p of "
-                    f"{'up to ' if n_seeds > 1 else ''}{_p(rest.loc[d, 'pvalue_max'])}"
+                    f"(n = {int(as_float(rest.at[d, 'n']))}), has an uncorrected p of "
+                    f"{'up to ' if n_seeds > 1 else ''}{_p(rest.at[d, 'pvalue_max'])}"
                 )
     if notes:
         lead = "No other difference is significant" if significant else "The largest differences"
@@ -375,7 +363,7 @@ def _systems_lines(rec: Mapping[str, Any]) -> list[str]:
     boot = rec.get("men_bootstrap", {})
     if boot and "MEN" in first.index:
         half = float(np.mean([(v["high"] - v["low"]) / 2 for v in boot.values()]))
-        mrds_men = float(first.loc["MEN", "mrds"])
+        mrds_men = as_float(first.loc["MEN", "mrds"])
         text += (
             f" The per-system bootstrap intervals on MEN (±{100 * half:.1f} points, 95 %) are "
             + (
@@ -397,9 +385,11 @@ def _systems_lines(rec: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _per_seed(per_seed: Mapping[str, Any], seeds: Sequence[str], row: str, col: str) -> list[float]:
+def _per_seed(
+    per_seed: Mapping[str, pd.DataFrame], seeds: Sequence[str], row: str, col: str
+) -> list[float]:
     """``per_seed[s].loc[row, col]`` for every seed ``s``."""
-    return [float(per_seed[s].loc[row, col]) for s in seeds]
+    return [as_float(per_seed[s].loc[row, col]) for s in seeds]
 
 
 def _analogy_lines(rec: Mapping[str, Any]) -> list[str]:
@@ -424,7 +414,7 @@ def _analogy_lines(rec: Mapping[str, Any]) -> list[str]:
     mrds = 100 * float(comp[seeds[0]]["mrds"])
     text = (
         f"* **Analogies** (3CosAdd, scorable questions). Accuracies are {100 * lo:.1f}–"
-        f"{100 * hi:.1f} %; {b} is {_mean_sd(diffs).lstrip('+-')} points "
+        f"{100 * hi:.1f} %; {b} is {mean_sd(diffs, sign=True).lstrip('+-')} points "
         f"{'better' if d_mean > 0 else 'worse'} than {a} (exact McNemar p {p_text}, "
         + _holds(n_sig, n_seeds, "significant at 5 %", "not significant at 5 %")
         + f"; posterior P(θ_B > θ_A) {pr_text}; the difference "
@@ -450,17 +440,17 @@ def _analogy_lines(rec: Mapping[str, Any]) -> list[str]:
         + "."
     )
     try:
-        from workbench.reported import reported
-
-        t9: Any = reported("mvlsa", "table9").table
-        paper_low = min(t9.loc["AN-SYN", "MVLSA All Views"], t9.loc["AN-SEM", "MVLSA All Views"])
+        t9 = reported("mvlsa", "table9").table
+        paper_syn = as_float(t9.loc["AN-SYN", "MVLSA All Views"])
+        paper_sem = as_float(t9.loc["AN-SEM", "MVLSA All Views"])
+        paper_low = min(paper_syn, paper_sem)
     except (FileNotFoundError, KeyError, ValueError):  # pragma: no cover - data ships with us
         paper_low = float("nan")
     if 100 * hi < 0.5 * paper_low:
         text += (
             " Absolute figures are far below the paper's (its MVLSA reaches "
-            f"{t9.loc['AN-SYN', 'MVLSA All Views']:.1f} % on AN-SYN and "
-            f"{t9.loc['AN-SEM', 'MVLSA All Views']:.1f} % on AN-SEM, Table 9, from billions of "
+            f"{paper_syn:.1f} % on AN-SYN and "
+            f"{paper_sem:.1f} % on AN-SEM, Table 9, from billions of "
             "tokens), so they say nothing about the paper's systems, only about how to read "
             "differences."
         )
@@ -481,4 +471,4 @@ def discussion_01(rec: Mapping[str, Any]) -> str:
         Markdown, with braces escaped for :func:`workbench.records.narrate`.
     """
     lines = _table2_lines(rec) + _systems_lines(rec) + _analogy_lines(rec)
-    return _escape("\n".join(lines))
+    return escape("\n".join(lines))

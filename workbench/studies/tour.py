@@ -14,6 +14,8 @@ from typing import Any
 
 from workbench._validation import check_choice, check_int
 
+from ._text import escape, join_and
+
 __all__ = ["SIZES", "TourSettings", "settings", "discussion_00"]
 
 #: The data sizes of notebook 00.
@@ -58,11 +60,6 @@ def _pct(v: float) -> str:
 def _pct_range(values: Sequence[float]) -> str:
     lo, hi = round(100 * min(values)), round(100 * max(values))
     return f"{lo} %" if lo == hi else f"{lo}–{hi} %"
-
-
-def _and(items: Sequence[str]) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _cutoff_value(label: str) -> float:
@@ -130,7 +127,7 @@ def discussion_00(rec: Mapping[str, Any]) -> str:
         worst = min(cov[n][full] for n in common)
         how = ("well covered, but not completely" if worst >= 0.8 else
                "only partly covered" if worst >= 0.5 else "poorly covered")  # fmt: skip
-        text = f"* **The common rating sets are {how}.** {_and(common)} reach "
+        text = f"* **The common rating sets are {how}.** {join_and(common)} reach "
         if below:
             text += (
                 f"{_pct_range([cov[n][below[-1]] for n in common])} pair coverage at a "
@@ -141,7 +138,7 @@ def discussion_00(rec: Mapping[str, Any]) -> str:
             text += f"{_pct_range([cov[n][full] for n in common])} pair coverage with all {n_types:,} types"
         if complete:
             verb = "is" if len(complete) == 1 else "are"
-            text += f"; {_and(complete)} {verb} essentially complete (at least 97 %)."
+            text += f"; {join_and(complete)} {verb} essentially complete (at least 97 %)."
         else:
             text += "."
         lost = [n for n in ("MEN", "WS") if n in cov]
@@ -202,4 +199,4 @@ def discussion_00(rec: Mapping[str, Any]) -> str:
         "* **Nothing here is random**: the counts, fits and coverage are exact, so the notebook "
         "has no `SEEDS` parameter and one run is the result."
     )
-    return "\n".join(lines).replace("{", "{{").replace("}", "}}")
+    return escape("\n".join(lines))

@@ -11,7 +11,7 @@ cannot contradict its own text.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,9 @@ import numpy as np
 from scipy import stats
 
 from workbench._validation import check_choice
+from workbench.reported import reported
+
+from ._text import as_float, escape, join_and
 
 __all__ = ["SIZES", "ViewsSettings", "settings", "discussion_02", "PAPER_VOCABULARY"]
 
@@ -91,13 +94,6 @@ def _pct(v: float, digits: int = 0) -> str:
     return f"{100 * float(v):.{digits}f} %"
 
 
-def _and(items: Sequence[str]) -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def discussion_02(rec: Mapping[str, Any]) -> str:
     """The Discussion of notebook 02 from its records (see the notebook's last cell).
 
@@ -130,7 +126,7 @@ def discussion_02(rec: Mapping[str, Any]) -> str:
         place = ranked.index("positional")
         text += (
             "; they are the densest count family" if place == 0 else
-            f"; among the count families only {_and(ranked[:place])} {'is' if place == 1 else 'are'} denser"
+            f"; among the count families only {join_and(ranked[:place])} {'is' if place == 1 else 'are'} denser"
         )  # fmt: skip
         if len(pos) >= 3:
             offsets = sorted(pos)
@@ -210,18 +206,18 @@ def discussion_02(rec: Mapping[str, Any]) -> str:
             )  # fmt: skip
             + "."
         )
+        paper: dict[str, float] = {}
         try:
-            from workbench.reported import reported
-
-            paper: Any = reported("mvlsa", "view_density").table["density %"]
+            density = reported("mvlsa", "view_density").table["density %"]
+            paper = {str(k): as_float(v) for k, v in density.items()}
         except (FileNotFoundError, KeyError, ValueError):  # pragma: no cover - data ships with us
-            paper = {}
+            pass
         shown = [f for f in ("morphology", "framenet") if f in paper and f in dens]
         if shown:
             scale = n_vocab / PAPER_VOCABULARY
-            quoted = _and([f"{f} {float(paper[f]):g} %" for f in shown])
-            ours = _and([f"{f} {100 * dens[f]:.2g} %" for f in shown])
-            scaled = _and([f"{100 * dens[f] * scale:.2g} %" for f in shown])
+            quoted = join_and([f"{f} {float(paper[f]):g} %" for f in shown])
+            ours = join_and([f"{f} {100 * dens[f]:.2g} %" for f in shown])
+            scaled = join_and([f"{100 * dens[f] * scale:.2g} %" for f in shown])
             verdicts = []
             for f in shown:
                 ratio = 100 * dens[f] * scale / float(paper[f])
@@ -231,7 +227,7 @@ def discussion_02(rec: Mapping[str, Any]) -> str:
                 f" The paper reports densities of {quoted} (§3); ours are {ours}. Its vocabulary "
                 f"has {PAPER_VOCABULARY:,} words against our {n_vocab:,}: with a fixed number of "
                 "links per word density falls like 1/N, and scaled to its vocabulary ours would "
-                f"be {scaled}, {_and(verdicts)}."
+                f"be {scaled}, {join_and(verdicts)}."
             )
         lines.append(text)
     # 5. embedding
@@ -244,4 +240,4 @@ def discussion_02(rec: Mapping[str, Any]) -> str:
         "* **Nothing here is random**: counting, IBM Model 1 (EM from a uniform start) and the "
         "lexicon look-ups are deterministic, so the notebook has no `SEEDS` parameter."
     )
-    return "\n".join(lines).replace("{", "{{").replace("}", "}}")
+    return escape("\n".join(lines))

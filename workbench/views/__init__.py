@@ -5,7 +5,8 @@ A :class:`View` is an ``N x d`` matrix whose row ``i`` belongs to word ``i`` of 
 
 * :func:`positional_views` / :func:`window_view` -- co-occurrence at fixed offsets / windows;
   ``backend="dask"`` counts a sharded corpus (:func:`shard_corpus`) on a ``dask.distributed``
-  cluster, exactly as locally (:mod:`workbench.views._dask`, imported on first use);
+  cluster, exactly as locally (:mod:`workbench.views._dask`; Dask itself is imported only
+  when a Dask function runs);
 * :func:`dependency_views` -- one view per dependency relation from CoNLL-U parses;
 * :func:`bitext_view` -- English words x aligned Spanish words (IBM Model 1, KJV--RV1909);
 * lexicon views (WordNet morphology / synonyms, PPDB, FrameNet) live in :mod:`workbench.lexicons`;
@@ -20,9 +21,15 @@ P. Rastogi, B. Van Durme, R. Arora (2015). Multiview LSA: representation learnin
 generalized CCA. NAACL-HLT.
 """
 
-from typing import Any
-
-from ._base import EncodedCorpus, View, Vocabulary, check_views, view_statistics
+from ._base import (
+    DocumentSource,
+    EncodedCorpus,
+    TokenCorpus,
+    View,
+    Vocabulary,
+    check_views,
+    view_statistics,
+)
 from ._cooccurrence import (
     BACKENDS,
     WINDOW_WEIGHTINGS,
@@ -37,11 +44,14 @@ from ._cooccurrence import (
 )
 from ._embedding import embedding_view
 from ._preprocess import TRANSFORMS, PreprocessSpec, ppmi, preprocess, preprocess_views
+from ._shards import CorpusShard, ShardedCorpus, shard_corpus
 from ._structured import PAPER_RELATIONS, RELATION_MAP, bitext_view, dependency_views
 
 __all__ = [
     "Vocabulary",
     "EncodedCorpus",
+    "DocumentSource",
+    "TokenCorpus",
     "View",
     "check_views",
     "encode_corpus",
@@ -69,14 +79,3 @@ __all__ = [
     "preprocess_views",
     "view_statistics",
 ]
-
-# the Dask backend's module is imported on first use only (it imports no dask itself either)
-_LAZY = {"shard_corpus", "ShardedCorpus", "CorpusShard"}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from . import _dask
-
-        return getattr(_dask, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

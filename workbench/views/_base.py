@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
+from numpy.typing import ArrayLike, DTypeLike
 
+from workbench._typing import Matrix, PathLikeStr
 from workbench._validation import check_int
+from workbench.datasets import Document
+
+from ._shards import as_corpus_input, word_counts
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "WordIndexed",
+    "DocumentSource",
+    "TokenCorpus",
     "Vocabulary",
     "EncodedCorpus",
     "View",
@@ -25,7 +35,61 @@ __all__ = [
 ]
 
 
-def iter_token_documents(corpus: Any) -> Iterator[list[str]]:
+class DocumentSource(Protocol):
+    """A corpus that yields its documents (:class:`workbench.datasets.Corpus`, a shard, ...)."""
+
+    def iter_documents(self) -> Iterator[Document]: ...
+
+
+#: What the view builders count: a corpus, or one token list per document.
+TokenCorpus: TypeAlias = DocumentSource | Iterable[Sequence[str]]
+
+
+class WordIndexed:
+    """``len``, ``in``, iteration and :meth:`id` of a table whose row ``i`` is ``words[i]``.
+
+    The subclass provides ``words`` and ``index`` (word -> row).
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+
+        @property
+        def words(self) -> Sequence[str]: ...
+
+        @property
+        def index(self) -> Mapping[str, int]: ...
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.words)
+
+    def id(self, word: str) -> int:
+        """Row of ``word``; ``KeyError`` naming the word if it is not in the vocabulary."""
+        try:
+            return self.index[word]
+        except KeyError:
+            raise KeyError(f"word {word!r} is not in the vocabulary ({len(self)} words)") from None
+
+
+def _local_corpus(corpus: TokenCorpus | PathLikeStr) -> TokenCorpus:
+    """``corpus`` for the local backend, which counts text already opened: a path (what the
+    Dask backend reads on the workers) raises ``TypeError``."""
+    if isinstance(corpus, os.PathLike):
+        raise TypeError(
+            f"with backend='local', corpus must be a Corpus or an iterable of token lists; open "
+            f"the path with workbench.datasets.load_corpus({os.fspath(corpus)!r})"
+        )
+    return corpus
+
+
+def iter_token_documents(corpus: TokenCorpus) -> Iterator[list[str]]:
     """Yield the token list of each document of ``corpus``.
 
     Accepts a :class:`workbench.datasets.Corpus` (anything with ``iter_documents()`` yielding
@@ -50,7 +114,7 @@ def iter_token_documents(corpus: Any) -> Iterator[list[str]]:
 
 
 @dataclass(frozen=True, eq=False)
-class Vocabulary:
+class Vocabulary(WordIndexed):
     """A word list with counts, indexed ``0 .. len-1`` (most frequent first when built from text).
 
     Attributes
@@ -113,7 +177,7 @@ class Vocabulary:
     @classmethod
     def from_corpus(
         cls,
-        corpus: Any,
+        corpus: TokenCorpus | PathLikeStr,
         *,
         max_size: int | None = None,
         min_count: int = 1,
@@ -134,33 +198,15 @@ class Vocabulary:
         min_count = check_int(min_count, "min_count", low=1)
         counter: Counter[str]
         if backend == "dask":
-            from ._dask import word_counts
-
-            counter = word_counts(corpus)
+            counter = word_counts(as_corpus_input(corpus, "corpus"))
         else:
             counter = Counter()
-            for toks in iter_token_documents(corpus):
+            for toks in iter_token_documents(_local_corpus(corpus)):
                 counter.update(toks)
         vocab = cls.from_counts(counter, max_size=max_size, min_count=min_count)
         if len(vocab) == 0:
             raise ValueError(f"Vocabulary.from_corpus: no word has count >= min_count={min_count}")
         return vocab
-
-    def __len__(self) -> int:
-        return len(self.words)
-
-    def __contains__(self, word: object) -> bool:
-        return word in self.index
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.words)
-
-    def id(self, word: str) -> int:
-        """Row of ``word``; ``KeyError`` naming the word if it is not in the vocabulary."""
-        try:
-            return self.index[word]
-        except KeyError:
-            raise KeyError(f"word {word!r} is not in the vocabulary ({len(self)} words)") from None
 
     def encode(self, tokens: Iterable[str]) -> np.ndarray:
         """int32 row ids of ``tokens``, ``-1`` for out-of-vocabulary tokens."""
@@ -242,7 +288,7 @@ class View:
     """
 
     name: str
-    matrix: Any
+    matrix: Any  # ndarray or scipy.sparse: readers branch on sp.issparse, which mypy cannot follow
     contexts: tuple[str, ...]
     observed: np.ndarray
     family: str
@@ -281,7 +327,9 @@ class View:
         n, d = self.shape
         return self.nnz / float(n * d) if n * d else 0.0
 
-    def with_matrix(self, matrix: Any, contexts: Sequence[str] | None = None, **meta: Any) -> View:
+    def with_matrix(
+        self, matrix: Matrix, contexts: Sequence[str] | None = None, **meta: Any
+    ) -> View:
         """A copy with a new matrix (same rows), optionally new context labels and extra meta."""
         ctx = self.contexts if contexts is None else tuple(contexts)
         return View(
@@ -313,17 +361,17 @@ class View:
         return [(self.contexts[int(idx[o])], float(val[o])) for o in order]
 
 
-def _view_label(i: int, v: Any) -> str:
+def _view_label(i: int, v: object) -> str:
     return f"view {i} ({v.name!r})" if isinstance(v, View) else f"view {i}"
 
 
 def check_views(
-    views: Sequence[Any],
-    masks: Sequence[Any] | None = None,
+    views: Sequence[Matrix | View],
+    masks: Sequence[ArrayLike | None] | None = None,
     *,
     min_views: int = 1,
-    dtype: Any = None,
-) -> tuple[list[Any], list[np.ndarray]]:
+    dtype: DTypeLike | None = None,
+) -> tuple[list[Any], list[np.ndarray]]:  # ndarray or csr_array: callers branch on sp.issparse
     """Validate multiview input: the ONE validator used by every multiview estimator.
 
     Parameters
@@ -472,13 +520,11 @@ def check_views(
     return out_views, out_masks
 
 
-def view_statistics(views: Sequence[View]) -> Any:
+def view_statistics(views: Sequence[View]) -> pd.DataFrame:
     """One row per view: name, family, shape, nnz, density, observed rows, nnz per observed row, sum.
 
     Returns a :class:`pandas.DataFrame` indexed by view name.
     """
-    import pandas as pd
-
     rows = []
     for v in views:
         n, d = v.shape

@@ -2,94 +2,67 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from joblib import Parallel, delayed
+from numpy.typing import DTypeLike
+from tqdm.auto import tqdm
 
 from workbench._io import Cache, content_hash
+from workbench._typing import Matrix, PathLikeStr
 from workbench._validation import check_bool, check_choice, check_int
 
-from ._base import EncodedCorpus, View, Vocabulary, iter_token_documents
+from . import _dask
+from ._base import (
+    EncodedCorpus,
+    TokenCorpus,
+    View,
+    Vocabulary,
+    _local_corpus,
+    iter_token_documents,
+)
+from ._counting import (
+    DEFAULT_CHUNK,
+    _source_of,
+    count_offset,
+    count_pairs,
+    encode_corpus,
+    encode_with_index,
+)
+from ._shards import as_corpus_input
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
     "encode_corpus",
+    "encode_with_index",
     "vocabulary_and_encoding",
     "count_offset",
+    "count_pairs",
     "positional_views",
     "window_view",
     "window_weight",
     "WINDOW_WEIGHTINGS",
     "views_cache_dir",
     "BACKENDS",
+    "DEFAULT_CHUNK",
 ]
 
 _CACHE_VERSION = 2
 _CACHE_NAMESPACE = "views"
-#: Positions counted at once per offset (bounds memory: ~ 30 bytes per position).
-DEFAULT_CHUNK = 1 << 23
 #: Where counting runs: ``"local"`` (this process) or ``"dask"`` (the active dask.distributed
 #: Client, see :mod:`workbench.views._dask`).
 BACKENDS = ("local", "dask")
 
 
-def encode_corpus(corpus: Any, vocab: Vocabulary, *, drop_oov: bool = False) -> EncodedCorpus:
-    """Encode a corpus once as an int32 id array (``-1`` for out-of-vocabulary tokens).
-
-    Parameters
-    ----------
-    corpus : Corpus or iterable of token lists
-        A :class:`workbench.datasets.Corpus` (tokenised by :func:`workbench.datasets.tokenize`
-        with the corpus' ``lowercase`` / ``max_tokens`` options) or one token list per document.
-    vocab : Vocabulary
-    drop_oov : bool, default False
-        If False, out-of-vocabulary tokens keep their position (id ``-1``): offsets are measured
-        in the original text and pairs involving them are skipped. If True they are removed
-        first, so offsets count in-vocabulary words only.
-
-    Returns
-    -------
-    EncodedCorpus
-        ``ids`` (int32), ``doc_starts`` (int64), ``vocab_size`` and ``source`` (the corpus
-        sha256 and options when known).
-    """
-    if not isinstance(vocab, Vocabulary):
-        raise TypeError(f"vocab must be a Vocabulary, got {type(vocab).__name__}")
-    return encode_with_index(corpus, vocab.index, drop_oov=drop_oov)
-
-
-def encode_with_index(
-    corpus: Any, index: Mapping[str, int], *, drop_oov: bool = False
-) -> EncodedCorpus:
-    """:func:`encode_corpus` with a bare ``word -> row`` index (rows ``0 .. len(index) - 1``).
-
-    What the Dask backend's workers run on their shard with the scattered vocabulary index.
-    """
-    get = index.get
-    chunks: list[np.ndarray] = []
-    lengths: list[int] = []
-    for toks in iter_token_documents(corpus):
-        arr = np.fromiter((get(t, -1) for t in toks), dtype=np.int32, count=len(toks))
-        if drop_oov:
-            arr = arr[arr >= 0]
-        chunks.append(arr)
-        lengths.append(arr.shape[0])
-    ids = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int32)
-    doc_starts = np.zeros(len(lengths), dtype=np.int64)
-    if lengths:
-        doc_starts[1:] = np.cumsum(lengths[:-1])
-    return EncodedCorpus(ids, doc_starts, len(index), _source_of(corpus, drop_oov))
-
-
 def vocabulary_and_encoding(
-    corpus: Any, *, max_size: int | None = None, min_count: int = 1, drop_oov: bool = False
+    corpus: TokenCorpus, *, max_size: int | None = None, min_count: int = 1, drop_oov: bool = False
 ) -> tuple[Vocabulary, EncodedCorpus]:
     """Build the vocabulary and encode the corpus in ONE pass over the text.
 
@@ -138,22 +111,9 @@ def vocabulary_and_encoding(
     return vocab, EncodedCorpus(ids, doc_starts, len(vocab), _source_of(corpus, drop_oov))
 
 
-def _source_of(corpus: Any, drop_oov: bool) -> str | None:
-    sha = getattr(corpus, "sha256", None)
-    if not isinstance(sha, str):
-        return None
-    return json.dumps(
-        {
-            "sha256": sha,
-            "lowercase": getattr(corpus, "lowercase", None),
-            "max_tokens": getattr(corpus, "max_tokens", None),
-            "drop_oov": drop_oov,
-        },
-        sort_keys=True,
-    )
-
-
-def _as_encoded(corpus: Any, vocab: Vocabulary) -> EncodedCorpus:
+def _as_encoded(
+    corpus: TokenCorpus | EncodedCorpus | PathLikeStr, vocab: Vocabulary
+) -> EncodedCorpus:
     if isinstance(corpus, EncodedCorpus):
         if corpus.vocab_size not in (-1, len(vocab)):
             raise ValueError(
@@ -163,131 +123,7 @@ def _as_encoded(corpus: Any, vocab: Vocabulary) -> EncodedCorpus:
         if corpus.ids.size and int(corpus.ids.max()) >= len(vocab):
             raise ValueError(f"encoded corpus has ids >= len(vocab) = {len(vocab)}")
         return corpus
-    return encode_corpus(corpus, vocab)
-
-
-def _count_codes(
-    codes: np.ndarray, stride: int, n_rows: int, n_cols: int, dtype: Any
-) -> sp.csr_array:
-    """Sort pair codes ``row * stride + col`` in place and run-length count them into CSR."""
-    n = codes.shape[0]
-    if n == 0:
-        return sp.csr_array((n_rows, n_cols), dtype=dtype)
-    codes.sort()
-    flag = np.empty(n, dtype=bool)
-    flag[0] = True
-    np.not_equal(codes[1:], codes[:-1], out=flag[1:])
-    first = np.flatnonzero(flag)
-    del flag
-    u = codes[first]
-    counts = np.diff(first, append=n)
-    del first
-    rows = u // stride
-    cols = (u - rows * stride).astype(np.int32)
-    indptr = np.zeros(n_rows + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=n_rows), out=indptr[1:])
-    m = sp.csr_array((counts.astype(dtype), cols, indptr), shape=(n_rows, n_cols))
-    m.has_canonical_format = True
-    return m
-
-
-_SMALL_BITS = 15
-
-
-def count_pairs(
-    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int, *, dtype: Any = np.float64
-) -> sp.csr_array:
-    """Count ``(rows[t], cols[t])`` pairs into a canonical CSR matrix (vectorised).
-
-    Pair codes ``r * n_cols + c`` are sorted in place and run-length counted; the sorted codes
-    give the CSR structure directly. Codes are int32 whenever they fit: for large
-    vocabularies the (Zipf-frequent) pairs of two ids below :math:`2^{15}` are packed into
-    int32 codes ``r << 15 | c`` and the rest sorted as int64, then both parts are added.
-    Same result as ``coo -> csr`` with ``sum_duplicates``, about twice as fast.
-    """
-    rows = np.asarray(rows)
-    cols = np.asarray(cols)
-    if rows.shape != cols.shape or rows.ndim != 1:
-        raise ValueError("rows and cols must be 1-D arrays of the same length")
-    if n_rows * n_cols < 2**31:
-        codes = rows.astype(np.int32)
-        codes *= np.int32(n_cols)
-        codes += cols.astype(np.int32, copy=False)
-        return _count_codes(codes, n_cols, n_rows, n_cols, dtype)
-    lim = 1 << _SMALL_BITS
-    small = (rows < lim) & (cols < lim)
-    codes = rows[small].astype(np.int32)
-    codes <<= _SMALL_BITS
-    codes |= cols[small].astype(np.int32, copy=False)
-    a = _count_codes(codes, lim, n_rows, n_cols, dtype)
-    del codes
-    np.logical_not(small, out=small)
-    big = rows[small].astype(np.int64)
-    big *= n_cols
-    big += cols[small]
-    del small
-    b = _count_codes(big, n_cols, n_rows, n_cols, dtype)
-    if b.nnz == 0:
-        return a
-    if a.nnz == 0:
-        return b
-    m = sp.csr_array(a + b)
-    m.sort_indices()
-    return m
-
-
-def count_offset(
-    encoded: EncodedCorpus,
-    offset: int,
-    *,
-    respect_documents: bool = True,
-    chunk_size: int = DEFAULT_CHUNK,
-    dtype: Any = np.float64,
-    _pos: np.ndarray | None = None,
-) -> sp.csr_array:
-    r"""Count matrix :math:`Z_k` of one offset ``k``.
-
-    :math:`[Z_k]_{ij} = \#\{t : \mathrm{ids}_t = i,\ \mathrm{ids}_{t-k} = j\}`: word ``j``
-    occurs ``k`` positions *behind* (before) word ``i``. A negative ``k`` looks ahead
-    (:math:`Z_{-k} = Z_k^\top`). With ``respect_documents`` no pair crosses a document
-    boundary. Counting is vectorised: pair codes of ``chunk_size`` positions at a time are
-    sorted and counted, and the per-chunk CSR matrices are summed.
-    """
-    k = check_int(offset, "offset")
-    if k == 0:
-        raise ValueError("offset must be a non-zero integer (0 pairs a word with itself)")
-    chunk_size = check_int(chunk_size, "chunk_size", low=1)
-    respect_documents = check_bool(respect_documents, "respect_documents")
-    if k < 0:
-        return sp.csr_array(
-            count_offset(
-                encoded,
-                -k,
-                respect_documents=respect_documents,
-                chunk_size=chunk_size,
-                dtype=dtype,
-                _pos=_pos,
-            ).T
-        )
-    ids = encoded.ids
-    v = encoded.vocab_size if encoded.vocab_size > 0 else int(ids.max(initial=-1)) + 1
-    pos = None
-    if respect_documents:
-        pos = encoded.position_in_document() if _pos is None else _pos
-    n = ids.shape[0]
-    total: sp.csr_array | None = None
-    for start in range(k, max(n, k), chunk_size):
-        end = min(n, start + chunk_size)
-        r = ids[start:end]
-        c = ids[start - k : end - k]
-        valid = (r >= 0) & (c >= 0)
-        if pos is not None:
-            valid &= pos[start:end] >= k
-        m = count_pairs(r[valid], c[valid], v, v, dtype=dtype)
-        total = m if total is None else total + m
-    if total is None:
-        total = sp.csr_array((v, v), dtype=dtype)
-    return total
+    return encode_corpus(_local_corpus(corpus), vocab)
 
 
 # ----------------------------------------------------------------------------- cache
@@ -308,7 +144,7 @@ def cached_matrices(
     content: str,
     params: dict[str, Any],
     names: Sequence[str],
-    build: Any,
+    build: Callable[[], Iterable[Matrix]],
 ) -> list[sp.csr_array]:
     """Load the matrices ``names`` of ``params`` from the verified cache, or ``build()`` them.
 
@@ -321,7 +157,7 @@ def cached_matrices(
     store = Cache(_CACHE_NAMESPACE, version=_CACHE_VERSION, root=root)
     inputs = {"params": params, "content": content, "names": list(names)}
 
-    def _build() -> tuple[dict[str, Any], dict[str, Any]]:
+    def _build() -> tuple[dict[str, sp.csr_array], dict[str, Any]]:
         mats = [sp.csr_array(m) for m in build()]
         arrays = {f"m{i}": m for i, m in enumerate(mats)}
         return arrays, {"names": list(names), "nnz": [int(m.nnz) for m in mats]}
@@ -339,12 +175,12 @@ def _observed(m: sp.csr_array) -> np.ndarray:
 
 
 def positional_views(
-    corpus: Any,
+    corpus: TokenCorpus | EncodedCorpus | PathLikeStr,
     vocab: Vocabulary,
     offsets: Iterable[int] = range(1, 16),
     *,
     respect_documents: bool = True,
-    dtype: Any = np.float64,
+    dtype: DTypeLike = np.float64,
     n_jobs: int = 1,
     chunk_size: int = DEFAULT_CHUNK,
     cache: bool | str | os.PathLike[str] = False,
@@ -438,8 +274,6 @@ def positional_views(
         raise ValueError("the corpus has no tokens")
 
     def build() -> list[sp.csr_array]:
-        from tqdm.auto import tqdm
-
         pos = enc.position_in_document() if respect_documents else None
 
         def one(k: int) -> sp.csr_array:
@@ -455,8 +289,6 @@ def positional_views(
         disable = None if progress is None else not progress
         if n_jobs == 1:
             return [one(k) for k in tqdm(offs, desc="offset views", disable=disable)]
-        from joblib import Parallel, delayed
-
         return list(Parallel(n_jobs=n_jobs, prefer="threads")(delayed(one)(k) for k in offs))
 
     mats = cached_matrices(
@@ -475,7 +307,7 @@ def _positional(
 
 
 def _dask_cached(
-    corpus: Any,
+    corpus: TokenCorpus | EncodedCorpus | PathLikeStr,
     vocab: Vocabulary,
     params: dict[str, Any],
     names: Sequence[str],
@@ -488,13 +320,11 @@ def _dask_cached(
     corpus and vocabulary: int64 count matrices, equal to the local :func:`count_offset`.
     The cache key is the sha256 of the corpus files (plus options) and the vocabulary.
     """
-    from . import _dask
-
-    source = _dask.as_corpus_input(corpus, "corpus")
+    source = as_corpus_input(corpus, "corpus")
     if not isinstance(vocab, Vocabulary):
         raise TypeError(f"vocab must be a Vocabulary, got {type(vocab).__name__}")
 
-    def counts(offsets: Sequence[int], **kw: Any) -> list[sp.csr_array]:
+    def counts(offsets: Iterable[int], **kw: Any) -> list[sp.csr_array]:
         return _dask.offset_counts(source, vocab, offsets, **kw)
 
     if cache is False or cache is None:
@@ -541,14 +371,14 @@ def window_weight(k: int, window: int, weighting: str) -> float:
 
 
 def window_view(
-    corpus: Any,
+    corpus: TokenCorpus | EncodedCorpus | PathLikeStr,
     vocab: Vocabulary,
     window: int = 5,
     *,
     symmetric: bool = True,
     weighting: str = "uniform",
     respect_documents: bool = True,
-    dtype: Any = np.float64,
+    dtype: DTypeLike = np.float64,
     cache: bool | str | os.PathLike[str] = False,
     name: str | None = None,
     backend: str = "local",

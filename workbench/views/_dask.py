@@ -49,6 +49,10 @@ Dependency views
     counts its relations' edges into one int64 matrix per relation; ``relations="all"``
     first collects the deprels of every shard. The partials are tree-summed the same way.
 
+Modules: the shards and the first pass are in :mod:`workbench.views._shards` (which the
+vocabulary uses), the counting kernels both backends run in :mod:`workbench.views._counting` and
+:mod:`workbench.views._dependencies`; this module holds the second pass.
+
 Limits: a corpus truncated with ``max_tokens`` is refused (where it is cut depends on every
 earlier shard); a single corpus file is re-read by each of its shards from the start up to the
 end of the shard's range (only the shard's own documents are tokenized), so a large corpus
@@ -62,311 +66,40 @@ import logging
 import operator
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 
-from workbench._dask import SCALE_INSTALL, active_client
-from workbench._dask import tree_reduce as _tree_reduce
+from workbench._dask import active_client
+from workbench._typing import PathLikeStr
 from workbench._validation import check_bool, check_int
+from workbench.datasets import Corpus, Sentence, load_conllu
 
 from ._base import Vocabulary
-from ._cooccurrence import DEFAULT_CHUNK, count_offset, count_pairs, encode_with_index
+from ._counting import DEFAULT_CHUNK, count_offset, count_pairs, encode_with_index
+from ._dependencies import _deprels, conllu_files, relation_list
+from ._dependencies import dependency_counts as _local_dependency_counts
+from ._shards import (
+    _SHARDS_PER_THREAD_FILE,
+    DEFAULT_SPLIT_EVERY,
+    CorpusShard,
+    ShardedCorpus,
+    _contiguous_groups,
+    _merge_counters,
+    _n_threads,
+    _sharded,
+    tree_reduce,
+)
 
 if TYPE_CHECKING:
     from distributed import Client, Future
 
-    from workbench.datasets import Corpus, Document
-
 logger = logging.getLogger(__name__)
 
-__all__ = [
-    "CorpusShard",
-    "ShardedCorpus",
-    "shard_corpus",
-    "active_client",
-    "tree_reduce",
-    "word_counts",
-    "offset_counts",
-    "dependency_counts",
-    "SCALE_INSTALL",
-    "DEFAULT_SPLIT_EVERY",
-]
-
-#: How to install what the Dask backend needs.
-#: Partial results added by one task of the tree reduction.
-DEFAULT_SPLIT_EVERY = 4
-#: Default shards per worker thread: files of a directory / document ranges of one file.
-_SHARDS_PER_THREAD_DIR = 8
-_SHARDS_PER_THREAD_FILE = 2
-#: Document ranges of one file when no client tells the number of threads.
-_DEFAULT_FILE_SHARDS = 8
-
-
-# ============================================================================ client
-
-
-def _n_threads(client: Client) -> int:
-    return max(1, int(sum(client.nthreads().values())))
-
-
-def tree_reduce(
-    client: Client,
-    futures: Sequence[Future],
-    func: Callable[..., Any],
-    *,
-    split_every: int = DEFAULT_SPLIT_EVERY,
-) -> Future:
-    """Combine ``futures`` on the workers by a tree of ``func(*group)`` tasks; one future back.
-
-    Level by level, each group of ``split_every`` consecutive futures becomes one task
-    ``func(*group)`` (:func:`workbench._dask.tree_reduce`), so the order of the parts is kept
-    and no part travels to the client. ``func`` must be associative (a sum, a merge).
-    """
-    return _tree_reduce(
-        futures, lambda group: client.submit(func, *group, pure=False), split_every=split_every
-    )
-
-
-# ============================================================================ shards
-
-
-@dataclass(frozen=True)
-class CorpusShard:
-    """The part of a corpus one task reads: consecutive files, or a document range of one file.
-
-    Attributes
-    ----------
-    files : tuple of str
-        Corpus files (format of :func:`workbench.datasets.load_corpus`), read in order.
-    first, stop : int, int or None
-        Documents ``first .. stop - 1`` of the single file (``0, None``: all documents).
-    lowercase : bool
-        Lower-case the tokens (as the corpus does).
-    """
-
-    files: tuple[str, ...]
-    first: int = 0
-    stop: int | None = None
-    lowercase: bool = True
-
-    def __post_init__(self) -> None:
-        if not self.files:
-            raise ValueError("a shard needs at least one file")
-        if (self.first != 0 or self.stop is not None) and len(self.files) != 1:
-            raise ValueError("a document range is a range of exactly one file")
-
-    def iter_documents(self) -> Iterator[Document]:
-        """The shard's :class:`~workbench.datasets.Document` objects, in corpus order."""
-        from workbench.datasets.text import iter_file_documents
-
-        for f in self.files:
-            yield from iter_file_documents(
-                f, lowercase=self.lowercase, first=self.first, stop=self.stop
-            )
-
-
-class ShardedCorpus:
-    """A :class:`~workbench.datasets.Corpus` cut into :class:`CorpusShard` s (:func:`shard_corpus`).
-
-    It reads like the corpus (``iter_documents``, ``sha256``, ``name``, ``lowercase``), so
-    the local builders accept it too; with ``backend="dask"`` its shards are the tasks.
-    """
-
-    def __init__(self, corpus: Corpus, shards: Sequence[CorpusShard]) -> None:
-        self.corpus = corpus
-        self.shards: tuple[CorpusShard, ...] = tuple(shards)
-        if not self.shards:
-            raise ValueError("a sharded corpus needs at least one shard")
-
-    def __repr__(self) -> str:
-        return f"ShardedCorpus({self.corpus!r}, shards={len(self.shards)})"
-
-    def __len__(self) -> int:
-        return len(self.shards)
-
-    @property
-    def name(self) -> str:
-        return self.corpus.name
-
-    @property
-    def lowercase(self) -> bool:
-        return self.corpus.lowercase
-
-    @property
-    def max_tokens(self) -> None:
-        return None
-
-    @property
-    def sha256(self) -> str:
-        """The sha256 of the corpus (shards do not change it)."""
-        return self.corpus.sha256
-
-    def iter_documents(self) -> Iterator[Document]:
-        """Every document, shard after shard: the corpus' documents in order."""
-        for shard in self.shards:
-            yield from shard.iter_documents()
-
-
-def _contiguous_groups(sizes: Sequence[int], k: int) -> list[tuple[int, int]]:
-    """Cut ``range(len(sizes))`` into ``k`` non-empty consecutive groups of similar total size."""
-    n = len(sizes)
-    k = max(1, min(k, n))
-    cum = np.cumsum(np.asarray(sizes, dtype=np.float64))
-    total = float(cum[-1]) if n else 0.0
-    cuts = [0]
-    for j in range(1, k):
-        c = int(np.searchsorted(cum, total * j / k, side="left")) + 1
-        c = min(max(c, cuts[-1] + 1), n - (k - j))
-        cuts.append(c)
-    cuts.append(n)
-    return list(zip(cuts[:-1], cuts[1:]))
-
-
-def shard_corpus(corpus: Any, n_shards: int | None = None) -> ShardedCorpus:
-    """Cut a corpus into shards at document boundaries (the unit of work of the Dask backend).
-
-    Parameters
-    ----------
-    corpus : Corpus, path or ShardedCorpus
-        A :class:`~workbench.datasets.Corpus` or what :func:`workbench.datasets.load_corpus`
-        opens: a corpus file, or a directory of ``*.txt`` / ``*.txt.gz`` files.
-    n_shards : int, optional
-        Number of shards. Directory: consecutive files grouped into at most ``n_shards``
-        shards of similar size in bytes (default: one shard per file; never more shards than
-        files). Single file: ranges of its documents of similar size in characters (default
-        8; never more shards than documents; the file is read once here to measure them --
-        shard it once and pass the result to every builder).
-
-    Returns
-    -------
-    ShardedCorpus
-
-    Raises
-    ------
-    TypeError
-        Not a corpus (e.g. token lists or an EncodedCorpus: the workers read files).
-    ValueError
-        A corpus truncated with ``max_tokens``, or ``n_shards < 1``.
-
-    Examples
-    --------
-    >>> from workbench.datasets import load_corpus
-    >>> sharded = shard_corpus(load_corpus("1M"), n_shards=4)
-    >>> len(sharded), [(s.first, s.stop) for s in sharded.shards][:2]
-    (4, [(0, 5), (5, 8)])
-    """
-    n_shards = check_int(n_shards, "n_shards", low=1, allow_none=True)
-    source = as_corpus_input(corpus, "corpus")
-    if isinstance(source, ShardedCorpus):
-        if n_shards is None:
-            return source
-        source = source.corpus
-    files = tuple(f.resolve() for f in source.files)  # absolute: workers may run elsewhere
-    lower = source.lowercase
-    if len(files) > 1:
-        k = len(files) if n_shards is None else min(n_shards, len(files))
-        groups = _contiguous_groups([f.stat().st_size for f in files], k)
-        shards = [
-            CorpusShard(tuple(str(f) for f in files[a:b]), lowercase=lower) for a, b in groups
-        ]
-    else:
-        from workbench.datasets.text import file_document_sizes
-
-        sizes = file_document_sizes(files[0])
-        k = min(_DEFAULT_FILE_SHARDS if n_shards is None else n_shards, len(sizes))
-        if k <= 1:
-            shards = [CorpusShard((str(files[0]),), lowercase=lower)]
-        else:
-            shards = [
-                CorpusShard((str(files[0]),), a, b, lowercase=lower)
-                for a, b in _contiguous_groups(sizes, k)
-            ]
-    logger.info("corpus %s: %d shards of %d file(s)", source.name, len(shards), len(files))
-    return ShardedCorpus(source, shards)
-
-
-def as_corpus_input(corpus: Any, name: str = "corpus") -> Any:
-    """``corpus`` as a Corpus or ShardedCorpus the workers can read (paths are opened).
-
-    Token lists and :class:`~workbench.views.EncodedCorpus` are refused with a ``TypeError``
-    (the Dask backend reads the text on the workers), a ``max_tokens`` cut with a
-    ``ValueError``.
-    """
-    from workbench.datasets import Corpus, load_corpus
-
-    if isinstance(corpus, (str, os.PathLike)):
-        corpus = load_corpus(corpus)
-    if isinstance(corpus, ShardedCorpus):
-        return corpus
-    if not isinstance(corpus, Corpus):
-        raise TypeError(
-            f"with backend='dask', {name} must be a workbench.datasets.Corpus (load_corpus), a "
-            "corpus file or directory path, or shard_corpus(...) -- the workers read the text "
-            f"themselves; got {type(corpus).__name__}"
-        )
-    if corpus.max_tokens is not None:
-        raise ValueError(
-            f"with backend='dask', {name} cannot be truncated with max_tokens "
-            f"({corpus.max_tokens}): open it without max_tokens, or count it with backend='local'"
-        )
-    return corpus
-
-
-def _sharded(corpus: Any, client: Client, n_shards: int | None) -> ShardedCorpus:
-    source = as_corpus_input(corpus, "corpus")
-    if isinstance(source, ShardedCorpus) and n_shards is None:
-        return source
-    if n_shards is None:
-        per = _SHARDS_PER_THREAD_DIR if len(source.files) > 1 else _SHARDS_PER_THREAD_FILE
-        n_shards = per * _n_threads(client)
-    return shard_corpus(source, n_shards)
-
-
-# ============================================================================ first pass
-
-
-def _shard_word_counts(shard: CorpusShard) -> Counter[str]:
-    counter: Counter[str] = Counter()
-    for doc in shard.iter_documents():
-        counter.update(doc.tokens)
-    return counter
-
-
-def _merge_counters(*parts: Counter[str]) -> Counter[str]:
-    out = Counter(parts[0])
-    for p in parts[1:]:
-        out.update(p)
-    return out
-
-
-def word_counts(
-    corpus: Any,
-    *,
-    n_shards: int | None = None,
-    split_every: int = DEFAULT_SPLIT_EVERY,
-    client: Client | None = None,
-) -> Counter[str]:
-    """Token counts of a corpus, counted per shard on the cluster and tree-merged.
-
-    The first pass of the Dask backend: ``Vocabulary.from_counts(word_counts(corpus), ...)``
-    is ``Vocabulary.from_corpus(corpus, ...)``.
-    """
-    client = active_client(client)
-    sharded = _sharded(corpus, client, n_shards)
-    parts = [client.submit(_shard_word_counts, s, pure=False) for s in sharded.shards]
-    counter: Counter[str] = tree_reduce(
-        client, parts, _merge_counters, split_every=split_every
-    ).result()
-    logger.info(
-        "word counts of %s: %d shards, %d types, %d tokens",
-        sharded.name, len(sharded), len(counter), sum(counter.values()),
-    )  # fmt: skip
-    return counter
+__all__ = ["offset_counts", "dependency_counts"]
 
 
 # ============================================================================ second pass
@@ -447,7 +180,7 @@ def _canonical(m: sp.csr_array) -> sp.csr_array:
 
 
 def offset_counts(
-    corpus: Any,
+    corpus: Corpus | ShardedCorpus | PathLikeStr,
     vocab: Vocabulary,
     offsets: Iterable[int],
     *,
@@ -522,28 +255,22 @@ def offset_counts(
 # ============================================================================ dependencies
 
 
-def _read_conllu(path: str) -> list[Any]:
-    from workbench.datasets import load_conllu
-
+def _read_conllu(path: str) -> list[Sentence]:
     return load_conllu(Path(path))
 
 
-def _shard_deprels(sentences: Sequence[Any]) -> Counter[str]:
-    from ._structured import _deprels
-
+def _shard_deprels(sentences: Sequence[Sentence]) -> Counter[str]:
     return _deprels(sentences)
 
 
 def _shard_dependency_counts(
-    sentences: Sequence[Any],
+    sentences: Sequence[Sentence],
     index: dict[str, int],
     rel_list: Sequence[str],
     use_lemma: bool,
     lowercase: bool,
 ) -> tuple[list[sp.csr_array], int]:
-    from ._structured import dependency_counts as count
-
-    return count(
+    return _local_dependency_counts(
         sentences, index, rel_list, use_lemma=use_lemma, lowercase=lowercase, dtype=np.int64
     )
 
@@ -555,7 +282,7 @@ def _merge_dependency_partials(
 
 
 def dependency_counts(
-    sentences: Any,
+    sentences: Sequence[Sentence] | PathLikeStr,
     vocab: Vocabulary,
     relations: Sequence[str] | str,
     *,
@@ -572,19 +299,20 @@ def dependency_counts(
     each scattered once). Equal to the local counts of
     :func:`~workbench.views.dependency_views`.
     """
-    from ._structured import conllu_files, relation_list
-
     if not isinstance(vocab, Vocabulary):
         raise TypeError(f"vocab must be a Vocabulary, got {type(vocab).__name__}")
     needs_all = isinstance(relations, str) and relations == "all"
-    rel_list = [] if needs_all else relation_list(relations, None)
-    files = None
+    rel_list = [] if needs_all else relation_list(relations, Counter)
+    files: list[Path] | None = None
+    sents: list[Sentence] = []
     if isinstance(sentences, (str, os.PathLike)):
         files = conllu_files(sentences)
         if len(files) == 1:
-            sentences = _read_conllu(str(files[0]))
+            sents = _read_conllu(str(files[0]))
             files = None
-    elif isinstance(sentences, (str, bytes)) or not isinstance(sentences, Sequence):
+    elif isinstance(sentences, Sequence) and not isinstance(sentences, (str, bytes)):
+        sents = list(sentences)
+    else:
         raise TypeError(
             "sentences must be a sequence of Sentence or the path of a CoNLL-U file or folder, "
             f"got {type(sentences).__name__}"
@@ -594,7 +322,6 @@ def dependency_counts(
     if files is not None:
         sources = [client.submit(_read_conllu, str(f.resolve()), pure=False) for f in files]
     else:
-        sents = list(sentences)
         if not sents:
             return (rel_list if not needs_all else relation_list("all", Counter)), [], 0
         k = n_shards if n_shards is not None else _SHARDS_PER_THREAD_FILE * _n_threads(client)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -11,13 +11,20 @@ from workbench._validation import check_array, check_bool
 
 from ._base import View, Vocabulary
 
+if TYPE_CHECKING:
+    from workbench.embeddings import WordVectors
+
 logger = logging.getLogger(__name__)
 
 __all__ = ["embedding_view"]
 
 
 def embedding_view(
-    vectors: Any, vocab: Vocabulary, *, name: str = "embedding", lowercase_fallback: bool = True
+    vectors: WordVectors,
+    vocab: Vocabulary,
+    *,
+    name: str = "embedding",
+    lowercase_fallback: bool = True,
 ) -> View:
     """Dense view of word vectors aligned to the vocabulary; missing words are masked.
 

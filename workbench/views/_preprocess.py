@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from workbench._typing import Matrix
 from workbench._validation import check_array, check_choice, check_float, check_int
 
 from ._base import View
@@ -59,7 +59,7 @@ class PreprocessSpec:
         return preprocess(view, spec=self)
 
 
-def ppmi(counts: Any, *, cds: float = 0.75, shift: float = 1.0) -> sp.csr_array:
+def ppmi(counts: Matrix, *, cds: float = 0.75, shift: float = 1.0) -> sp.csr_array:
     r"""(Shifted) positive pointwise mutual information of a word x context count matrix.
 
     Parameters

@@ -6,18 +6,30 @@ import functools
 import logging
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 import scipy.sparse as sp
 
 from workbench._io import content_hash
+from workbench._typing import PathLikeStr
 from workbench._validation import check_bool, check_choice, check_int
+from workbench.alignment import train_ibm1, viterbi_align
+from workbench.datasets import Sentence, load_conllu, load_parallel_bible, tokenize
 
+from . import _dask
 from ._base import View, Vocabulary
-from ._cooccurrence import BACKENDS, cached_matrices, count_pairs
+from ._cooccurrence import BACKENDS, cached_matrices
+from ._counting import count_pairs
+from ._dependencies import (
+    CONLLU_FILE_SUFFIXES,
+    PAPER_RELATIONS,
+    RELATION_MAP,
+    _deprels,
+    conllu_files,
+    dependency_counts,
+    relation_list,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -29,155 +41,9 @@ __all__ = [
     "bitext_view",
 ]
 
-#: The 21 relations of Rastogi et al. (2015, footnote 2), Stanford collapsed dependencies.
-PAPER_RELATIONS: tuple[str, ...] = (
-    "nsubj", "amod", "advmod", "rcmod", "dobj", "prep_of", "prep_in", "prep_to", "prep_on",
-    "prep_for", "prep_with", "prep_from", "prep_at", "prep_by", "prep_as", "prep_between",
-    "xsubj", "agent", "conj_and", "conj_but", "pobj",
-)  # fmt: skip
-
-#: How each paper relation is read off basic UD v2 trees (see :func:`dependency_views`).
-RELATION_MAP: dict[str, str] = {
-    "nsubj": "nsubj",
-    "amod": "amod",
-    "advmod": "advmod",
-    "rcmod": "acl:relcl",
-    "dobj": "obj",
-    **{
-        f"prep_{p}": f"nmod|obl (any subtype but nmod:poss) with a case child '{p}'"
-        for p in ("of", "in", "to", "on", "for", "with", "from", "at", "by", "as", "between")
-    },
-    "xsubj": "approximation: nsubj of the governor of an xcomp, governed by the xcomp (enhanced UD nsubj:xsubj)",
-    "agent": "obl:agent",
-    "conj_and": "conj whose dependent has a cc child 'and'",
-    "conj_but": "conj whose dependent has a cc child 'but'",
-    "pobj": "no UD relation (prepositions are case dependents): inverted case edge, noun row x preposition column",
-}
-_PREP_BASE = ("nmod", "obl")
-#: Files of a treebank directory given to :func:`dependency_views` (sorted by file name).
-CONLLU_FILE_SUFFIXES = (".conllu", ".conllu.gz")
-
-
-def _word(tok: Any, use_lemma: bool, lowercase: bool) -> str:
-    w = tok.lemma if use_lemma and tok.lemma not in (None, "_") else tok.form
-    return w.lower() if lowercase else w
-
-
-def _sentence_edges(
-    sent: Any, rels: set[str], use_lemma: bool, lowercase: bool
-) -> Iterable[tuple[str, str, str]]:
-    """Yield ``(relation, dependent_word, governor_word)`` for one sentence."""
-    toks = {t.id: t for t in sent.tokens}
-    children: dict[int, list[Any]] = {}
-    for t in sent.tokens:
-        children.setdefault(t.head, []).append(t)
-
-    def w(t: Any) -> str:
-        return _word(t, use_lemma, lowercase)
-
-    for t in sent.tokens:
-        h = toks.get(t.head)
-        rel = t.deprel
-        base = rel.split(":", 1)[0]
-        if h is None:  # root or dangling head
-            continue
-        if rel in rels:  # direct UD relation name
-            yield rel, w(t), w(h)
-        for paper, ud in (("nsubj", "nsubj"), ("amod", "amod"), ("advmod", "advmod"),
-                          ("rcmod", "acl:relcl"), ("dobj", "obj"), ("agent", "obl:agent")):  # fmt: skip
-            if paper in rels and rel == ud and paper != ud:
-                yield paper, w(t), w(h)
-        if base in _PREP_BASE and rel not in ("nmod:poss", "obl:agent"):
-            for c in children.get(t.id, ()):
-                if c.deprel == "case":
-                    name = f"prep_{c.form.lower()}"
-                    if name in rels:
-                        yield name, w(t), w(h)
-        if base == "conj":
-            for c in children.get(t.id, ()):
-                if c.deprel == "cc":
-                    name = f"conj_{c.form.lower()}"
-                    if name in rels:
-                        yield name, w(t), w(h)
-        if rel == "case" and "pobj" in rels:
-            yield "pobj", w(h), w(t)
-        if rel == "xcomp" and "xsubj" in rels:
-            for s in children.get(h.id, ()):
-                if s.deprel in ("nsubj", "nsubj:pass"):
-                    yield "xsubj", w(s), w(t)
-
-
-def conllu_files(path: str | os.PathLike[str], name: str = "sentences") -> list[Path]:
-    """A CoNLL-U file as ``[path]``, or the ``*.conllu`` / ``*.conllu.gz`` files of a folder.
-
-    Files of a folder are sorted by file name; a folder without such a file raises
-    ``IsADirectoryError``, a missing path ``FileNotFoundError``, an empty file
-    :class:`~workbench.datasets.DataFormatError`.
-    """
-    from workbench.datasets._common import resolve_dir_files, resolve_file
-
-    if Path(path).expanduser().is_dir():
-        return resolve_dir_files(path, CONLLU_FILE_SUFFIXES, name=name, what="CoNLL-U files")
-    return [resolve_file(path, name=name)]
-
-
-def _deprels(sentences: Iterable[Any]) -> Counter[str]:
-    return Counter(t.deprel for s in sentences for t in s.tokens)
-
-
-def relation_list(relations: Sequence[str] | str, deprels: Any) -> list[str]:
-    """The relations to build; ``deprels()`` gives the UD deprels found (only for ``"all"``)."""
-    if isinstance(relations, str):
-        if relations == "all":
-            found = deprels()
-            rel_list = sorted(r for r in found if r not in ("punct", "root"))
-        elif relations == "paper":
-            rel_list = list(PAPER_RELATIONS)
-        else:
-            rel_list = [relations]
-    else:
-        rel_list = list(relations)
-    if not rel_list:
-        raise ValueError("relations is empty")
-    return rel_list
-
-
-def dependency_counts(
-    sentences: Iterable[Any],
-    index: Mapping[str, int],
-    rel_list: Sequence[str],
-    *,
-    use_lemma: bool = False,
-    lowercase: bool = True,
-    dtype: Any = np.float64,
-) -> tuple[list[sp.csr_array], int]:
-    """Edge count matrix of each relation of ``rel_list`` (rows and columns ``index``) and the
-    number of sentences; what :func:`dependency_views` counts (on a worker: of one shard)."""
-    rels = set(rel_list)
-    rows: dict[str, list[int]] = {r: [] for r in rel_list}
-    cols: dict[str, list[int]] = {r: [] for r in rel_list}
-    n_sent = 0
-    for sent in sentences:
-        n_sent += 1
-        for rel, dep, gov in _sentence_edges(sent, rels, use_lemma, lowercase):
-            i = index.get(dep)
-            j = index.get(gov)
-            if i is not None and j is not None:
-                rows[rel].append(i)
-                cols[rel].append(j)
-    n = len(index)
-    mats = [
-        count_pairs(
-            np.asarray(rows[r], dtype=np.int64), np.asarray(cols[r], dtype=np.int64), n, n,
-            dtype=dtype,
-        )
-        for r in rel_list
-    ]  # fmt: skip
-    return mats, n_sent
-
 
 def dependency_views(
-    sentences: Sequence[Any] | str | os.PathLike[str],
+    sentences: Sequence[Sentence] | PathLikeStr,
     vocab: Vocabulary,
     relations: Sequence[str] | str = PAPER_RELATIONS,
     *,
@@ -246,17 +112,13 @@ def dependency_views(
     if not isinstance(vocab, Vocabulary):
         raise TypeError(f"vocab must be a Vocabulary, got {type(vocab).__name__}")
     if backend == "dask":
-        from . import _dask
-
         rel_list, mats, n_sent = _dask.dependency_counts(
             sentences, vocab, relations, use_lemma=use_lemma, lowercase=lowercase
         )
         mats = [m.astype(np.float64) for m in mats]
     else:
-        sents: Sequence[Any]
+        sents: Sequence[Sentence]
         if isinstance(sentences, (str, os.PathLike)):
-            from workbench.datasets import load_conllu
-
             sents = [s for f in conllu_files(sentences) for s in load_conllu(f)]
         else:
             sents = sentences
@@ -291,8 +153,6 @@ def dependency_views(
 
 
 def _tokenize_all(texts: Sequence[str], lowercase: bool) -> list[list[str]]:
-    from workbench.datasets import tokenize
-
     return [tokenize(t, lowercase=lowercase) for t in texts]
 
 
@@ -347,16 +207,12 @@ def bitext_view(
     P. F. Brown et al. (1993). The mathematics of statistical machine translation.
     Computational Linguistics 19(2).
     """
-    from workbench.alignment import train_ibm1, viterbi_align
-
     n_iter = check_int(n_iter, "n_iter", low=1)
     max_sentences = check_int(max_sentences, "max_sentences", low=1, allow_none=True)
     target_max_size = check_int(target_max_size, "target_max_size", low=1, allow_none=True)
     target_min_count = check_int(target_min_count, "target_min_count", low=1)
     lowercase = check_bool(lowercase, "lowercase")
     if bitext is None:
-        from workbench.datasets import load_parallel_bible
-
         par = load_parallel_bible(level="verse", translations=tuple(translations))
         src = _tokenize_all(par.texts[translations[0]], lowercase)
         tgt = _tokenize_all(par.texts[translations[1]], lowercase)

@@ -7,14 +7,15 @@ function of the prior weight :math:`\\alpha`, next to the same gains in the pape
 
 from __future__ import annotations
 
-from typing import Any
-
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 __all__ = ["plot_prior_gains"]
 
-_STYLE: dict[str, dict[str, Any]] = {
+_STYLE: dict[str, dict[str, str | None]] = {
     "CCAPrior": {"color": "C0", "marker": "o"},
     "CCAPrior + RF": {"color": "C3", "marker": "s"},
     "Eigen + RF": {"color": "C2", "marker": None},
@@ -22,7 +23,7 @@ _STYLE: dict[str, dict[str, Any]] = {
 _LEXICONS = {"WN": "WordNet", "PD": "PPDB", "FN": "FrameNet"}
 
 
-def plot_prior_gains(gains: pd.DataFrame, *, title: str | None = None) -> Any:
+def plot_prior_gains(gains: pd.DataFrame, *, title: str | None = None) -> Figure:
     r"""Gains over Eigen against :math:`\alpha`, one panel per lexicon, ours and the paper's.
 
     Parameters
@@ -41,9 +42,6 @@ def plot_prior_gains(gains: pd.DataFrame, *, title: str | None = None) -> Any:
         rating set after Holm's correction; open: on none). Dotted lines with crosses:
         the paper. Eigen + RF does not depend on :math:`\alpha` and is a horizontal line.
     """
-    import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-
     if not isinstance(gains, pd.DataFrame):
         raise TypeError(f"gains must be a DataFrame (prior_gains), got {type(gains).__name__}")
     if title is not None and not isinstance(title, str):

@@ -4,31 +4,38 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from collections.abc import Sequence
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from workbench._validation import check_float
+from workbench.studies.mvlsa import (
+    AblationResult,
+    AblationSeeds,
+    FusionSeeds,
+    SeedComparison,
+    TestComparison,
+    TuningResult,
+)
 
 __all__ = ["plot_tuning_path", "plot_test_comparison", "plot_ablation_drops", "plot_fusion_gains"]
 
 
-def _check_kind(value: Any, name: str, types: Any, what: str) -> None:
+def _check_kind(value: object, name: str, types: type | tuple[type, ...], what: str) -> None:
     """A ``TypeError`` naming ``name`` unless ``value`` is an instance of ``types``."""
     if not isinstance(value, types):
         raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
 
 
-def plot_tuning_path(result: Any, *, mrds: float | None = None) -> Any:
+def plot_tuning_path(result: TuningResult, *, mrds: float | None = None) -> Figure:
     """One panel per step of a :class:`workbench.studies.mvlsa.TuningResult`: the mean dev
     Spearman (points) of every candidate, the chosen one filled, the previous choice's level as
     a dashed line and, when given, a band of +-``mrds`` around it (the MRDS of the largest dev
     set, a yardstick for differences). Returns the figure."""
-    import matplotlib.pyplot as plt
-
-    from workbench.studies.mvlsa import TuningResult
-
     _check_kind(result, "result", TuningResult, "a TuningResult (from tuning_path)")
     if not result.steps:
         raise ValueError("result has no steps: nothing to plot")
@@ -63,32 +70,29 @@ def plot_tuning_path(result: Any, *, mrds: float | None = None) -> Any:
     return fig
 
 
-def plot_test_comparison(comparison: Any) -> Any:
+def plot_test_comparison(comparison: TestComparison | SeedComparison) -> Figure:
     """Test-split Spearman of every system on every rating set (grouped bars), from a
     :class:`workbench.studies.mvlsa.TestComparison` or, over several seeds, a
     :class:`workbench.studies.mvlsa.SeedComparison` (bars: mean; error bars: sd over the
     seeds). A ``*`` above a bar marks a difference from the reference system that is
     significant after Holm correction (in every seed). Returns the figure."""
-    import matplotlib.pyplot as plt
-
-    from workbench.studies.mvlsa import SeedComparison, TestComparison
-
     _check_kind(
         comparison, "comparison", (TestComparison, SeedComparison),
         "a TestComparison or SeedComparison (from test_comparison / seed_comparison)",
     )  # fmt: skip
-    seeds = hasattr(comparison, "agreement")
-    if seeds:
+    if isinstance(comparison, SeedComparison):
         scores = comparison.scores.mean.drop(index="mean")
         sd = comparison.scores.sd.drop(index="mean") if comparison.scores.n_seeds > 1 else None
         n = comparison.scores.n_seeds
         sig = {(r["system"], r["test_set"]): int(r["better"]) + int(r["worse"]) == n
                for _, r in comparison.agreement.iterrows()}  # fmt: skip
+        every = " in every seed" if n > 1 else ""
     else:
         scores = comparison.scores.drop(index="mean")
         sd = None
         sig = {(r["system"], r["test_set"]): bool(r["significant"])
                for _, r in comparison.tests.iterrows()} if len(comparison.tests) else {}  # fmt: skip
+        every = ""
     systems = list(scores.columns)
     sets = list(scores.index)
     fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(sets) * len(systems) / 3), 3.8))
@@ -108,16 +112,18 @@ def plot_test_comparison(comparison: Any) -> Any:
     ax.set_ylabel(r"test Spearman $\rho \times 100$")
     ax.axhline(0, color="0.3", lw=0.8)
     ax.legend(fontsize=8, ncols=min(len(systems), 3), frameon=False)
-    every = " in every seed" if seeds and comparison.scores.n_seeds > 1 else ""
     ax.set_title(f"* = differs from {comparison.reference} (Williams' t, Holm, p < 0.05{every})",
                  fontsize=9)  # fmt: skip
     fig.tight_layout()
     return fig
 
 
-def _signed_bars(ax: Any, frame: Any, significant: Any, ylabel: str) -> None:
+def _signed_bars(
+    ax: Axes, frame: pd.DataFrame, significant: pd.DataFrame, ylabel: str, every: str
+) -> None:
     """Grouped bars of ``frame`` (rows: groups, columns: test sets) in points; significant
-    cells filled, others hatched and hollow."""
+    cells filled, others hatched and hollow; the title says what filled means (``every``:
+    " in every seed" over several seeds)."""
     rows = list(frame.index)
     cols = list(frame.columns)
     width = 0.8 / max(len(rows), 1)
@@ -133,21 +139,18 @@ def _signed_bars(ax: Any, frame: Any, significant: Any, ylabel: str) -> None:
     ax.set_xticks(np.arange(len(cols)), cols, rotation=30, ha="right")
     ax.set_ylabel(ylabel)
     ax.legend(fontsize=7, ncols=2, frameon=False)
+    ax.set_title(f"filled: significant (Williams / McNemar, Holm, p < 0.05{every})", fontsize=9)
 
 
-def plot_ablation_drops(ablation: Any) -> Any:
+def plot_ablation_drops(ablation: AblationResult | AblationSeeds) -> Figure:
     """Drops (points) of every removal on every test set from an ``AblationResult`` or, over
     seeds, an ``AblationSeeds`` (mean; filled when significant in every seed); filled bars are
     significant after the table's correction, hatched ones are not. Returns the figure."""
-    import matplotlib.pyplot as plt
-
-    from workbench.studies.mvlsa import AblationResult, AblationSeeds
-
     _check_kind(
         ablation, "ablation", (AblationResult, AblationSeeds),
         "an AblationResult or AblationSeeds (from ablation_study / ablation_seeds)",
     )  # fmt: skip
-    if hasattr(ablation, "helped"):
+    if isinstance(ablation, AblationSeeds):
         drops = ablation.drops.mean
         significant = (ablation.helped + ablation.hurt).reindex_like(drops).fillna(
             0
@@ -157,20 +160,15 @@ def plot_ablation_drops(ablation: Any) -> Any:
         drops, significant, every = ablation.drops, ablation.significant, ""
     fig, ax = plt.subplots(figsize=(max(7.0, 0.5 * drops.size / 3), 4))
     _signed_bars(ax, drops, significant,
-                 r"drop: All views $-$ ablated ($\rho$ or accuracy $\times 100$)")  # fmt: skip
-    ax.set_title(f"filled: significant (Williams / McNemar, Holm, p < 0.05{every})", fontsize=9)
+                 r"drop: All views $-$ ablated ($\rho$ or accuracy $\times 100$)", every)  # fmt: skip
     fig.tight_layout()
     return fig
 
 
-def plot_fusion_gains(gains: Any, columns: Any) -> Any:
+def plot_fusion_gains(gains: pd.DataFrame | FusionSeeds, columns: Sequence[str]) -> Figure:
     """Gains (points) of Table 9 for the gain ``columns``: ``FusionResult.gains`` (filled bars
     are significant, their ``<column>_significant``) or, over seeds, a ``FusionSeeds`` (mean;
     filled when significant in every seed). Returns the figure."""
-    import matplotlib.pyplot as plt
-
-    from workbench.studies.mvlsa import FusionSeeds
-
     _check_kind(
         gains, "gains", (pd.DataFrame, FusionSeeds),
         "FusionResult.gains (a DataFrame) or a FusionSeeds (from fusion_seeds)",
@@ -186,7 +184,7 @@ def plot_fusion_gains(gains: Any, columns: Any) -> Any:
     if unknown:
         raise ValueError(f"unknown gain columns {unknown}; gains has {have}")
     every = ""
-    if hasattr(gains, "up"):
+    if isinstance(gains, FusionSeeds):
         frame = gains.gains.mean[list(columns)].T
         sig = ((gains.up + gains.down)[list(columns)] == gains.n_seeds).T
         every = " in every seed" if gains.n_seeds > 1 else ""
@@ -194,7 +192,6 @@ def plot_fusion_gains(gains: Any, columns: Any) -> Any:
         frame = pd.DataFrame({c: gains[c] for c in columns}).T
         sig = pd.DataFrame({c: gains[f"{c}_significant"].astype(bool) for c in columns}).T
     fig, ax = plt.subplots(figsize=(max(7.0, 0.45 * frame.size), 4))
-    _signed_bars(ax, frame, sig, r"gain ($\rho$ or accuracy $\times 100$)")
-    ax.set_title(f"filled: significant (Williams / McNemar, Holm, p < 0.05{every})", fontsize=9)
+    _signed_bars(ax, frame, sig, r"gain ($\rho$ or accuracy $\times 100$)", every)
     fig.tight_layout()
     return fig

@@ -9,10 +9,17 @@ open black markers. Each returns the matplotlib figure.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from workbench.studies._text import as_float
+from workbench.studies.senses import SensePairStudy, SparseNoiseStudy
 
 __all__ = [
     "plot_component_variance",
@@ -38,35 +45,48 @@ _SIGNAL_LABELS = {
 }
 
 
-def _check_study(study: Any, kind: str, fn: str) -> None:
+def _check_study(study: object, kind: type, fn: str) -> None:
     """``study`` is a :mod:`workbench.studies.senses` study of class ``kind``; ``TypeError``
     otherwise."""
-    from workbench.studies import senses
-
-    if not isinstance(study, getattr(senses, kind)):
+    if not isinstance(study, kind):
         raise TypeError(
-            f"{fn}(): study must be a workbench.studies.senses.{kind}, got {type(study).__name__}"
+            f"{fn}(): study must be a workbench.studies.senses.{kind.__name__}, "
+            f"got {type(study).__name__}"
         )
 
 
-def _check_paper(paper: Any, fn: str) -> None:
+def _check_paper(paper: object, fn: str) -> None:
     if paper is not None and not isinstance(paper, pd.DataFrame):
         raise TypeError(f"{fn}(): paper must be a DataFrame or None, got {type(paper).__name__}")
 
 
-def _sd(frame: pd.DataFrame | pd.Series, n_seeds: int) -> Any:
+def _sd(frame: pd.Series, n_seeds: int) -> pd.Series | None:
     return frame if n_seeds > 1 else None
 
 
-def plot_component_variance(study: Any, *, paper: pd.DataFrame | None = None) -> Any:
+def _mean_over(n_seeds: int) -> str:
+    """The title naming the seeds averaged (and the error bars, with several)."""
+    return f"Mean over {n_seeds} seed(s)" + ("; error bars: sd" if n_seeds > 1 else "")
+
+
+def _finish_panels(
+    fig: Figure, axes: Sequence[Axes], n_seeds: int, grid: Literal["x", "y"]
+) -> Figure:
+    """Grid lines along ``grid`` ("x" or "y") on ``axes``, the title of the seeds averaged,
+    tight layout."""
+    for ax in axes:
+        ax.grid(axis=grid, alpha=0.3)
+    fig.suptitle(_mean_over(n_seeds), fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def plot_component_variance(study: SensePairStudy, *, paper: pd.DataFrame | None = None) -> Figure:
     """Table 2 as a figure: (a) explained variance of the first components of PCA and of the
     first Ex-RPCA decomposition, with the paper's :math:`\\rho_{var}` when ``paper`` (its
     Table 2) is given; (b) the spectrum of the difference matrix :math:`M`."""
-    import matplotlib.pyplot as plt
-
-    _check_study(study, "SensePairStudy", "plot_component_variance")
+    _check_study(study, SensePairStudy, "plot_component_variance")
     _check_paper(paper, "plot_component_variance")
-
     runs = list(study.runs.values())
     n = len(runs)
     t2 = study.table2
@@ -100,21 +120,15 @@ def plot_component_variance(study: Any, *, paper: pd.DataFrame | None = None) ->
     ax2.set_xlabel("principal component of $M$")
     ax2.set_ylabel(r"explained variance $\times 100$")
     ax2.set_title("(b) spectrum of $M$")
-    for ax in (ax1, ax2):
-        ax.grid(axis="y", alpha=0.3)
-    fig.suptitle(f"Mean over {n} seed(s)" + ("; error bars: sd" if n > 1 else ""), fontsize=9)
-    fig.tight_layout()
-    return fig
+    return _finish_panels(fig, (ax1, ax2), n, "y")
 
 
-def plot_listed_pairs(study: Any) -> Any:
+def plot_listed_pairs(study: SensePairStudy) -> Figure:
     """Table 1's listed pairs against controls: (a) their mean :math:`|\\cos|` with the
     component, per decomposition and for random directions; (b) the share judged pseudo by the
     neighbour-overlap criterion, with the base rate over all sense pairs (dashed line, band of
     one sd over the seeds)."""
-    import matplotlib.pyplot as plt
-
-    _check_study(study, "SensePairStudy", "plot_listed_pairs")
+    _check_study(study, SensePairStudy, "plot_listed_pairs")
 
     s = study.summary
     n = study.n_seeds
@@ -130,10 +144,10 @@ def plot_listed_pairs(study: Any) -> Any:
     ax1.set_title("(a) alignment")
     ax2.barh(y, 100 * s.mean.loc[models, "pseudo_fraction"],
              xerr=_sd(100 * s.sd.loc[models, "pseudo_fraction"], n), color=colors, capsize=3)  # fmt: skip
-    base = 100 * float(s.mean.loc["all sense pairs (base rate)", "pseudo_fraction"])
+    base = 100 * as_float(s.mean.loc["all sense pairs (base rate)", "pseudo_fraction"])
     ax2.axvline(base, color="black", ls="--", lw=1, label="base rate (all pairs)")
     if n > 1:
-        bsd = 100 * float(s.sd.loc["all sense pairs (base rate)", "pseudo_fraction"])
+        bsd = 100 * as_float(s.sd.loc["all sense pairs (base rate)", "pseudo_fraction"])
         ax2.axvspan(base - bsd, base + bsd, color="0.85", zorder=0)
     top = max(100 * float(s.mean.loc[models, "pseudo_fraction"].max()), base)
     ax2.set_xlim(0, 1.3 * top + 1.0)
@@ -142,20 +156,14 @@ def plot_listed_pairs(study: Any) -> Any:
     ax2.set_xlabel("listed pairs judged pseudo (%)")
     ax2.set_title("(b) pseudo multi-senses")
     ax2.legend(fontsize=8, frameon=False, loc="lower right")
-    for ax in (ax1, ax2):
-        ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"Mean over {n} seed(s)" + ("; error bars: sd" if n > 1 else ""), fontsize=9)
-    fig.tight_layout()
-    return fig
+    return _finish_panels(fig, (ax1, ax2), n, "x")
 
 
-def plot_removal_curve(study: Any) -> Any:
+def plot_removal_curve(study: SparseNoiseStudy) -> Figure:
     """Figure 2 analogue: SCWS maxSimC (Spearman x 100) on the **dev** split against the number
     of removed dimensions, PCA and Ex-RPCA (mean line, band of one sd over the seeds); the
     original vectors' level dotted; the numbers chosen for Table 4 marked with triangles."""
-    import matplotlib.pyplot as plt
-
-    _check_study(study, "SparseNoiseStudy", "plot_removal_curve")
+    _check_study(study, SparseNoiseStudy, "plot_removal_curve")
 
     c = study.curve
     n = study.n_seeds
@@ -168,7 +176,7 @@ def plot_removal_curve(study: Any) -> Any:
             sd = 100 * c.sd[m].to_numpy(dtype=float)
             ax.fill_between(x, mean - sd, mean + sd, color=st["color"], alpha=0.15, lw=0)
         chosen = [r.chosen[m] for r in study.runs.values()]
-        ys = [100 * float(c.mean.loc[k, m]) for k in chosen]
+        ys = [100 * as_float(c.mean.loc[k, m]) for k in chosen]
         ax.scatter(chosen, ys, marker="v", s=40, color=st["color"], edgecolors="black", zorder=4)
     ax.axhline(100 * float(c.mean.iloc[0]["PCA"]), color="0.3", ls=":", lw=1, label="original")
     ax.set_xlabel("number of removed dimensions")
@@ -181,14 +189,12 @@ def plot_removal_curve(study: Any) -> Any:
     return fig
 
 
-def plot_elimination_gains(study: Any, *, paper: pd.DataFrame | None = None) -> Any:
+def plot_elimination_gains(study: SparseNoiseStudy, *, paper: pd.DataFrame | None = None) -> Figure:
     """Table 4 as a figure: the gain (points) of the eliminated vectors over the original ones
     on the SCWS test split (maxSimC) and WS-353 (avgSim), mean and sd over the seeds; above each
     bar the number of seeds in which the gain is significant after Holm (``k/n``, a star when
     every seed); the paper's gains (``paper``: its Table 4) as open diamonds."""
-    import matplotlib.pyplot as plt
-
-    _check_study(study, "SparseNoiseStudy", "plot_elimination_gains")
+    _check_study(study, SparseNoiseStudy, "plot_elimination_gains")
     _check_paper(paper, "plot_elimination_gains")
 
     runs = list(study.runs.values())
@@ -200,13 +206,13 @@ def plot_elimination_gains(study: Any, *, paper: pd.DataFrame | None = None) -> 
     x = np.arange(len(sets))
     for off, row in zip((-width / 2, width / 2), rows):
         key = row.split()[-1]
-        vals = np.array([[100 * float(r.table4.loc[row, g]) for g, _, _ in sets] for r in runs])
+        vals = np.array([[100 * as_float(r.table4.loc[row, g]) for g, _, _ in sets] for r in runs])
         mean = vals.mean(axis=0)
         sd = vals.std(axis=0, ddof=1) if n > 1 else None
         ax.bar(x + off, mean, width, yerr=sd, capsize=3, color=_METHOD_STYLE[key]["color"],
                alpha=0.8, label=key)  # fmt: skip
         for j, (_, pcol, _) in enumerate(sets):
-            k = sum(float(r.table4.loc[row, pcol]) < 0.05 for r in runs)
+            k = sum(as_float(r.table4.loc[row, pcol]) < 0.05 for r in runs)
             top = max(mean[j] + (sd[j] if sd is not None else 0.0), 0.0)
             ax.text(x[j] + off, top + 0.2, f"{k}/{n}" + ("*" if k == n else ""), ha="center",
                     va="bottom", fontsize=8)  # fmt: skip
@@ -214,28 +220,27 @@ def plot_elimination_gains(study: Any, *, paper: pd.DataFrame | None = None) -> 
             prow = f"V~_{key}"
             if prow in paper.index:
                 gains = [
-                    float(paper.loc[prow, col]) - float(paper.loc["V", col]) for _, _, col in sets
+                    as_float(paper.loc[prow, col]) - as_float(paper.loc["V", col])
+                    for _, _, col in sets
                 ]
                 ax.scatter(x + off, gains, marker="D", facecolors="none", edgecolors="black",
                            zorder=3, label="paper (Table 4)" if key == "PCA" else None)  # fmt: skip
     ax.axhline(0, color="black", lw=0.8)
     ax.set_xticks(x, ["SCWS test (maxSimC)", "WS-353 (avgSim)"])
     ax.set_ylabel(r"gain over original, $\Delta\rho \times 100$")
-    ax.set_title(f"Mean over {n} seed(s)" + ("; error bars: sd" if n > 1 else "")
-                 + ";\nk/n: seeds with a gain significant after Holm (* all)", fontsize=9)  # fmt: skip
+    ax.set_title(_mean_over(n) + ";\nk/n: seeds with a gain significant after Holm (* all)",
+                 fontsize=9)  # fmt: skip
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, frameon=False)
     fig.tight_layout()
     return fig
 
 
-def plot_wordnet_signals(study: Any) -> Any:
+def plot_wordnet_signals(study: SparseNoiseStudy) -> Figure:
     """The WordNet check of §4.2's claim: Spearman correlation of every per-word signal with
     the number of WordNet synsets (mean and sd over the seeds); filled bars are significant after
     Holm in every seed, hatched ones in some, open ones in none."""
-    import matplotlib.pyplot as plt
-
-    _check_study(study, "SparseNoiseStudy", "plot_wordnet_signals")
+    _check_study(study, SparseNoiseStudy, "plot_wordnet_signals")
 
     wn = study.wordnet
     n = study.n_seeds
@@ -254,7 +259,7 @@ def plot_wordnet_signals(study: Any) -> Any:
     ax.set_yticks(y, [_SIGNAL_LABELS.get(name, name) for name in names])
     ax.invert_yaxis()
     ax.set_xlabel(r"Spearman $\rho$ with number of WordNet synsets")
-    ax.set_title(f"Mean over {n} seed(s)" + ("; error bars: sd" if n > 1 else "")
+    ax.set_title(_mean_over(n)
                  + ".\nSignificant after Holm: filled in every seed, hatched in some, open in none",
                  fontsize=9)  # fmt: skip
     ax.grid(axis="x", alpha=0.3)

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import cast
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.axis import Axis
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 
 from workbench._validation import check_bool, check_int
-from workbench.significance import mrds_accuracy, mrds_correlation
+from workbench.evaluation import WordSimResult
+from workbench.significance import MVLSA_TABLE2, mrds_accuracy, mrds_correlation
+from workbench.viz._axes import figure_and_axes
 
 __all__ = ["plot_mrds_curves", "plot_table2_comparison", "plot_comparison_scatter"]
 
@@ -25,10 +33,8 @@ _METHOD_LABELS = {
 }
 
 
-def _plain_log_ticks(axis: Any, ticks: Sequence[float]) -> None:
+def _plain_log_ticks(axis: Axis, ticks: Sequence[float]) -> None:
     """Log axis labelled with plain numbers at ``ticks`` (30, 100, 300 ... instead of 10^k)."""
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
-
     axis.set_major_locator(FixedLocator(list(ticks)))
     axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
     axis.set_minor_formatter(NullFormatter())
@@ -45,6 +51,17 @@ def _table2_column(r: float, p0: float) -> str:
     return f"p{p0:g}_r{r:g}"
 
 
+def _grid_and_ticks(ax: Axes, ns: Sequence[float], values: Sequence[float]) -> None:
+    """Grid lines of a log-log MRDS panel and plain-number ticks spanning the item counts
+    ``ns`` and the positive finite MRDS ``values``."""
+    ax.grid(True, which="major", alpha=0.35)
+    ax.grid(True, which="minor", alpha=0.12)
+    _plain_log_ticks(ax.xaxis, _ticks_within(min(ns), max(ns), (1, 3)))
+    finite = [v for v in values if np.isfinite(v) and v > 0]
+    if finite:
+        _plain_log_ticks(ax.yaxis, _ticks_within(min(finite), max(finite)))
+
+
 def plot_mrds_curves(
     ns: Sequence[int] | None = None,
     r_values: Sequence[float] = (0.5, 0.7, 0.9),
@@ -53,8 +70,8 @@ def plot_mrds_curves(
     method: str = "williams1959",
     accuracy: bool = True,
     paper: pd.DataFrame | None = None,
-    axes: Any = None,
-) -> Any:
+    axes: Axes | Sequence[Axes] | None = None,
+) -> Figure:
     r"""MRDS (percentage points) against the number of items, log-log, with the paper's values.
 
     Left: correlation MRDS :math:`\sigma^{r}_{p_0}` (:func:`workbench.significance.mrds_correlation`,
@@ -69,11 +86,6 @@ def plot_mrds_curves(
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-
-    from workbench.significance import MVLSA_TABLE2
-
     if paper is not None and not isinstance(paper, pd.DataFrame):
         raise TypeError(f"paper must be a DataFrame or None, got {type(paper).__name__}")
     paper = MVLSA_TABLE2 if paper is None else paper
@@ -88,12 +100,12 @@ def plot_mrds_curves(
     grid = np.unique(np.geomspace(20, 20000, 16).astype(int)) if ns is None else np.asarray(ns)
     ncols = 2 if accuracy else 1
     if axes is None:
-        fig, axes = plt.subplots(1, ncols, figsize=(5.8 * ncols, 4.4), squeeze=False)
-        axes = axes[0]
+        fig, made = plt.subplots(1, ncols, figsize=(5.8 * ncols, 4.4), squeeze=False)
+        panels = list(made[0])
     else:
-        axes = np.atleast_1d(axes)
-        fig = axes[0].figure
-    ax = axes[0]
+        panels = [axes] if isinstance(axes, Axes) else list(axes)
+        fig = cast(Figure, panels[0].figure)
+    ax = panels[0]
     acc_rows = [i for i in ("AN-SYN", "AN-SEM", "TOEFL") if i in paper.index]
     corr = paper.drop(index=acc_rows) if len(paper) else paper
     values: list[float] = []
@@ -121,15 +133,9 @@ def plot_mrds_curves(
                                     label="MVLSA paper, Table 2"))  # fmt: skip
     ax.legend(handles=colour_handles + style_handles, fontsize=8, loc="upper right",
               framealpha=0.9)  # fmt: skip
-    ax.grid(True, which="major", alpha=0.35)
-    ax.grid(True, which="minor", alpha=0.12)
-    all_n = list(grid) + (list(corr["n"]) if len(corr) else [])
-    _plain_log_ticks(ax.xaxis, _ticks_within(min(all_n), max(all_n), (1, 3)))
-    finite = [v for v in values if np.isfinite(v) and v > 0]
-    if finite:
-        _plain_log_ticks(ax.yaxis, _ticks_within(min(finite), max(finite)))
+    _grid_and_ticks(ax, list(grid) + (list(corr["n"]) if len(corr) else []), values)
     if accuracy:
-        ax = axes[1]
+        ax = panels[1]
         acc = paper.loc[acc_rows] if acc_rows else paper.iloc[:0]
         values = []
         for j, p0 in enumerate(p0_values):
@@ -160,22 +166,14 @@ def plot_mrds_curves(
             handles.append(Line2D([], [], ls="none", marker="o", mfc="none", mec=PALETTE[0],
                                   label="MVLSA paper, Table 2"))  # fmt: skip
         ax.legend(handles=handles, fontsize=8, loc="upper right", framealpha=0.9)
-        ax.grid(True, which="major", alpha=0.35)
-        ax.grid(True, which="minor", alpha=0.12)
-        all_n = list(grid) + (list(acc["n"]) if len(acc) else [])
-        _plain_log_ticks(ax.xaxis, _ticks_within(min(all_n), max(all_n), (1, 3)))
-        finite = [v for v in values if np.isfinite(v) and v > 0]
-        if finite:
-            _plain_log_ticks(ax.yaxis, _ticks_within(min(finite), max(finite)))
+        _grid_and_ticks(ax, list(grid) + (list(acc["n"]) if len(acc) else []), values)
     fig.tight_layout()
     return fig
 
 
-def plot_table2_comparison(comparison: pd.DataFrame, *, ax: Any = None) -> Any:
+def plot_table2_comparison(comparison: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
     """Reproduced vs published MRDS values (output of
     :func:`workbench.significance.mvlsa_table2_comparison`), log-log with the identity line."""
-    import matplotlib.pyplot as plt
-
     if not isinstance(comparison, pd.DataFrame):
         raise TypeError(
             "comparison must be a DataFrame (mvlsa_table2_comparison), "
@@ -190,10 +188,7 @@ def plot_table2_comparison(comparison: pd.DataFrame, *, ax: Any = None) -> Any:
             "comparison must have rows with finite positive paper / reproduced MRDS values "
             "(they are drawn on log axes)"
         )
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(4.5, 4.5))
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, (4.5, 4.5))
     acc = comparison["r"].isna()
     ax.scatter(
         comparison.loc[~acc, "paper"],
@@ -222,11 +217,13 @@ def plot_table2_comparison(comparison: pd.DataFrame, *, ax: Any = None) -> Any:
 
 
 def plot_comparison_scatter(
-    result_a: Any, result_b: Any, *, ax: Any = None, labels: tuple[str, str] = ("A", "B")
-) -> Any:
+    result_a: WordSimResult,
+    result_b: WordSimResult,
+    *,
+    ax: Axes | None = None,
+    labels: tuple[str, str] = ("A", "B"),
+) -> Figure:
     """Per-pair cosines of two systems on one rating set, coloured by the gold rating."""
-    import matplotlib.pyplot as plt
-
     for name, res in (("result_a", result_a), ("result_b", result_b)):
         if not (hasattr(res, "pred") and hasattr(res, "gold")):
             raise TypeError(
@@ -240,10 +237,7 @@ def plot_comparison_scatter(
     if (isinstance(labels, (str, bytes)) or not isinstance(labels, (tuple, list))
             or len(labels) != 2):  # fmt: skip
         raise TypeError(f"labels must be a pair of strings, got {labels!r}")
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(4.5, 4))
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, (4.5, 4))
     pa, pb = np.asarray(result_a.pred, float), np.asarray(result_b.pred, float)
     ok = ~np.isnan(pa) & ~np.isnan(pb)
     sc = ax.scatter(pa[ok], pb[ok], c=np.asarray(result_a.gold, float)[ok], s=8, cmap="coolwarm")

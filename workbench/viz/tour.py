@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
 from workbench._validation import check_int
 from workbench.coverage import PowerLawFit
@@ -13,7 +15,7 @@ from workbench.coverage import PowerLawFit
 __all__ = ["plot_coverage", "plot_vocabulary", "coverage_groups"]
 
 
-def _need_columns(table: Any, name: str, columns: Any, source: str) -> None:
+def _need_columns(table: object, name: str, columns: Sequence[str], source: str) -> None:
     """``table`` is a non-empty DataFrame with ``columns`` (as :func:`source` returns)."""
     if not isinstance(table, pd.DataFrame):
         raise TypeError(f"{name} must be a DataFrame ({source}), got {type(table).__name__}")
@@ -33,7 +35,7 @@ def plot_vocabulary(
     zipf: PowerLawFit | None = None,
     heaps: PowerLawFit | None = None,
     title: str = "",
-) -> Any:
+) -> Figure:
     """Two panels: rank/frequency (log-log) and type/token growth (log-log), with fits.
 
     Parameters
@@ -49,8 +51,6 @@ def plot_vocabulary(
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-
     if not isinstance(counts, pd.Series) or counts.empty:
         raise TypeError(
             "counts must be a non-empty Series of word counts (vocabulary_counts), "
@@ -147,7 +147,7 @@ def plot_coverage(
     title: str = "",
     groups: dict[str, list[str]] | None = None,
     max_single: int = 6,
-) -> Any:
+) -> Figure:
     """Coverage (fraction of items with all words in vocabulary) against vocabulary cut-off.
 
     One panel per group of evaluation sets (:func:`coverage_groups`), each line with its own
@@ -170,8 +170,6 @@ def plot_coverage(
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-
     _need_columns(table, "table", (), "coverage_table")
     max_single = check_int(max_single, "max_single", low=1)
     if not isinstance(title, str):
@@ -198,13 +196,11 @@ def plot_coverage(
     fig, axes = plt.subplots(n_rows, n_cols, figsize=(9 if n_cols == 1 else 10.5, 3.6 * n_rows + 0.6),
                              squeeze=False, sharex=True, sharey=True)  # fmt: skip
     xs = np.arange(values.shape[1])
-    items: Any = table["items"] if "items" in table.columns else None
+    items = table["items"].to_numpy() if "items" in table.columns else None
     for ax, (panel, rows) in zip(axes.ravel(), groups.items()):
         for i, name in enumerate(rows):
             label = (
-                name
-                if items is None
-                else f"{name} ({int(items.iloc[values.index.get_loc(name)]):,})"
+                name if items is None else f"{name} ({int(items[values.index.get_loc(name)]):,})"
             )
             ax.plot(xs, values.loc[name].to_numpy(float), color=PALETTE[i % len(PALETTE)],
                     marker=MARKERS[i % len(MARKERS)], ls=LINESTYLES[i % len(LINESTYLES)],

@@ -4,18 +4,21 @@ and 4) and the verse-level retrieval comparison."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from workbench._validation import check_int
+from workbench.viz._axes import figure_and_axes
 
 __all__ = ["METHOD_STYLES", "method_style", "plot_dev_mrr_curves", "plot_verse_retrieval"]
 
 #: Colour (Okabe-Ito, no yellow), line style and marker per method: a discriminative model and
 #: its generative counterpart share a hue family, generative ones are dashed.
-METHOD_STYLES: dict[str, dict[str, Any]] = {
+METHOD_STYLES: dict[str, dict[str, str]] = {
     "OPCA": {"color": "#0072B2", "linestyle": "-", "marker": "o"},
     "CL-LSI": {"color": "#56B4E9", "linestyle": "--", "marker": "s"},
     "CCA": {"color": "#009E73", "linestyle": "-", "marker": "^"},
@@ -27,7 +30,7 @@ METHOD_STYLES: dict[str, dict[str, Any]] = {
 }
 
 
-def method_style(method: str) -> dict[str, Any]:
+def method_style(method: str) -> dict[str, str]:
     """Plot keywords (``color``, ``linestyle``, ``marker``) of a method; grey for unknown ones."""
     if not isinstance(method, str):
         raise TypeError(f"method must be a method name (str), got {method!r}")
@@ -39,10 +42,10 @@ def plot_dev_mrr_curves(
     flat: Mapping[str, float] | pd.DataFrame | None = None,
     *,
     sd: pd.DataFrame | None = None,
-    ax: Any = None,
+    ax: Axes | None = None,
     title: str | None = None,
     ylabel: str = "dev MRR (both directions)",
-) -> Any:
+) -> Figure:
     """MRR against dimension (log axis), one line per method (a band of one sd if given).
 
     Parameters
@@ -61,8 +64,6 @@ def plot_dev_mrr_curves(
     -------
     matplotlib Figure
     """
-    import matplotlib.pyplot as plt
-
     if not isinstance(mean, pd.DataFrame) or mean.empty:
         raise ValueError("mean must be a non-empty DataFrame (dimensions x methods)")
     dims_ok = all(
@@ -90,17 +91,15 @@ def plot_dev_mrr_curves(
                 value, (int, float, np.number)
             ):
                 raise TypeError(f"flat[{method!r}] must be a number, got {value!r}")
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(6.5, 4.2))
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, (6.5, 4.2))
     known = [m for m in METHOD_STYLES if m in mean.columns]
     for method in known + [m for m in mean.columns if m not in known]:
         y = mean[method].dropna()
         if y.empty:
             continue
         style = method_style(str(method))
-        ax.plot(y.index, y.to_numpy(), label=str(method), linewidth=1.6, markersize=5, **style)
+        ax.plot(y.index, y.to_numpy(), label=str(method), linewidth=1.6, markersize=5,
+                color=style["color"], linestyle=style["linestyle"], marker=style["marker"])  # fmt: skip
         if sd is not None and method in sd.columns:
             s = sd[method].reindex(y.index).to_numpy(dtype=float)
             if np.isfinite(s).any():
@@ -134,7 +133,7 @@ def plot_verse_retrieval(
     dev_sd: pd.DataFrame | None = None,
     dev_flat: pd.DataFrame | Mapping[str, float] | None = None,
     pool_size: int | None = None,
-) -> Any:
+) -> Figure:
     """The verse-level comparison: dev MRR against dimension (left) and test Top-1 (right).
 
     Parameters
@@ -153,8 +152,6 @@ def plot_verse_retrieval(
     -------
     matplotlib Figure
     """
-    import matplotlib.pyplot as plt
-
     if not isinstance(per_seed, pd.DataFrame) or per_seed.empty:
         raise ValueError("per_seed must be a non-empty DataFrame (seeds x methods)")
     if not isinstance(letters, Mapping):

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from matplotlib.axes import Axes
+from matplotlib.axis import Axis
+from matplotlib.colors import Colormap, ListedColormap
+from matplotlib.figure import Figure
+from matplotlib.image import AxesImage
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLocator
 
 from workbench._validation import check_int
 from workbench.views import View
+from workbench.viz._axes import figure_and_axes
 
 __all__ = [
     "plot_view_density",
@@ -24,13 +31,11 @@ __all__ = [
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#E69F00", "#000000")
 
 
-def plot_view_density(stats: pd.DataFrame, *, ax: Any = None) -> Any:
+def plot_view_density(stats: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
     """Horizontal bars of the density (nnz / (rows x columns)) of each view, log scale, by family.
 
     ``stats`` is :func:`workbench.views.view_statistics` output. Returns the figure.
     """
-    import matplotlib.pyplot as plt
-
     if not isinstance(stats, pd.DataFrame):
         raise TypeError(f"stats must be a DataFrame (view_statistics), got {type(stats).__name__}")
     missing = [c for c in ("family", "density") if c not in stats.columns]
@@ -41,10 +46,7 @@ def plot_view_density(stats: pd.DataFrame, *, ax: Any = None) -> Any:
     density = pd.to_numeric(stats["density"], errors="coerce").to_numpy(dtype=float)
     if not np.isfinite(density).all() or (density < 0).any():
         raise ValueError("stats['density'] must hold finite numbers >= 0 (nnz / (rows x columns))")
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(7, 0.22 * len(stats) + 1.2))
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, (7, 0.22 * len(stats) + 1.2))
     families = list(dict.fromkeys(stats["family"]))
     palette = PALETTE + ("#999999", "#882255", "#44AA99")
     colors = [palette[families.index(f) % len(palette)] for f in stats["family"]]
@@ -103,25 +105,21 @@ def row_nnz_ccdf(view: View, *, max_points: int = 200) -> tuple[np.ndarray, np.n
     return xs.astype(float), frac
 
 
-def _plain_log_axis(axis: Any) -> None:
+def _plain_log_axis(axis: Axis) -> None:
     """Log-axis tick labels as plain numbers (1, 10, 100, 1,000) rather than powers of ten."""
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLocator
-
     axis.set_major_locator(LogLocator(base=10, numticks=12))
     axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
     axis.set_minor_formatter(NullFormatter())
     axis.set_minor_locator(NullLocator())
 
 
-def plot_view_family(views: Sequence[View], *, title: str | None = None, n_top: int = 60) -> Any:
+def plot_view_family(views: Sequence[View], *, title: str | None = None, n_top: int = 60) -> Figure:
     """One figure for a view family: nonzeros per row (CCDF) for each view, and a heatmap.
 
     Left: for each view, the fraction of observed words with at least ``x`` nonzero contexts
     (log-log). Right: ``log(1 + |Z|)`` of the family's first view on its ``n_top`` heaviest
     rows and columns. Returns the figure.
     """
-    import matplotlib.pyplot as plt
-
     views = _check_views(views, "views")
     n_top = check_int(n_top, "n_top", low=1)
     if title is not None and not isinstance(title, str):
@@ -139,16 +137,14 @@ def plot_view_family(views: Sequence[View], *, title: str | None = None, n_top: 
     return fig
 
 
-def _ccdf_panel(ax: Any, views: Sequence[View], legend_max: int = 6) -> None:
-    import matplotlib.pyplot as plt
-
+def _ccdf_panel(ax: Axes, views: Sequence[View], legend_max: int = 6) -> None:
     many = len(views) > legend_max
     cmap = plt.get_cmap("viridis")
     for i, v in enumerate(views):
         xs, frac = row_nnz_ccdf(v)
         if xs.size == 0:
             continue
-        color: Any
+        color: str | tuple[float, float, float, float]
         if many:  # a sequence (offsets 1..15, relations): purple to green, stopping before yellow
             color, style = cmap(0.75 * i / max(len(views) - 1, 1)), "-"
         else:
@@ -168,16 +164,13 @@ def _ccdf_panel(ax: Any, views: Sequence[View], legend_max: int = 6) -> None:
         ax.legend(fontsize=6, loc="lower left", frameon=False)
 
 
-def _heat_cmap() -> Any:
+def _heat_cmap() -> Colormap:
     """Light to dark blue for nonzero cells; zeros (masked) are white."""
-    import matplotlib.pyplot as plt
-    from matplotlib.colors import ListedColormap
-
     cmap = ListedColormap(plt.get_cmap("Blues")(np.linspace(0.25, 1.0, 256)), name="heat")
     return cmap.with_extremes(bad="white")
 
 
-def _heatmap_panel(ax: Any, v: View, n_top: int, *, normalise: bool) -> Any:
+def _heatmap_panel(ax: Axes, v: View, n_top: int, *, normalise: bool) -> AxesImage:
     m = v.matrix
     dense_abs = abs(m)
     rs = np.asarray(dense_abs.sum(axis=1)).ravel()
@@ -197,19 +190,19 @@ def _heatmap_panel(ax: Any, v: View, n_top: int, *, normalise: bool) -> Any:
     return im
 
 
-def _grid(n: int, n_cols: int, size: tuple[float, float], **kw: Any) -> tuple[Any, np.ndarray]:
-    import matplotlib.pyplot as plt
-
+def _grid(
+    n: int, n_cols: int, size: tuple[float, float], *, sharex: bool = False, sharey: bool = False
+) -> tuple[Figure, np.ndarray]:
     n_cols = max(1, min(n_cols, n))
     n_rows = int(np.ceil(n / n_cols))
     fig, axes = plt.subplots(n_rows, n_cols, figsize=(size[0] * n_cols, size[1] * n_rows),
-                             squeeze=False, **kw)  # fmt: skip
+                             squeeze=False, sharex=sharex, sharey=sharey)  # fmt: skip
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
     return fig, axes
 
 
-def _check_views(views: Any, name: str) -> list[View]:
+def _check_views(views: object, name: str) -> list[View]:
     """``views`` as a non-empty list of :class:`View` (a single View is refused by name)."""
     if isinstance(views, View) and name == "views":
         raise TypeError("views must be a list of View objects, got a single View; use [view]")
@@ -232,7 +225,7 @@ def _by_family(views: Sequence[View]) -> dict[str, list[View]]:
     return out
 
 
-def plot_view_families(views: Sequence[View], *, n_cols: int = 3) -> Any:
+def plot_view_families(views: Sequence[View], *, n_cols: int = 3) -> Figure:
     """How many contexts each word has, one panel per view family, on shared log-log axes.
 
     Each panel shows, for every view of the family, the fraction of *observed* words with at
@@ -257,7 +250,7 @@ def plot_view_families(views: Sequence[View], *, n_cols: int = 3) -> Any:
     _plain_log_axis(first.xaxis)
     _plain_log_axis(first.yaxis)
     for ax in axes.ravel()[: len(families)]:
-        ax.minorticks_off()  # minor ticks of nine log-log panels cost seconds and add nothing
+        ax.minorticks_off()  # minor ticks of many log-log panels are slow to draw and add nothing
     for ax in axes[:, 0]:
         ax.set_ylabel("share of observed words ≥ x")
     for i, ax in enumerate(axes.ravel()[: len(families)]):
@@ -268,14 +261,13 @@ def plot_view_families(views: Sequence[View], *, n_cols: int = 3) -> Any:
     return fig
 
 
-def plot_view_heatmaps(views: Sequence[View], *, n_cols: int = 3, n_top: int = 40) -> Any:
+def plot_view_heatmaps(views: Sequence[View], *, n_cols: int = 3, n_top: int = 40) -> Figure:
     """The first view of every family on its ``n_top`` heaviest rows and columns.
 
     Cells show ``log(1 + |z|)`` divided by the panel's maximum (views have very different
     scales: counts, 0/1 memberships, embedding coordinates), so one colour bar serves all
     panels; zeros are white. Returns the figure.
     """
-
     families = _by_family(views)
     n_cols = check_int(n_cols, "n_cols", low=1)
     n_top = check_int(n_top, "n_top", low=1)

@@ -15,43 +15,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from workbench.records import points
+from workbench.reported import reported
+
+from .._text import as_float, dpts, mean_sd, pts, reported_fraction, seed_values
 
 __all__ = ["discussion_06"]
 
 _LEX = {"WN": "WordNet", "PD": "PPDB", "FN": "FrameNet"}
-
-
-def _escape(text: str) -> str:
-    """Braces doubled: the text is passed through :func:`workbench.records.narrate`."""
-    return text.replace("{", "{{").replace("}", "}}")
-
-
-def _vals(v: Any) -> np.ndarray:
-    if isinstance(v, Mapping):
-        v = list(v.values())
-    if not isinstance(v, (list, tuple, np.ndarray)):
-        v = [v]
-    return np.asarray([np.nan if x is None else float(x) for x in v], dtype=float)
-
-
-def _pts(v: Any) -> str:
-    return points(v)
-
-
-def _dpts(v: Any) -> str:
-    return points(v, signed=True)
-
-
-def _ms(v: Any, *, sign: bool = False) -> str:
-    """``mean ± sd`` in points of per-seed values (the value alone for one seed)."""
-    a = _vals(v)
-    a = a[np.isfinite(a)]
-    if a.size == 0:
-        return "n/a"
-    text = f"{100 * a.mean():{'+' if sign else ''}.1f}"
-    return text + (f" ± {100 * a.std(ddof=1):.1f}" if a.size > 1 else "")
 
 
 def _seeds(k: int, n: int) -> str:
@@ -68,7 +40,7 @@ def _range(values: Sequence[float]) -> str:
     a = np.asarray([v for v in values if v is not None and math.isfinite(v)], dtype=float)
     if a.size == 0:
         return "n/a"
-    lo, hi = _dpts(a.min()), _dpts(a.max())
+    lo, hi = dpts(a.min()), dpts(a.max())
     return lo if lo == hi else f"{lo} to {hi}"
 
 
@@ -89,31 +61,19 @@ def _n_sets(k: int) -> str:
 def _paper_tokens() -> float | None:
     """Tokens of the paper's training corpus (its reported setup)."""
     try:
-        from workbench.reported import reported
-
-        tokens: Any = reported("eigenwords", "setup").table.at["WIKI5", "tokens"]
-        return float(tokens)
+        return as_float(reported("eigenwords", "setup").table.at["WIKI5", "tokens"])
     except (FileNotFoundError, KeyError, ValueError, TypeError):
         return None
 
 
-def _paper() -> tuple[Any, Any] | None:
+def _paper() -> tuple[pd.DataFrame, pd.DataFrame] | None:
     try:
-        from workbench.reported import reported
-
         return reported("eigenwords", "table1").table, reported("eigenwords", "table2").table
     except (FileNotFoundError, KeyError, ValueError):
         return None
 
 
-def _paper_cell(t1: Any, row: str, col: str) -> float:
-    if row not in t1.index or col not in t1.columns:
-        return float("nan")
-    v = t1.loc[row, col]
-    return float(v) / 100 if v is not None and np.isfinite(float(v)) else float("nan")
-
-
-def _prior_bullet(rec: Mapping[str, Any], paper: Any) -> str:
+def _prior_bullet(rec: Mapping[str, Any], paper: pd.DataFrame | None) -> str:
     eig = float(rec["eigen_avg_spearman"])
     cc = {k: float(v) for k, v in rec["ccaprior_avg_spearman"].items()}
     better = rec["ccaprior_sets_better"]
@@ -159,17 +119,17 @@ def _prior_bullet(rec: Mapping[str, Any], paper: Any) -> str:
         text += " " + "; ".join(trends)[0].upper() + "; ".join(trends)[1:] + "."
     if paper is not None:
         t1 = paper
-        p_eig = _paper_cell(t1, "Eigen (CCA)", "WordSim NPK")
+        p_eig = reported_fraction(t1, "Eigen (CCA)", "WordSim NPK")
         pg = {}
         for k in cc:
             lex, a = _split(k)
-            pg[k] = _paper_cell(t1, f"CCAPrior alpha={a:g}", f"WordSim {lex}") - p_eig
+            pg[k] = reported_fraction(t1, f"CCAPrior alpha={a:g}", f"WordSim {lex}") - p_eig
         known = [k for k in cc if math.isfinite(pg[k])]
         if known:
             p_above = sum(pg[k] > 0 for k in known)
             agree = sum((pg[k] > 0) == (gains[k] > 0) for k in known)
             text += (
-                f" In the paper (Table 1, block D–F against its Eigen, {_pts(p_eig)}) "
+                f" In the paper (Table 1, block D–F against its Eigen, {pts(p_eig)}) "
                 f"{p_above} of these {len(known)} configurations are above Eigen, by "
                 f"{_range([pg[k] for k in known])} points; the direction agrees with ours for "
                 f"{agree} of {len(known)}."
@@ -177,7 +137,7 @@ def _prior_bullet(rec: Mapping[str, Any], paper: Any) -> str:
     return text
 
 
-def _retrofit_bullet(rec: Mapping[str, Any], paper: Any) -> str:
+def _retrofit_bullet(rec: Mapping[str, Any], paper: pd.DataFrame | None) -> str:
     eig = float(rec["eigen_avg_spearman"])
     cc = {k: float(v) for k, v in rec["ccaprior_avg_spearman"].items()}
     ccrf = {k: float(v) for k, v in rec["ccaprior_rf_avg_spearman"].items()}
@@ -200,12 +160,12 @@ def _retrofit_bullet(rec: Mapping[str, Any], paper: Any) -> str:
     text = (
         f"* **{head}** Eigen + RF gains "
         + ", ".join(
-            f"{_dpts(rf_gain[k])} ({_LEX.get(k, k)}, significantly above Eigen on "
+            f"{dpts(rf_gain[k])} ({_LEX.get(k, k)}, significantly above Eigen on "
             f"{_n_sets(int(sig.get(k, 0)))})"
             for k in rf_gain
         )  # fmt: skip
-        + f" points over Eigen (median {_dpts(med_rf)}, against a median CCAPrior gain of "
-        f"{_dpts(med_prior)}); retrofitting on top of CCAPrior changes its average by "
+        + f" points over Eigen (median {dpts(med_rf)}, against a median CCAPrior gain of "
+        f"{dpts(med_prior)}); retrofitting on top of CCAPrior changes its average by "
         f"{_range(list(twice.values()))} points."
     )
     comps = []
@@ -217,16 +177,16 @@ def _retrofit_bullet(rec: Mapping[str, Any], paper: Any) -> str:
         best = max(ks, key=lambda k: ccrf[k])
         rel = "above" if ccrf[best] > erf[lex] else "below" if ccrf[best] < erf[lex] else "equal to"
         comps.append(
-            f"{_LEX[lex]}: {_pts(ccrf[best])} (α = {_split(best)[1]:g}) {rel} {_pts(erf[lex])}"
+            f"{_LEX[lex]}: {pts(ccrf[best])} (α = {_split(best)[1]:g}) {rel} {pts(erf[lex])}"
         )
         if paper is not None:
-            pv = [_paper_cell(paper, f"CCAPrior+RF alpha={_split(k)[1]:g}", f"WordSim {lex}")
+            pv = [reported_fraction(paper, f"CCAPrior+RF alpha={_split(k)[1]:g}", f"WordSim {lex}")
                   for k in ks]  # fmt: skip
             pv = [v for v in pv if math.isfinite(v)]
-            pe = _paper_cell(paper, "Eigen (CCA)", f"WordSim {lex}")
+            pe = reported_fraction(paper, "Eigen (CCA)", f"WordSim {lex}")
             if pv and math.isfinite(pe):
                 prel = "above" if max(pv) > pe else "below" if max(pv) < pe else "equal to"
-                paper_comps.append(f"{_LEX[lex]} {_pts(max(pv))} {prel} {_pts(pe)}")
+                paper_comps.append(f"{_LEX[lex]} {pts(max(pv))} {prel} {pts(pe)}")
     if comps:
         text += (
             ' "Prior twice" — the best CCAPrior + RF against Eigen + RF with the same '
@@ -237,12 +197,12 @@ def _retrofit_bullet(rec: Mapping[str, Any], paper: Any) -> str:
     return text
 
 
-def _baseline_bullet(rec: Mapping[str, Any], paper: Any) -> str:
+def _baseline_bullet(rec: Mapping[str, Any], paper: pd.DataFrame | None) -> str:
     eig = float(rec["eigen_avg_spearman"])
     avg = rec["baseline_avg_spearman"]
     n = len(rec["seeds"])
-    sg, gl = _vals(avg["Skip-Gram NPK"]), _vals(avg["GloVe NPK"])
-    parts = [f"skip-gram {_ms(sg)}", f"GloVe {_ms(gl)}"]
+    sg, gl = seed_values(avg["Skip-Gram NPK"]), seed_values(avg["GloVe NPK"])
+    parts = [f"skip-gram {mean_sd(sg)}", f"GloVe {mean_sd(gl)}"]
     sg_above = int(np.sum(sg > eig))
     gl_above = int(np.sum(gl > eig))
     text = (
@@ -255,23 +215,23 @@ def _baseline_bullet(rec: Mapping[str, Any], paper: Any) -> str:
         + _seeds(gl_above, n)
         + "."
     )
-    best_key = max(avg, key=lambda k: np.nanmean(_vals(avg[k])))
+    best_key = max(avg, key=lambda k: np.nanmean(seed_values(avg[k])))
     m, lex = best_key.split(" ")
     m = _method(m)
     name = m if lex == "NPK" else f"{m} retrofitted with {_LEX.get(lex, lex)}"
-    text += f" The best trained embedding is {name} ({_ms(avg[best_key])})."
+    text += f" The best trained embedding is {name} ({mean_sd(avg[best_key])})."
     fn = []
     for m in ("Skip-Gram", "GloVe"):
         if f"{m} FN" in avg:
-            d = _vals(avg[f"{m} FN"]) - _vals(avg[f"{m} NPK"])
+            d = seed_values(avg[f"{m} FN"]) - seed_values(avg[f"{m} NPK"])
             fn.append(
-                f"{_method(m)} by {_ms(d, sign=True)} (lower {_seeds(int(np.sum(d < 0)), n)})"
+                f"{_method(m)} by {mean_sd(d, sign=True)} (lower {_seeds(int(np.sum(d < 0)), n)})"
             )
     if fn:
         text += " Retrofitting with FrameNet changes " + " and ".join(fn)
         if paper is not None:
             lows = [name for name, row in (("Glove", "Glove"), ("Skip-Gram", "Skip-Gram"))
-                    if _paper_cell(paper, row, "WordSim FN") < _paper_cell(paper, row, "WordSim NPK")]  # fmt: skip
+                    if reported_fraction(paper, row, "WordSim FN") < reported_fraction(paper, row, "WordSim NPK")]  # fmt: skip
             if lows:
                 text += "; in the paper FrameNet lowers " + " and ".join(lows)
         text += "."
@@ -290,7 +250,7 @@ def _baseline_bullet(rec: Mapping[str, Any], paper: Any) -> str:
     return text
 
 
-def _geo_bullet(rec: Mapping[str, Any], paper: Any) -> str:
+def _geo_bullet(rec: Mapping[str, Any], paper: pd.DataFrame | None) -> str:
     q = rec["geo_questions"]
     if int(q["answerable"]) == 0:
         return (
@@ -326,11 +286,11 @@ def _geo_bullet(rec: Mapping[str, Any], paper: Any) -> str:
         parts = []
         for lex, v in erf.items():
             sig = " (significant after Holm)" if v["significant"] else ""
-            parts.append(f"{_LEX.get(lex, lex)} {_dpts(float(v['accuracy']) - eig)}{sig}")
+            parts.append(f"{_LEX.get(lex, lex)} {dpts(float(v['accuracy']) - eig)}{sig}")
         text += " Retrofitting Eigen changes its accuracy by " + ", ".join(parts) + " points."
         if paper is not None:
-            pe = _paper_cell(paper, "Eigen (CCA)", "Geo NPK")
-            pd_ = [f"{_LEX[lex]} {_dpts(_paper_cell(paper, 'Eigen (CCA)', f'Geo {lex}') - pe)}"
+            pe = reported_fraction(paper, "Eigen (CCA)", "Geo NPK")
+            pd_ = [f"{_LEX[lex]} {dpts(reported_fraction(paper, 'Eigen (CCA)', f'Geo {lex}') - pe)}"
                    for lex in _LEX]  # fmt: skip
             ours_down = sum(float(v["accuracy"]) < eig for v in erf.values())
             text += (
@@ -342,14 +302,16 @@ def _geo_bullet(rec: Mapping[str, Any], paper: Any) -> str:
     return text
 
 
-def _table2_bullet(rec: Mapping[str, Any], paper2: Any, paper1: Any) -> str:
+def _table2_bullet(
+    rec: Mapping[str, Any], paper2: pd.DataFrame | None, paper1: pd.DataFrame | None
+) -> str:
     eig = float(rec["eigen_avg_spearman"])
     t2 = rec["table2_avg_spearman"]
     cov = rec.get("table2_coverage", {})
     sets = rec.get("table2_sets", {})
     above = sum(float(v) >= eig for v in t2.values())
     parts = [
-        f"{_LEX.get(k, k)} {_pts(v)} (mean coverage {_pts(cov.get(k))} % of pairs, "
+        f"{_LEX.get(k, k)} {pts(v)} (mean coverage {pts(cov.get(k))} % of pairs, "
         f"{sets.get(k, 'n/a')} sets in the average)"
         for k, v in t2.items()
     ]
@@ -360,13 +322,13 @@ def _table2_bullet(rec: Mapping[str, Any], paper2: Any, paper1: Any) -> str:
         "({eigen_avg_spearman:pts})."
     )
     if paper2 is not None and paper1 is not None:
-        pe = _paper_cell(paper1, "Eigen (CCA)", "WordSim NPK")
+        pe = reported_fraction(paper1, "Eigen (CCA)", "WordSim NPK")
         pv = [f"{name} {float(paper2.loc[name, 'WordSim']):.1f}" for name in paper2.index]
         below = sum(float(paper2.loc[name, "WordSim"]) / 100 < pe for name in paper2.index)
         text += (
             " The paper's graph-only averages (" + ", ".join(pv) + f") are all below its Eigen "
-            f"({_pts(pe)})" if below == len(paper2.index) else
-            " The paper's graph-only averages (" + ", ".join(pv) + f"; its Eigen: {_pts(pe)})"
+            f"({pts(pe)})" if below == len(paper2.index) else
+            " The paper's graph-only averages (" + ", ".join(pv) + f"; its Eigen: {pts(pe)})"
         )  # fmt: skip
         text += (
             ". Graph-only vectors exist only for connected words, so they are scored on fewer pairs"
@@ -384,7 +346,7 @@ def _table2_bullet(rec: Mapping[str, Any], paper2: Any, paper1: Any) -> str:
 
 
 def _seed_bullet(rec: Mapping[str, Any]) -> str:
-    starts = _vals(rec.get("eigen_avg_by_start", {}))
+    starts = seed_values(rec.get("eigen_avg_by_start", {}))
     n = len(rec["seeds"])
     text = "* **Seeds.** "
     if starts.size > 1:
@@ -397,8 +359,8 @@ def _seed_bullet(rec: Mapping[str, Any]) -> str:
         )
     else:
         text += "The eigenword and CCAPrior rows are converged SVDs (no seed dependence), "
-    sds = [float(np.std(_vals(v), ddof=1)) for v in rec["baseline_avg_spearman"].values()
-           if _vals(v).size > 1]  # fmt: skip
+    sds = [float(np.std(seed_values(v), ddof=1)) for v in rec["baseline_avg_spearman"].values()
+           if seed_values(v).size > 1]  # fmt: skip
     if n > 1 and sds:
         text += (
             f"while the {n} seeds move the skip-gram and GloVe averages by a standard deviation "

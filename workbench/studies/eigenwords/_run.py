@@ -11,12 +11,24 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
+
+from workbench._typing import Matrix
+from workbench.baselines import fit_glove, train_word2vec
+from workbench.eigenwords import CooccurrenceCounts, eigenwords_svd, graph_embeddings
+from workbench.embeddings import WordVectors
+from workbench.evaluation import AnalogyResult, evaluate_analogies, wordsim_suite
+from workbench.lexicons import LexiconGraph
+from workbench.retrofit import retrofit
+from workbench.views import EncodedCorpus
+
+from .._parallel import run_jobs
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +45,7 @@ __all__ = [
 
 #: An embedding's label: (method, lexicon, alpha) -- lexicon "NPK" (no prior knowledge) or
 #: the key of a lexicon graph; alpha only for CCAPrior rows.
-Label = tuple[str, str, Any]
+Label = tuple[str, str, float | None]
 #: Eigenwords without prior knowledge, the reference of every test.
 EIGEN: Label = ("Eigen", "NPK", None)
 #: Lexicon keys of the paper's tables and their names.
@@ -59,7 +71,7 @@ class EmbeddingScores:
     """
 
     wordsim: pd.DataFrame
-    geo: Any
+    geo: AnalogyResult
 
     def average(self, min_pairs: int) -> float:
         """Mean Spearman over the sets with at least ``min_pairs`` scored pairs."""
@@ -68,10 +80,10 @@ class EmbeddingScores:
         return float(ws.loc[ok, "spearman"].mean()) if ok.any() else float("nan")
 
 
-def score_vectors(vectors: Any, questions: pd.DataFrame, names: Sequence[str]) -> EmbeddingScores:
+def score_vectors(
+    vectors: WordVectors, questions: pd.DataFrame, names: Sequence[str]
+) -> EmbeddingScores:
     """Score ``vectors`` on the rating sets ``names`` and the analogy ``questions``."""
-    from workbench.evaluation import evaluate_analogies, wordsim_suite
-
     return EmbeddingScores(wordsim_suite(vectors, names=list(names)),
                            evaluate_analogies(vectors, questions))  # fmt: skip
 
@@ -108,7 +120,7 @@ class PriorStudy:
     eigen_by_start: dict[int, float]
     glove_loss: dict[int, np.ndarray]
     seconds: dict[str, float] = field(default_factory=dict)
-    vectors: dict[Label, Any] = field(default_factory=dict)
+    vectors: dict[Label, WordVectors] = field(default_factory=dict)
 
     @property
     def seeds(self) -> list[int]:
@@ -122,65 +134,72 @@ class PriorStudy:
 # ------------------------------------------------------------------------------------ jobs
 
 
-def _retrofit_all(vectors: Any, graphs: Mapping[str, Any], method: str, alpha: Any,
-                  questions: pd.DataFrame, names: Sequence[str], keep: bool,
-                  rf_method: str | None = None) -> tuple[dict, dict]:  # fmt: skip
-    from workbench.retrofit import retrofit
+@dataclass
+class _JobResult:
+    """What a job returns: scores and kept vectors of its embeddings (``scores``, ``vectors``),
+    GloVe's loss per epoch (``loss``), a Table 2 row (``row``) or Eigen's average from another
+    start (``avg``)."""
 
-    scores, kept = {}, {}
+    scores: dict[Label, EmbeddingScores] = field(default_factory=dict)
+    vectors: dict[Label, WordVectors] = field(default_factory=dict)
+    loss: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    row: dict[str, float] = field(default_factory=dict)
+    avg: float = float("nan")
+
+
+def _retrofit_all(vectors: WordVectors, graphs: Mapping[str, LexiconGraph], method: str,
+                  alpha: float | None, questions: pd.DataFrame, names: Sequence[str], keep: bool,
+                  ) -> _JobResult:  # fmt: skip
+    """The scores (and, with ``keep``, the vectors) of ``vectors`` retrofitted to every graph."""
+    out = _JobResult()
     for key, graph in graphs.items():
         rf = retrofit(vectors, graph)
-        label = (rf_method or method, key, alpha)
-        scores[label] = score_vectors(rf, questions, names)
+        label = (method, key, alpha)
+        out.scores[label] = score_vectors(rf, questions, names)
         if keep:
-            kept[label] = rf
-    return scores, kept
+            out.vectors[label] = rf
+    return out
 
 
-def _spectral_job(counts: Any, prior: Any, alpha: float | None, lexicon: str | None,
-                  graphs: Mapping[str, Any], words: list[str], dim: int, solver: str,
-                  random_state: int, questions: pd.DataFrame, names: Sequence[str],
-                  keep: bool) -> dict[str, Any]:  # fmt: skip
+def _with_retrofits(label: Label, vectors: WordVectors, graphs: Mapping[str, LexiconGraph],
+                    rf_method: str, questions: pd.DataFrame, names: Sequence[str],
+                    keep: bool) -> _JobResult:  # fmt: skip
+    """The scores of ``vectors`` (labelled ``label``) and of their retrofits to every graph
+    (labelled ``rf_method``), and the vectors with ``keep``."""
+    scores = {label: score_vectors(vectors, questions, names)}
+    out = _retrofit_all(vectors, graphs, rf_method, label[2], questions, names, keep)
+    out.scores = {**scores, **out.scores}
+    if keep:
+        out.vectors = {label: vectors, **out.vectors}
+    return out
+
+
+def _spectral_job(counts: CooccurrenceCounts, prior: sp.csr_matrix | None, alpha: float | None,
+                  lexicon: str | None, graphs: Mapping[str, LexiconGraph], words: list[str],
+                  dim: int, solver: str, random_state: int, questions: pd.DataFrame,
+                  names: Sequence[str], keep: bool) -> _JobResult:  # fmt: skip
     """Eigen (``prior=None``: with Eigen + RF for every graph) or CCAPrior at ``alpha`` with
     the prior of ``lexicon`` (and CCAPrior + RF with that lexicon's graph)."""
-    from workbench.eigenwords import eigenwords_svd
-    from workbench.embeddings import WordVectors
-
     res = eigenwords_svd(counts, dim, prior=prior, alpha=alpha, solver=solver,  # type: ignore[arg-type]
                          random_state=random_state)  # fmt: skip
     vecs = WordVectors(words, res.word_embeddings)
     if prior is None:
-        label: Label = EIGEN
-        rf_graphs, rf_method = graphs, "Eigen"
-    else:
-        label = ("CCAPrior", str(lexicon), alpha)
-        rf_graphs, rf_method = {str(lexicon): graphs[str(lexicon)]}, "CCAPrior + RF"
-    scores = {label: score_vectors(vecs, questions, names)}
-    kept = {label: vecs} if keep else {}
-    s2, k2 = _retrofit_all(vecs, rf_graphs, rf_method, alpha, questions, names, keep)
-    scores.update(s2)
-    kept.update(k2)
-    return {"scores": scores, "vectors": kept}
+        return _with_retrofits(EIGEN, vecs, graphs, "Eigen", questions, names, keep)
+    key = str(lexicon)
+    return _with_retrofits(("CCAPrior", key, alpha), vecs, {key: graphs[key]}, "CCAPrior + RF",
+                           questions, names, keep)  # fmt: skip
 
 
-def _eigen_start_job(counts: Any, words: list[str], dim: int, solver: str, random_state: int,
-                     questions: pd.DataFrame, names: Sequence[str],
-                     min_pairs: int) -> dict[str, Any]:  # fmt: skip
-    from workbench.eigenwords import eigenwords_svd
-    from workbench.embeddings import WordVectors
-
+def _eigen_start_job(counts: CooccurrenceCounts, words: list[str], dim: int, solver: str,
+                     random_state: int, questions: pd.DataFrame, names: Sequence[str],
+                     min_pairs: int) -> _JobResult:  # fmt: skip
     res = eigenwords_svd(counts, dim, solver=solver, random_state=random_state)  # type: ignore[arg-type]
     sc = score_vectors(WordVectors(words, res.word_embeddings), questions, names)
-    return {"avg": sc.average(min_pairs)}
+    return _JobResult(avg=sc.average(min_pairs))
 
 
-def _graph_job(graph: Any, dim: int, solver: str, random_state: int, names: Sequence[str],
-               min_pairs: int) -> dict[str, Any]:  # fmt: skip
-    from workbench.eigenwords import graph_embeddings
-    from workbench.embeddings import WordVectors
-    from workbench.evaluation import wordsim_suite
-    from workbench.retrofit import retrofit
-
+def _graph_job(graph: LexiconGraph, dim: int, solver: str, random_state: int,
+               names: Sequence[str], min_pairs: int) -> _JobResult:  # fmt: skip
     ge = graph_embeddings(graph, dim, solver=solver, random_state=random_state)
     vecs = WordVectors(ge.words, ge.embeddings)
     ws = wordsim_suite(vecs, names=list(names))
@@ -190,12 +209,12 @@ def _graph_job(graph: Any, dim: int, solver: str, random_state: int, names: Sequ
         ok = t["n_scored"] >= min_pairs
         return float(t.loc[ok, "spearman"].mean()) if ok.any() else float("nan")
 
-    return {"row": {"words": len(ge.words), "avg": avg(ws), "avg + RF": avg(ws_rf),
-                    "mean coverage": float(ws["coverage"].mean()),
-                    "sets": int((ws["n_scored"] >= min_pairs).sum())}}  # fmt: skip
+    return _JobResult(row={"words": len(ge.words), "avg": avg(ws), "avg + RF": avg(ws_rf),
+                           "mean coverage": float(ws["coverage"].mean()),
+                           "sets": int((ws["n_scored"] >= min_pairs).sum())})  # fmt: skip
 
 
-def _sentences(encoded: Any, words: Sequence[str]) -> list[list[str]]:
+def _sentences(encoded: EncodedCorpus, words: Sequence[str]) -> list[list[str]]:
     """The corpus as lists of in-vocabulary words (out-of-vocabulary tokens dropped before
     windowing, as :func:`workbench.baselines.train_word2vec` does with ``words``)."""
     arr = np.asarray(list(words), dtype=object)
@@ -208,65 +227,49 @@ def _sentences(encoded: Any, words: Sequence[str]) -> list[list[str]]:
     return out
 
 
-def _skipgram_job(encoded: Any, words: list[str], dim: int, seed: int, settings: Mapping[str, Any],
-                  graphs: Mapping[str, Any], questions: pd.DataFrame, names: Sequence[str],
-                  keep: bool) -> dict[str, Any]:  # fmt: skip
-    from workbench.baselines import train_word2vec
-
+def _skipgram_job(encoded: EncodedCorpus, words: list[str], dim: int, seed: int,
+                  settings: Mapping[str, Any], graphs: Mapping[str, LexiconGraph],
+                  questions: pd.DataFrame, names: Sequence[str], keep: bool) -> _JobResult:  # fmt: skip
     vecs = train_word2vec(_sentences(encoded, words), words=words, vector_size=dim, seed=seed,
                           **dict(settings))  # fmt: skip
     label: Label = ("Skip-Gram", "NPK", None)
-    scores = {label: score_vectors(vecs, questions, names)}
-    s2, k2 = _retrofit_all(vecs, graphs, "Skip-Gram", None, questions, names, keep)
-    scores.update(s2)
-    return {"scores": scores, "vectors": {label: vecs, **k2} if keep else {}}
+    return _with_retrofits(label, vecs, graphs, "Skip-Gram", questions, names, keep)
 
 
-def _glove_job(cooc: Any, words: list[str], dim: int, seed: int, settings: Mapping[str, Any],
-               graphs: Mapping[str, Any], questions: pd.DataFrame, names: Sequence[str],
-               keep: bool) -> dict[str, Any]:  # fmt: skip
-    import scipy.sparse as sp
-
-    from workbench.baselines import fit_glove
-    from workbench.embeddings import WordVectors
-
+def _glove_job(cooc: Matrix, words: list[str], dim: int, seed: int, settings: Mapping[str, Any],
+               graphs: Mapping[str, LexiconGraph], questions: pd.DataFrame, names: Sequence[str],
+               keep: bool) -> _JobResult:  # fmt: skip
     fit = fit_glove(cooc, dim, random_state=seed, progress=False, **dict(settings))
     m = sp.csr_matrix(cooc)
     seen = (np.diff(m.indptr) > 0) | (np.diff(m.tocsc().indptr) > 0)
     keep_rows = np.flatnonzero(seen)
     vecs = WordVectors([words[i] for i in keep_rows], fit.vectors[keep_rows])
     label: Label = ("GloVe", "NPK", None)
-    scores = {label: score_vectors(vecs, questions, names)}
-    s2, k2 = _retrofit_all(vecs, graphs, "GloVe", None, questions, names, keep)
-    scores.update(s2)
-    return {"scores": scores, "loss": np.asarray(fit.loss_history, dtype=float),
-            "vectors": {label: vecs, **k2} if keep else {}}  # fmt: skip
+    out = _with_retrofits(label, vecs, graphs, "GloVe", questions, names, keep)
+    out.loss = np.asarray(fit.loss_history, dtype=float)
+    return out
 
 
-_JOBS = {"spectral": _spectral_job, "start": _eigen_start_job, "graph": _graph_job,
-         "skipgram": _skipgram_job, "glove": _glove_job}  # fmt: skip
+_JOBS: dict[str, Callable[..., _JobResult]] = {
+    "spectral": _spectral_job, "start": _eigen_start_job, "graph": _graph_job,
+    "skipgram": _skipgram_job, "glove": _glove_job}  # fmt: skip
 
 
-def _run_job(kind: str, kwargs: dict[str, Any]) -> tuple[dict[str, Any], float]:
-    """One job with one BLAS thread (the workers share the machine's cores); returns its
-    result and compute time."""
-    from threadpoolctl import threadpool_limits
-
+def _run_job(kind: str, kwargs: dict[str, Any]) -> tuple[_JobResult, float]:
+    """One job; returns its result and compute time."""
     t0 = time.perf_counter()
-    with threadpool_limits(limits=1):
-        job: Any = _JOBS[kind]
-        out = job(**kwargs)
+    out = _JOBS[kind](**kwargs)
     return out, time.perf_counter() - t0
 
 
 def run_prior_study(
     *,
-    encoded: Any,
+    encoded: EncodedCorpus,
     words: Sequence[str],
-    counts: Any,
-    prior: Mapping[str, Any],
-    graphs: Mapping[str, Any],
-    cooc: Any,
+    counts: CooccurrenceCounts,
+    prior: Mapping[str, sp.csr_matrix],
+    graphs: Mapping[str, LexiconGraph],
+    cooc: Matrix,
     alphas: Sequence[float],
     dim: int,
     seeds: Sequence[int],
@@ -359,39 +362,28 @@ def run_prior_study(
         jobs.append((f"eigen start {s}", "start", dict(
             counts=counts, words=words, dim=dim, solver=solver, random_state=s,
             min_pairs=min_pairs, **common)))  # fmt: skip
-    if n_jobs == 1:
-        outs = [_run_job(kind, kw) for _, kind, kw in jobs]
-    else:
-        from joblib import Parallel, delayed
-        from joblib.externals.loky import get_reusable_executor
-
-        try:
-            outs = Parallel(n_jobs=int(n_jobs), backend="loky")(
-                delayed(_run_job)(kind, kw) for _, kind, kw in jobs
-            )
-        finally:
-            get_reusable_executor().shutdown(wait=True)
+    outs = run_jobs(_run_job, [{"kind": kind, "kwargs": kw} for _, kind, kw in jobs], int(n_jobs))
     spectral: dict[Label, EmbeddingScores] = {}
     baselines: dict[int, dict[Label, EmbeddingScores]] = {s: {} for s in seeds}
-    graph_rows: dict[str, dict[str, Any]] = {}
+    graph_rows: dict[str, dict[str, float]] = {}
     glove_loss: dict[int, np.ndarray] = {}
     seconds: dict[str, float] = {}
-    vectors: dict[Label, Any] = {}
+    vectors: dict[Label, WordVectors] = {}
     eigen_by_start: dict[int, float] = {}
     for (name, kind, kw), (out, secs) in zip(jobs, outs):
         seconds[name] = float(secs)
         if kind == "spectral":
-            spectral.update(out["scores"])
-            vectors.update(out["vectors"])
+            spectral.update(out.scores)
+            vectors.update(out.vectors)
         elif kind in ("skipgram", "glove"):
-            baselines[kw["seed"]].update(out["scores"])
-            vectors.update(out["vectors"])
+            baselines[kw["seed"]].update(out.scores)
+            vectors.update(out.vectors)
             if kind == "glove":
-                glove_loss[kw["seed"]] = out["loss"]
+                glove_loss[kw["seed"]] = out.loss
         elif kind == "graph":
-            graph_rows[name.split(" ", 1)[1]] = out["row"]
+            graph_rows[name.split(" ", 1)[1]] = out.row
         else:
-            eigen_by_start[kw["random_state"]] = out["avg"]
+            eigen_by_start[kw["random_state"]] = out.avg
     eigen_by_start = {first: spectral[EIGEN].average(min_pairs), **eigen_by_start}
     order = [EIGEN] + [(m, k, None) for m in ("Eigen",) for k in graphs]
     order += [

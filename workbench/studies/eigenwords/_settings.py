@@ -39,8 +39,8 @@ class PriorSettings:
     word2vec, glove : dict
         Skip-gram settings (word2vec's defaults: window 5, sub-sampling 1e-3, 5 epochs; one thread,
         so that each seed is reproducible) and GloVe's (``x_max`` 10 as glove.c's demo for a
-        small corpus, float32 AdaGrad at learning rate 0.1, 10 epochs; more epochs did not raise
-        the mean Spearman in our measurements, and the loss per epoch is recorded).
+        small corpus, float32 AdaGrad at learning rate 0.1, 10 epochs; the loss per epoch is
+        recorded).
     glove_window : int
         Harmonic window of GloVe's co-occurrence counts.
     wordsim : tuple of str
@@ -75,7 +75,7 @@ class PriorSettings:
 
 def settings(size: str) -> PriorSettings:
     """The settings of notebook 06 at ``size``: ``"small"`` (200K tokens of the 1M corpus, 2,000
-    words, 20-d, two alphas, short skip-gram and GloVe training; about a minute) or ``"full"``
+    words, 20-d, two alphas, short skip-gram and GloVe training) or ``"full"``
     (the 5M-token corpus, 20,000 words, 100-d, five alphas)."""
     check_choice(size, "size", SIZES)
     full = size == "full"
@@ -87,6 +87,10 @@ def settings(size: str) -> PriorSettings:
         dim=100 if full else 20,
         alphas=(0.1, 0.2, 0.5, 0.7, 0.9) if full else (0.2, 0.9),
         word2vec={"window": 5, "sample": 1e-3, "epochs": 5 if full else 1, "workers": 1},
-        glove={"x_max": 10.0, "learning_rate": 0.1, "epochs": 10 if full else 2,
-               "dtype": "float32"},  # fmt: skip
+        glove={
+            "x_max": 10.0,
+            "learning_rate": 0.1,
+            "epochs": 10 if full else 2,
+            "dtype": "float32",
+        },
     )

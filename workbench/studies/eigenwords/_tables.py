@@ -9,12 +9,17 @@ records.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
+from workbench.significance import compare_accuracy, compare_wordsim, seed_agreement, seed_summary
+
+from .._pvalues import adjust_finite
+from .._text import as_float, reported_fraction
 from ._run import EIGEN, LEXICON_NAMES, EmbeddingScores, Label, PriorStudy, label_key
 
 __all__ = [
@@ -52,8 +57,6 @@ def comparison_table(
     and ``geo p`` (exact McNemar test of :func:`workbench.significance.compare_accuracy` on
     the questions both can answer; NaN when there are none).
     """
-    from workbench.significance import compare_accuracy, compare_wordsim
-
     if reference not in scores:
         raise KeyError(f"the reference {reference} is not among the scores")
     ref = scores[reference]
@@ -63,7 +66,7 @@ def comparison_table(
         method, lexicon, alpha = label
         ws = sc.wordsim.set_index("dataset")
         res = sc.wordsim.attrs["results"]
-        row: dict[str, Any] = {
+        row: dict[str, str | float | None] = {
             "block": _block(method),
             "row": method if alpha is None else f"alpha = {alpha:g}",
             "method": method, "lexicon": lexicon, "alpha": alpha,
@@ -91,7 +94,11 @@ def comparison_table(
 
 
 def holm_marks(
-    table: pd.DataFrame, names: Sequence[str], rows: Any = None, *, p0: float = 0.05
+    table: pd.DataFrame,
+    names: Sequence[str],
+    rows: npt.ArrayLike | None = None,
+    *,
+    p0: float = 0.05,
 ) -> pd.DataFrame:
     """Holm-corrected significance of the tests of :func:`comparison_table` over one family.
 
@@ -114,16 +121,12 @@ def holm_marks(
         ``tested`` (sets tested), ``geo q`` and ``geo significant`` filled for the family's
         rows (other rows keep NaN / missing marks).
     """
-    from workbench.significance import holm
-
     out = table.copy()
     mask = np.ones(len(out), bool) if rows is None else np.asarray(rows, bool)
     pcols = [f"p {n}" for n in names]
     P = out.loc[mask, pcols].to_numpy(float)
-    Q = np.full_like(P, np.nan)
+    Q = adjust_finite(P)
     ok = np.isfinite(P)
-    if ok.any():
-        Q[ok] = holm(P[ok])
     for j, n in enumerate(names):
         if f"q {n}" not in out:
             out[f"q {n}"] = np.nan
@@ -136,11 +139,7 @@ def holm_marks(
     out.loc[mask, "better"] = (sig & (D > 0)).sum(axis=1)
     out.loc[mask, "worse"] = (sig & (D < 0)).sum(axis=1)
     out.loc[mask, "tested"] = ok.sum(axis=1)
-    gp = out.loc[mask, "geo p"].to_numpy(float)
-    gq = np.full_like(gp, np.nan)
-    gok = np.isfinite(gp)
-    if gok.any():
-        gq[gok] = holm(gp[gok])
+    gq = adjust_finite(out.loc[mask, "geo p"].to_numpy(float))
     if "geo q" not in out:
         out["geo q"] = np.nan
         out["geo significant"] = pd.array([pd.NA] * len(out), dtype="boolean")
@@ -156,6 +155,17 @@ def _significant_sets(table: pd.DataFrame, names: Sequence[str], sign: int,
     D = table[[f"d {n}" for n in names]].to_numpy(float)
     flags = np.isfinite(Q) & (Q < p0) & (np.sign(D) == sign)
     return pd.DataFrame(flags, index=idx, columns=list(names))
+
+
+def _mean_sd_cell(mean: float, sd: float, n_seeds: int) -> str:
+    """``"mean ± sd"`` x 100 to one decimal (the mean alone for one seed or no spread; ``"n/a"``
+    for a missing mean)."""
+    if not np.isfinite(mean):
+        return "n/a"
+    text = f"{100 * mean:.1f}"
+    if n_seeds > 1 and np.isfinite(sd) and sd > 0:
+        text += f" ± {100 * sd:.1f}"
+    return text
 
 
 def table1_display(
@@ -178,8 +188,6 @@ def table1_display(
         Holm's correction *for every seed*) and ``geo`` (``*``: McNemar significant after Holm
         for every seed). A value without ``±`` does not depend on the seed.
     """
-    from workbench.significance import seed_agreement, seed_summary
-
     n = len(tables)
     idx_cols = ["block", "row", "lexicon"]
     summ = seed_summary({s: t.set_index(idx_cols)[["avg", "geo"]] for s, t in tables.items()})
@@ -191,21 +199,13 @@ def table1_display(
     })  # fmt: skip
     tested = next(iter(tables.values())).set_index(idx_cols)["tested"]
 
-    def cell(m: float, sd: float) -> str:
-        if not np.isfinite(m):
-            return "n/a"
-        text = f"{100 * m:.1f}"
-        if n > 1 and np.isfinite(sd) and sd > 0:
-            text += f" ± {100 * sd:.1f}"
-        return text
-
     rows = []
     for key in summ.mean.index:
         m, sd = summ.mean.loc[key], summ.sd.loc[key]
-        avg = cell(m["avg"], sd["avg"])
+        avg = _mean_sd_cell(m["avg"], sd["avg"], n)
         if not pd.isna(tested.loc[key]):
             avg += f" ↑{int((better.loc[key] == n).sum())}/↓{int((worse.loc[key] == n).sum())}"
-        geo = cell(m["geo"], sd["geo"]) + ("*" if int(geo_sig.loc[key]) == n else "")
+        geo = _mean_sd_cell(m["geo"], sd["geo"], n) + ("*" if int(geo_sig.loc[key]) == n else "")
         rows.append({"block": key[0], "row": key[1], "lexicon": key[2], "avg": avg, "geo": geo})
     flat = pd.DataFrame(rows)
     out = flat.pivot(index=["block", "row"], columns="lexicon", values=["avg", "geo"])
@@ -244,21 +244,19 @@ def prior_gains(table: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd.Da
     out["method"] = out["method"].replace({"Eigen": "Eigen + RF"})
     out["gain"] = out["avg"] - e
     if paper is not None:
-        p_eigen = float(paper.at["Eigen (CCA)", "WordSim NPK"]) / 100  # type: ignore[arg-type]
+        p_eigen = as_float(paper.at["Eigen (CCA)", "WordSim NPK"]) / 100
 
-        def paper_avg(r: Any) -> float:
-            if r.method == "Eigen + RF":
+        def paper_avg(method: str, lexicon: str, alpha: float) -> float:
+            if method == "Eigen + RF":
                 key = "Eigen (CCA)"
             else:
-                name = "CCAPrior" if r.method == "CCAPrior" else "CCAPrior+RF"
-                key = f"{name} alpha={r.alpha:g}"
-            col = f"WordSim {r.lexicon}"
-            if key not in paper.index or col not in paper.columns:
-                return float("nan")
-            v: Any = paper.at[key, col]
-            return float(v) / 100 if v is not None and np.isfinite(float(v)) else float("nan")
+                name = "CCAPrior" if method == "CCAPrior" else "CCAPrior+RF"
+                key = f"{name} alpha={alpha:g}"
+            return reported_fraction(paper, key, f"WordSim {lexicon}")
 
-        out["paper avg"] = [paper_avg(r) for r in out.itertuples()]
+        out["paper avg"] = [
+            paper_avg(m, lex, a) for m, lex, a in zip(out["method"], out["lexicon"], out["alpha"])
+        ]
         out["paper gain"] = out["paper avg"] - p_eigen
     return out.reset_index(drop=True)
 
@@ -295,11 +293,15 @@ def baseline_rf_gains(tables: Mapping[int, pd.DataFrame]) -> dict[int, pd.DataFr
 
 
 def _by_key(
-    rows: pd.DataFrame, column: str, cast: Any, *, lexicon_only: bool = False
-) -> dict[str, Any]:
+    rows: pd.DataFrame,
+    column: str,
+    cast: Callable[[float], float],
+    *,
+    lexicon_only: bool = False,
+) -> dict[str, float]:
     """``{key: cast(value)}`` of ``column``; keys ``"<lexicon> <alpha>"`` (CCAPrior rows, see
     :func:`label_key`) or the lexicon alone."""
-    out: dict[str, Any] = {}
+    out: dict[str, float] = {}
     for r in rows.to_dict("records"):
         key = (
             str(r["lexicon"]) if lexicon_only else label_key(("CCAPrior", r["lexicon"], r["alpha"]))
@@ -308,7 +310,7 @@ def _by_key(
     return out
 
 
-def _geo_key(method: str, lexicon: str, alpha: Any) -> str:
+def _geo_key(method: str, lexicon: str, alpha: float | None) -> str:
     """``"CCAPrior + RF WN 0.5"``, ``"Eigen PD"``."""
     if alpha is None or pd.isna(alpha):
         return f"{method} {lexicon}"
@@ -331,7 +333,7 @@ def prior_records(
     def rows(method: str) -> pd.DataFrame:
         return first[first["method"] == method]
 
-    def geo_entry(r: Any) -> dict[str, Any]:
+    def geo_entry(r: pd.Series) -> dict[str, float | bool | None]:
         q = r["geo q"]
         return {"accuracy": float(r["geo"]),
                 "p": None if pd.isna(r["geo p"]) else float(r["geo p"]),
@@ -367,7 +369,7 @@ def prior_records(
                     "baselines per seed": int(first.loc[first["method"].isin(_TRAINED),
                                                         "tested"].fillna(0).sum())},
     }  # fmt: skip
-    per_seed: dict[str, dict[str, list[Any]]] = {
+    per_seed: dict[str, dict[str, list[float]]] = {
         "baseline_avg_spearman": {}, "baseline_geo_accuracy": {},
         "baseline_sets_better": {}, "baseline_sets_worse": {}, "baseline_geo_significant": {},
     }  # fmt: skip
@@ -399,7 +401,6 @@ def per_set_display(tables: Mapping[int, pd.DataFrame], names: Sequence[str]) ->
     """Spearman x 100 of every embedding on every rating set, ``mean ± sd`` over the seeds
     (the value alone where it does not depend on the seed); index ``(method, lexicon, alpha)``
     with ``"-"`` for rows without an alpha."""
-    from workbench.significance import seed_summary
 
     def frame(t: pd.DataFrame) -> pd.DataFrame:
         alpha = [f"{a:g}" if a is not None and not pd.isna(a) else "-" for a in t["alpha"]]
@@ -412,9 +413,5 @@ def per_set_display(tables: Mapping[int, pd.DataFrame], names: Sequence[str]) ->
     cells = np.empty(mean.shape, dtype=object)
     for i in range(mean.shape[0]):
         for j in range(mean.shape[1]):
-            m, s = mean[i, j], sd[i, j]
-            text = f"{100 * m:.1f}" if np.isfinite(m) else "n/a"
-            if np.isfinite(m) and summ.n_seeds > 1 and np.isfinite(s) and s > 0:
-                text += f" ± {100 * s:.1f}"
-            cells[i, j] = text
+            cells[i, j] = _mean_sd_cell(mean[i, j], sd[i, j], summ.n_seeds)
     return pd.DataFrame(cells, index=summ.mean.index, columns=summ.mean.columns)

@@ -9,9 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from joblib import Parallel, delayed
 
+from workbench import baselines
 from workbench._io import content_hash
 from workbench._validation import check_bool, check_int
+from workbench.datasets import Corpus, load_corpus
+from workbench.embeddings import WordVectors
 from workbench.studies.mvlsa._settings import StudySettings, _check_instance, _names
 from workbench.studies.mvlsa._viewsets import (
     BASELINE_CACHE,
@@ -19,6 +23,7 @@ from workbench.studies.mvlsa._viewsets import (
     _check_view_set,
     study_cache,
 )
+from workbench.views import Vocabulary, encode_corpus, window_view
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +49,7 @@ class CorpusBaselines:
         GloVe's mean weighted squared error per epoch.
     """
 
-    vectors: dict[str, Any]
+    vectors: dict[str, WordVectors]
     settings: dict[str, dict[str, Any]]
     seconds: dict[str, float] = field(default_factory=dict)
     glove_loss: np.ndarray = field(default_factory=lambda: np.zeros(0))
@@ -53,16 +58,13 @@ class CorpusBaselines:
 def _train_baseline(
     kind: str,
     settings: StudySettings,
-    vocab: Any,
+    vocab: Vocabulary,
     n_components: int,
     seed: int,
     cache: bool,
-) -> tuple[Any, float, np.ndarray]:
+) -> tuple[WordVectors, float, np.ndarray]:
     """Train one baseline for one seed (or load it from the disk cache): ``(vectors, seconds,
     loss history)``. A top-level function so that seeds can train in worker processes."""
-    from workbench.datasets import load_corpus
-    from workbench.embeddings import WordVectors
-
     cfg = _configs(settings)[kind]
     corpus = load_corpus(settings.corpus, max_tokens=settings.max_tokens)
     inputs = {"kind": kind, "corpus": corpus.sha256, "vocab": content_hash(vocab), "config": cfg,
@@ -70,7 +72,7 @@ def _train_baseline(
 
     built: list[float] = []
 
-    def build() -> tuple[dict[str, Any], dict[str, Any]]:
+    def build() -> tuple[dict[str, np.ndarray], dict[str, float]]:
         t0 = time.perf_counter()
         vec, loss = _fit_baseline(kind, cfg, corpus, vocab, n_components, seed, cache)
         arrays = {"words": np.asarray(vec.words, dtype=str), "vectors": vec.vectors,
@@ -89,17 +91,13 @@ def _train_baseline(
 def _fit_baseline(
     kind: str,
     cfg: dict[str, Any],
-    corpus: Any,
-    vocab: Any,
+    corpus: Corpus,
+    vocab: Vocabulary,
     n_components: int,
     seed: int,
     cache: bool,
-) -> tuple[Any, np.ndarray]:
+) -> tuple[WordVectors, np.ndarray]:
     """Train one baseline: ``(vectors, loss history)``."""
-    from workbench import baselines
-    from workbench.embeddings import WordVectors
-    from workbench.views import encode_corpus, window_view
-
     loss = np.zeros(0)
     words = list(vocab.words)
     if kind == "PPMI-SVD":
@@ -176,8 +174,6 @@ def corpus_baselines_seeds(
     dict
         ``{seed: CorpusBaselines}`` (``seconds`` is 0 for what came from the cache).
     """
-    from joblib import Parallel, delayed
-
     _check_view_set(view_set)
     _check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
@@ -193,9 +189,6 @@ def corpus_baselines_seeds(
         raise ValueError("corpus_baselines_seeds shares one PPMI-SVD fit across seeds: its solver "
                          "must be the exact 'arpack'")  # fmt: skip
     if cache:  # build the GloVe co-occurrence counts once, before the workers read the cache
-        from workbench.datasets import load_corpus
-        from workbench.views import encode_corpus, window_view
-
         corpus = load_corpus(settings.corpus, max_tokens=settings.max_tokens)
         window_view(encode_corpus(corpus, vocab), vocab, int(cfg["GloVe"].get("window", 10)),
                     symmetric=True, weighting="harmonic", cache=True)  # fmt: skip

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from workbench._validation import check_float, check_int
+from workbench.embeddings import WordVectors
+from workbench.significance import SeedSummary, seed_summary
 from workbench.studies.mvlsa._settings import PAPER_WORDSIM
 from workbench.studies.mvlsa._systems import SystemEvaluation, _check_vectors, evaluate_system
 from workbench.studies.mvlsa._tuning import _compare_sets, split_wordsim
+
+from .._pvalues import adjust_finite
 
 __all__ = ["TestComparison", "test_comparison", "SeedComparison", "seed_comparison"]
 
@@ -43,7 +45,7 @@ class TestComparison:
 
 
 def test_comparison(
-    systems: Mapping[str, Any],
+    systems: Mapping[str, WordVectors],
     *,
     reference: str,
     names: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
@@ -52,8 +54,6 @@ def test_comparison(
 ) -> TestComparison:
     """Score every system on the *test* parts of the rating sets and test ``reference`` against
     each other system (Williams' t, Holm over all the comparisons)."""
-    from workbench.significance import holm
-
     if not isinstance(systems, Mapping):
         raise TypeError(
             f"systems must be a mapping {{name: vectors}}, got {type(systems).__name__}"
@@ -81,9 +81,7 @@ def test_comparison(
         parts.append(df.reset_index())
     tests = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
     if len(tests):
-        ok = tests["pvalue"].notna()
-        tests["pvalue_holm"] = np.nan
-        tests.loc[ok, "pvalue_holm"] = np.asarray(holm(tests.loc[ok, "pvalue"].to_numpy()))
+        tests["pvalue_holm"] = adjust_finite(tests["pvalue"].to_numpy(dtype=float))
         tests["significant"] = (tests["pvalue_holm"] < alpha).fillna(False).astype(bool)
     return TestComparison(scores, tests, reference, n_scored, evals)
 
@@ -107,7 +105,7 @@ class SeedComparison:
     """
 
     per_seed: dict[int, TestComparison]
-    scores: Any
+    scores: SeedSummary
     tests: pd.DataFrame
     agreement: pd.DataFrame
     reference: str
@@ -133,7 +131,7 @@ class SeedComparison:
 
 
 def seed_comparison(
-    systems: Mapping[int, Mapping[str, Any]],
+    systems: Mapping[int, Mapping[str, WordVectors]],
     *,
     reference: str,
     names: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
@@ -143,8 +141,6 @@ def seed_comparison(
     """:func:`test_comparison` for each seed's systems (``{seed: {name: vectors}}``): scores as
     mean and sd over the seeds and, per system and set, in how many seeds the reference is
     significantly better or worse (Holm over each seed's table)."""
-    from workbench.significance import seed_summary
-
     if not isinstance(systems, Mapping) or not systems:
         raise ValueError("systems must be a non-empty mapping {seed: {name: vectors}}")
     seeds = [check_int(seed, "seeds (the keys of systems)", low=0) for seed in systems]

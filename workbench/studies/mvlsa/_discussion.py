@@ -9,23 +9,17 @@ contradict its own text.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workbench.records import points
+import pandas as pd
+
+from .._text import dpts, escape, pts
 
 __all__ = ["discussion_03", "discussion_04", "discussion_05", "findings", "compare_sizes"]
 
 
-def _pts(v: Any) -> str:
-    return points(v)
-
-
-def _dpts(v: Any) -> str:
-    return points(v, signed=True)
-
-
-def _mpts(values: Any) -> str:
+def _mpts(values: Mapping[str, float | None] | Sequence[float | None]) -> str:
     """Per-seed values as ``mean ± sd`` points (the value alone for one seed)."""
     vals = [float(v) for v in (values.values() if isinstance(values, Mapping) else values)
             if v is not None and math.isfinite(float(v))]  # fmt: skip
@@ -52,17 +46,16 @@ def _seeds_text(k: int, n: int) -> str:
     return " in every seed" if k == n else f" in {k} of {n} seeds"
 
 
-def _escape(text: str) -> str:
-    """Braces doubled: the text is passed through :func:`workbench.records.narrate`."""
-    return text.replace("{", "{{").replace("}", "}}")
-
-
 def _count(n: int, total: int) -> str:
     return f"{n} of {total}"
 
 
 def _check_records(
-    rec: Any, notebook: str, keys: tuple[str, ...], other: Any = None, other_size: Any = None
+    rec: object,
+    notebook: str,
+    keys: tuple[str, ...],
+    other: object = None,
+    other_size: object = None,
 ) -> None:
     """The records of a run of ``notebook`` (a mapping holding ``keys``) and, when given, the
     records of the run at ``other_size``; errors name what is missing."""
@@ -99,14 +92,15 @@ def _scale_line(
             f"`python -m workbench run {notebook} --size {other_size}` to add it."
         )
     table = compare_sizes(notebook, rec, other, here_size=size, other_size=other_size)
-    moved = [k for k, m in table["moved"].items() if m]
+    moved = [str(k) for k, m in table["moved"].items() if m]
     kept = [k for k, m in table["moved"].items() if not m]
     text = f"* **Against the `{other_size}` run.** "
     if moved:
         text += (
             "Findings that move: "
             + "; ".join(
-                f"{k} ({table.loc[k, size]} here, {table.loc[k, other_size]} there)" for k in moved
+                f"{k} ({table.loc[k, size]!s} here, {table.loc[k, other_size]!s} there)"
+                for k in moved
             )
             + ". "
         )
@@ -159,7 +153,7 @@ def discussion_03(
         what = (f"**{row['chosen']}** replaces {row['previous']}" if moved
                 else f"**{row['chosen']}** stays")  # fmt: skip
         steps.append(
-            f"  * {factor}: {what} (dev mean {_pts(row['dev mean'])}, {_dpts(row['gain'])}; "
+            f"  * {factor}: {what} (dev mean {pts(row['dev mean'])}, {dpts(row['gain'])}; "
             f"up on {_count(row['sets up'], row['n sets'])} dev sets, "
             f"{row['significantly up']} significantly, {row['significantly down']} significantly "
             "down after Holm)"
@@ -167,7 +161,7 @@ def discussion_03(
     total_gain = sum(float(r["gain"]) for r in path.values())
     lines.append(
         "* **The dev-tuned path** raised the mean dev Spearman by "
-        f"{_dpts(total_gain)} points in all:\n" + "\n".join(steps)
+        f"{dpts(total_gain)} points in all:\n" + "\n".join(steps)
     )
     # 3. what mattered
     ranked = sorted(path.items(), key=lambda kv: -float(kv[1]["gain"]))
@@ -176,7 +170,7 @@ def discussion_03(
     if big:
         why.append(
             "The largest gains came from "
-            + " and ".join(f"{f} ({_dpts(r['gain'])})" for f, r in big)
+            + " and ".join(f"{f} ({dpts(r['gain'])})" for f, r in big)
             + "."
         )
     nj = path.get("n_j", {})
@@ -196,8 +190,8 @@ def discussion_03(
             why.append(
                 f"Strong regularization is harmful: at {worst} of each view's top squared "
                 f"singular value (close to a principal component analysis of the concatenated, "
-                f"scaled views) the dev mean drops to {_pts(r_means[worst])}, against "
-                f"{_pts(r_means[chosen_r])} at the chosen {chosen_r}. The whitening of MAX-VAR "
+                f"scaled views) the dev mean drops to {pts(r_means[worst])}, against "
+                f"{pts(r_means[chosen_r])} at the chosen {chosen_r}. The whitening of MAX-VAR "
                 "GCCA is not what holds MVLSA back here; it is part of what makes it work."
             )
     if chosen_r.startswith("rho="):
@@ -221,7 +215,7 @@ def discussion_03(
     if pos and pos.get("chosen") != pos.get("previous"):
         why.append(
             f"Cutting the corpus into **{pos['chosen']}** instead of the paper's "
-            f"{pos['previous']} ({_dpts(pos['gain'])} on dev): separate offset views each carry "
+            f"{pos['previous']} ({dpts(pos['gain'])} on dev): separate offset views each carry "
             "a sparse, noisy slice of the same co-occurrences, and MAX-VAR GCCA, which weights "
             "every view alike and keeps only what the views share, does better with fewer, "
             "denser views."
@@ -261,7 +255,7 @@ def discussion_03(
         lines.append(
             f"* **On the corpus alone** (the baselines' data), the tuned configuration reaches "
             f"{_mpts(co_seeds)}, {'at least as good as' if g2 >= 0 else 'below'} "
-            f"PPMI-SVD on average ({_dpts(g2)} points"
+            f"PPMI-SVD on average ({dpts(g2)} points"
             + (f"; at least as good{_seeds_text(k2, n_seeds)}" if n_seeds > 1 else "")
             + "); the full tuned system differs from this "
             "corpus-only one by its lexicon and other views."
@@ -278,7 +272,7 @@ def discussion_03(
         f"* **The best documented MVLSA** ({tuned['n_j']}, r = {tuned['r']}, m = {tuned['m']}, "
         f"k = {tuned['k']}, W_j {tuned['W_j']}, views {tuned['views']}, positional "
         f"{tuned['positional']}) reaches a mean test Spearman of {_mpts(ref_seeds)}: {verdict} "
-        f"PPMI-SVD on average ({_dpts(gap)} points)"
+        f"PPMI-SVD on average ({dpts(gap)} points)"
         + (f", and at least as good{_seeds_text(n_ge, n_seeds)}" if n_seeds > 1 else "")
         + ". Per set, with Holm over every comparison of a seed's table: "
         + "; ".join(comps)
@@ -312,7 +306,7 @@ def discussion_03(
     scale = _scale_line("03", rec, other, other_size)
     if scale:
         lines.append(scale)
-    return _escape("\n".join(lines))
+    return escape("\n".join(lines))
 
 
 def _family(label: str) -> str:
@@ -349,7 +343,7 @@ def discussion_04(
         if len(vals) > 1:
             m = _mpts(vals)
             return "+" + m if not m.startswith("-") else m
-        return _dpts(mean_drop[k])
+        return dpts(mean_drop[k])
 
     lines.append(
         "* **Mean drop over the rating sets** when a family is removed (positive: it helped"
@@ -377,7 +371,7 @@ def discussion_04(
     if pos:
         men = pos.get("MEN")
         lines.append(
-            f"* **The corpus views.** Removing the positional views changes MEN by {_dpts(-men if men is not None else None)} "
+            f"* **The corpus views.** Removing the positional views changes MEN by {dpts(-men if men is not None else None)} "
             "points; the paper's !Wikipedia drop was catastrophic."
             + (
                 " Here too the corpus views carry the model."
@@ -401,7 +395,7 @@ def discussion_04(
     scale = _scale_line("04", rec, other, other_size)
     if scale:
         lines.append(scale)
-    return _escape("\n".join(lines))
+    return escape("\n".join(lines))
 
 
 def discussion_05(
@@ -460,15 +454,15 @@ def discussion_05(
         lines.append(
             f"* **r_s** (the paper: fusion raises the correlation with the fused systems): MVLSA "
             f"Combined moves {'towards' if after > before else 'away from'} skip-gram (mean r_s "
-            f"{_pts(before)} to {_pts(after)}) and {'towards' if g_after > g_before else 'away from'} "
-            f"GloVe ({_pts(g_before)} to {_pts(g_after)})."
+            f"{pts(before)} to {pts(after)}) and {'towards' if g_after > g_before else 'away from'} "
+            f"GloVe ({pts(g_before)} to {pts(g_after)})."
         )
     except (KeyError, TypeError):
         pass
     scale = _scale_line("05", rec, other, other_size)
     if scale:
         lines.append(scale)
-    return _escape("\n".join(lines))
+    return escape("\n".join(lines))
 
 
 def findings(notebook: str, rec: Mapping[str, Any]) -> dict[str, str]:
@@ -523,11 +517,9 @@ def compare_sizes(
     *,
     here_size: str,
     other_size: str,
-) -> Any:
+) -> pd.DataFrame:
     """Findings of this run next to those of the run at ``other_size`` (``None``: no such run)
     as a DataFrame with a ``moved`` column; empty when ``other`` is None."""
-    import pandas as pd
-
     for name, size in (("here_size", here_size), ("other_size", other_size)):
         if not isinstance(size, str) or not size:
             raise TypeError(f"{name} must be a non-empty string (a data size), got {size!r}")

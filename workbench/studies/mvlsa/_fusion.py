@@ -6,17 +6,21 @@ import dataclasses
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 from tqdm.auto import tqdm
 
 from workbench._validation import check_bool, check_float
+from workbench.embeddings import WordVectors
+from workbench.gcca import MVLSA
+from workbench.significance import ResultsTable, SeedSummary, seed_agreement, seed_summary
 from workbench.studies.mvlsa._settings import (
     PAPER_WORDSIM,
     MVLSAConfig,
     _check_instance,
+    _check_seed_results,
     _names,
 )
 from workbench.studies.mvlsa._systems import (
@@ -27,10 +31,13 @@ from workbench.studies.mvlsa._systems import (
 )
 from workbench.studies.mvlsa._tables import _pairwise, marked_table, scores_frame
 from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set
+from workbench.views import embedding_view
+
+from .._pvalues import adjust_finite
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["FusionResult", "fusion_study"]
+__all__ = ["FusionResult", "fusion_study", "GAIN_COLUMNS", "FusionSeeds", "fusion_seeds"]
 
 
 # ============================================================================================
@@ -62,9 +69,9 @@ class FusionResult:
     gains: pd.DataFrame
     r_s: pd.DataFrame
     table: pd.DataFrame
-    marked: Any
+    marked: ResultsTable
     evaluations: dict[str, SystemEvaluation]
-    systems: dict[str, Any]
+    systems: dict[str, WordVectors]
 
 
 def _rs(a: SystemEvaluation, b: SystemEvaluation, row: str) -> float:
@@ -73,8 +80,6 @@ def _rs(a: SystemEvaluation, b: SystemEvaluation, row: str) -> float:
     ok = ~np.isnan(pa) & ~np.isnan(pb)
     if ok.sum() < 3 or np.ptp(pa[ok]) == 0 or np.ptp(pb[ok]) == 0:
         return float("nan")
-    from scipy import stats
-
     return float(stats.spearmanr(pa[ok], pb[ok])[0])
 
 
@@ -82,17 +87,17 @@ def fusion_study(
     view_set: ViewSet,
     config: MVLSAConfig,
     *,
-    glove: Any,
-    wsg: Any,
-    pretrained: Any = None,
+    glove: WordVectors,
+    wsg: WordVectors,
+    pretrained: WordVectors | None = None,
     corpus_families: Sequence[str] = ("positional",),
     fuse: Sequence[str] = ("MVLSA (all views)", "GloVe", "WSG"),
     combined: bool = True,
-    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    wordsim: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     analogies: bool = True,
     alpha: float = 0.05,
-    vectors_of: Callable[[ViewSet], Any] | None = None,
-    extra: Mapping[str, Any] | None = None,
+    vectors_of: Callable[[ViewSet], WordVectors] | None = None,
+    extra: Mapping[str, WordVectors] | None = None,
 ) -> FusionResult:
     """Table 9: MVLSA (corpus views), MVLSA (all views), GloVe, WSG, pretrained GloVe and MV-G-WSG.
 
@@ -134,9 +139,6 @@ def fusion_study(
             if name in table9:
                 raise ValueError(f"extra system {name!r} clashes with a Table 9 system")
     fit = (lambda vs: fit_mvlsa(vs, config).vectors()) if vectors_of is None else vectors_of
-    from workbench.gcca import MVLSA
-    from workbench.views import embedding_view
-
     words = view_set.words
     names = ["MVLSA (corpus views)", "MVLSA (all views)", "GloVe", "WSG"]
     if pretrained is not None:
@@ -154,7 +156,7 @@ def fusion_study(
             f"(families: {list(view_set.families())})"
         )
     corpus_vs = view_set.select(families=present)
-    systems: dict[str, Any] = {}
+    systems: dict[str, WordVectors] = {}
     systems["MVLSA (corpus views)"] = fit(corpus_vs)
     systems["MVLSA (all views)"] = fit(view_set)
     systems["GloVe"] = glove
@@ -204,13 +206,9 @@ def fusion_study(
         gains["Combined Gain_significant"] = cb["significant"]
         gain_cols.append("Combined Gain")
     # Holm over every gain cell of the table; the uncorrected p-values stay in *_pvalue
-    from workbench.significance import holm
-
-    flat = np.concatenate([gains[f"{g}_pvalue"].to_numpy(dtype=float) for g in gain_cols])
-    ok = np.isfinite(flat)
-    adj = np.full(flat.shape, np.nan)
-    if ok.any():
-        adj[ok] = np.asarray(holm(flat[ok]))
+    adj = adjust_finite(
+        np.concatenate([gains[f"{g}_pvalue"].to_numpy(dtype=float) for g in gain_cols])
+    )
     n = len(gains)
     for i, g in enumerate(gain_cols):
         gains[f"{g}_pvalue_holm"] = adj[i * n : (i + 1) * n]
@@ -261,9 +259,9 @@ class FusionSeeds:
     per_seed : dict
     """
 
-    scores: Any
-    gains: Any
-    r_s: Any
+    scores: SeedSummary
+    gains: SeedSummary
+    r_s: SeedSummary
     up: pd.DataFrame
     down: pd.DataFrame
     n_seeds: int
@@ -281,12 +279,7 @@ class FusionSeeds:
 
 def fusion_seeds(results: Mapping[int, FusionResult]) -> FusionSeeds:
     """Summarize per-seed Table 9 results (:func:`fusion_study` or ``choice_fusion``)."""
-    from workbench.significance import seed_agreement, seed_summary
-
-    if not isinstance(results, Mapping) or not results:
-        raise ValueError("results must be a non-empty mapping {seed: FusionResult}")
-    for seed, r in results.items():
-        _check_instance(r, f"results[{seed!r}]", FusionResult, "a FusionResult")
+    results = _check_seed_results(results, FusionResult, "a FusionResult")
     first = next(iter(results.values()))
     cols = [g for g in GAIN_COLUMNS if g in first.gains]
     gains = seed_summary({s: r.gains[cols].astype(float) for s, r in results.items()})
@@ -301,5 +294,5 @@ def fusion_seeds(results: Mapping[int, FusionResult]) -> FusionSeeds:
         up,
         down,
         len(results),
-        dict(results),
+        results,
     )

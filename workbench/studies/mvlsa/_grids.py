@@ -7,18 +7,27 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
 from workbench._validation import check_bool, check_float, check_int
+from workbench.embeddings import WordVectors
+from workbench.significance import (
+    ResultsTable,
+    SeedSummary,
+    bonferroni,
+    holm,
+    seed_agreement,
+    seed_summary,
+)
 from workbench.studies.mvlsa._settings import (
     PAPER_WORDSIM,
     PARAM_ALIASES,
+    GridValue,
     MVLSAConfig,
     _check_instance,
+    _check_seed_results,
     _names,
     _pairs,
 )
@@ -31,6 +40,8 @@ from workbench.studies.mvlsa._systems import (
 from workbench.studies.mvlsa._tables import _pairwise, marked_table, scores_frame
 from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set
 
+from .._pvalues import adjust_finite
+
 logger = logging.getLogger(__name__)
 
 __all__ = [
@@ -40,6 +51,8 @@ __all__ = [
     "AblationResult",
     "default_removals",
     "ablation_study",
+    "AblationSeeds",
+    "ablation_seeds",
 ]
 
 
@@ -51,10 +64,10 @@ class GridResult:
     """One hyper-parameter grid: ``scores`` (test sets x values), ``table`` (marked), systems."""
 
     param: str
-    values: tuple[Any, ...]
+    values: tuple[GridValue, ...]
     labels: tuple[str, ...]
     scores: pd.DataFrame
-    table: Any
+    table: ResultsTable
     evaluations: tuple[SystemEvaluation, ...]
     seconds: tuple[float, ...]
 
@@ -73,10 +86,10 @@ def _field(param: str) -> str:
 def run_grid(
     view_set: ViewSet,
     param: str,
-    values: Sequence[Any],
+    values: Sequence[GridValue],
     *,
     base: MVLSAConfig,
-    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    wordsim: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     analogies: bool = True,
     _fits: dict[MVLSAConfig, FittedSystem] | None = None,
 ) -> GridResult:
@@ -92,8 +105,10 @@ def run_grid(
     values = _names(values, f"values of the grid over {param!r}", allow_empty=True)
     if not values:
         raise ValueError(f"grid over {param!r} has no values")
+    ks: list[int] = []
     if fld == "n_components":
-        values = tuple(check_int(v, "values of the grid over 'k'", low=1) for v in values)
+        ks = [check_int(v, "values of the grid over 'k'", low=1) for v in values]
+        values = tuple(ks)
     fits = {} if _fits is None else _fits
     evals: list[SystemEvaluation] = []
     secs: list[float] = []
@@ -105,10 +120,10 @@ def run_grid(
         return fits[cfg]
 
     if fld == "n_components":
-        kmax = max(int(v) for v in values)
+        kmax = max(int(v) for v in ks)
         fs = fitted(dataclasses.replace(base, n_components=max(kmax, base.n_components)))
         kfit = fs.model.embedding_.shape[1]
-        for v in tqdm(values, desc=f"grid {param}", disable=None, leave=False):
+        for v in tqdm(ks, desc=f"grid {param}", disable=None, leave=False):
             k = min(int(v), kfit)
             label = str(int(v))
             evals.append(evaluate_system(fs.vectors(k), name=label, wordsim=wordsim,
@@ -135,10 +150,10 @@ def run_grid(
 
 def run_study(
     view_set: ViewSet,
-    grids: Mapping[str, Sequence[Any]] | Sequence[tuple[str, Sequence[Any]]],
+    grids: Mapping[str, Sequence[GridValue]] | Sequence[tuple[str, Sequence[GridValue]]],
     *,
     base: MVLSAConfig,
-    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    wordsim: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     analogies: bool = True,
 ) -> dict[str, GridResult]:
     """:func:`run_grid` for several parameters, fitting each distinct configuration once.
@@ -190,7 +205,7 @@ class AblationResult:
     pvalues: pd.DataFrame
     pvalues_corrected: pd.DataFrame
     significant: pd.DataFrame
-    table: Any
+    table: ResultsTable
     removals: dict[str, tuple[str, ...]]
     evaluations: tuple[SystemEvaluation, ...]
 
@@ -235,11 +250,11 @@ def ablation_study(
     config: MVLSAConfig,
     removals: Mapping[str, Sequence[str]] | None = None,
     *,
-    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    wordsim: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     analogies: bool = True,
     alpha: float = 0.05,
     correction: str = "holm",
-    vectors_of: Callable[[ViewSet], Any] | None = None,
+    vectors_of: Callable[[ViewSet], WordVectors] | None = None,
 ) -> AblationResult:
     """Fit MVLSA on all views and with each removal; measure drops and their significance.
 
@@ -294,14 +309,11 @@ def ablation_study(
     pv_df = pd.DataFrame(pvals).T
     drops_df.index.name = pv_df.index.name = "removed"
     corrected = pv_df.copy()
-    flat = pv_df.to_numpy(dtype=float).ravel()
-    ok = np.isfinite(flat)
-    if correction != "none" and ok.any():
-        from workbench.significance import bonferroni, holm
-
-        adj = flat.copy()
-        adj[ok] = np.asarray((holm if correction == "holm" else bonferroni)(flat[ok]))
-        corrected = pd.DataFrame(adj.reshape(pv_df.shape), index=pv_df.index, columns=pv_df.columns)
+    if correction != "none":
+        adj = adjust_finite(
+            pv_df.to_numpy(dtype=float), holm if correction == "holm" else bonferroni
+        )
+        corrected = pd.DataFrame(adj, index=pv_df.index, columns=pv_df.columns)
     sig = corrected.lt(alpha) & corrected.notna()
     dag = sig.T.reindex(columns=[e.name for e in evals], fill_value=False).astype(bool)
     table = marked_table(evals, significant=dag)
@@ -325,7 +337,7 @@ class AblationSeeds:
         ``{seed: AblationResult}``.
     """
 
-    drops: Any
+    drops: SeedSummary
     helped: pd.DataFrame
     hurt: pd.DataFrame
     n_seeds: int
@@ -341,13 +353,8 @@ class AblationSeeds:
 
 def ablation_seeds(results: Mapping[int, AblationResult]) -> AblationSeeds:
     """Summarize per-seed ablations (:func:`ablation_study` or ``choice_ablation``)."""
-    from workbench.significance import seed_agreement, seed_summary
-
-    if not isinstance(results, Mapping) or not results:
-        raise ValueError("results must be a non-empty mapping {seed: AblationResult}")
-    for seed, r in results.items():
-        _check_instance(r, f"results[{seed!r}]", AblationResult, "an AblationResult")
+    results = _check_seed_results(results, AblationResult, "an AblationResult")
     drops = seed_summary({s: r.drops for s, r in results.items()})
     helped = seed_agreement({s: r.significant & (r.drops > 0) for s, r in results.items()})
     hurt = seed_agreement({s: r.significant & (r.drops < 0) for s, r in results.items()})
-    return AblationSeeds(drops, helped, hurt, len(results), dict(results))
+    return AblationSeeds(drops, helped, hurt, len(results), results)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias, TypeVar
 
 from workbench._validation import check_bool, check_choice, check_float, check_int
+from workbench.datasets import CONLLU_SPLITS, CORPUS_NAMES, WORDSIM_NAMES
+from workbench.lexicons import LEXICON_KINDS
+from workbench.views import PreprocessSpec
 
 __all__ = [
     "PARAM_ALIASES",
@@ -36,6 +39,8 @@ PAPER_WORDSIM: tuple[str, ...] = (
 )  # fmt: skip
 #: Analogy rows: AN-SYN (syntactic questions), AN-SEM (semantic questions).
 ANALOGY_SETS: dict[str, str] = {"AN-SYN": "syntactic", "AN-SEM": "semantic"}
+#: A value of a grid: a transform name, a number, or None (``t``: all columns).
+GridValue: TypeAlias = str | float | None
 #: The row weightings and per-view SVD solvers :class:`MVLSAConfig` accepts.
 ROW_WEIGHTINGS = (None, "glove")
 SVD_SOLVERS = ("randomized", "auto", "gram", "dense")
@@ -113,10 +118,8 @@ class MVLSAConfig:
         for name, value in checked.items():  # frozen: store the converted values
             object.__setattr__(self, name, value)
 
-    def spec(self) -> Any:
+    def spec(self) -> PreprocessSpec:
         """The :class:`workbench.views.PreprocessSpec` of :math:`f_j`."""
-        from workbench.views import PreprocessSpec
-
         transform, power = self.transform, self.power
         if isinstance(transform, str) and transform.startswith("pow:"):
             try:
@@ -201,7 +204,7 @@ class StudySettings:
     lexicons: tuple[str, ...]
     min_view_rows: int
     config: MVLSAConfig
-    grids: tuple[tuple[str, tuple[Any, ...]], ...]
+    grids: tuple[tuple[str, tuple[GridValue, ...]], ...]
     wordsim: tuple[str, ...] = PAPER_WORDSIM
     analogies: bool = True
     word2vec: tuple[tuple[str, Any], ...] = ()
@@ -212,9 +215,6 @@ class StudySettings:
     ablation_rank: int | None = None
 
     def __post_init__(self) -> None:
-        from workbench.datasets import CONLLU_SPLITS, CORPUS_NAMES, WORDSIM_NAMES
-        from workbench.lexicons import LEXICON_KINDS
-
         check_choice(self.size, "StudySettings.size", STUDY_SIZES)
         _check_name_or_path(self.corpus, "StudySettings.corpus", CORPUS_NAMES, str.upper)
         check_int(self.max_tokens, "StudySettings.max_tokens", low=1, allow_none=True)
@@ -261,7 +261,7 @@ class StudySettings:
             cfg, view_rank=self.ablation_rank, n_components=self.ablation_rank
         )
 
-    def grid(self, param: str) -> tuple[Any, ...]:
+    def grid(self, param: str) -> tuple[GridValue, ...]:
         """The grid values of ``param`` (a paper name such as ``"m"`` or a config field)."""
         for name, values in self.grids:
             if name == param or PARAM_ALIASES.get(name) == param:
@@ -274,7 +274,7 @@ class StudySettings:
         ``"full"`` otherwise."""
         return "large" if self.size == "full" else "full"
 
-    def view_key(self) -> dict[str, Any]:
+    def view_key(self) -> dict[str, str | int | list[int] | list[str] | None]:
         """The fields that determine the views (cache key)."""
         return {
             "corpus": self.corpus,
@@ -288,11 +288,13 @@ class StudySettings:
         }
 
 
+T = TypeVar("T")
+
 #: The data sizes of the MVLSA study (``large`` needs the shared 25M-token corpus).
 STUDY_SIZES = ("small", "full", "large")
 
 
-def _names(values: Any, name: str, *, allow_empty: bool = False) -> tuple[Any, ...]:
+def _names(values: object, name: str, *, allow_empty: bool = False) -> tuple[Any, ...]:
     """``values`` as a tuple; a single string (which would iterate by character), a non-iterable
     or (unless ``allow_empty``) an empty sequence is refused with an error naming ``name``."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Collection):
@@ -305,7 +307,17 @@ def _names(values: Any, name: str, *, allow_empty: bool = False) -> tuple[Any, .
     return tuple(values)
 
 
-def _check_instance(value: Any, name: str, types: Any, what: str) -> Any:
+def _check_seed_results(results: object, kind: type[T], what: str) -> dict[int, T]:
+    """``results`` as a dict if it is a non-empty mapping ``{seed: result}`` of ``kind``
+    results (``what`` names one in the error)."""
+    if not isinstance(results, Mapping) or not results:
+        raise ValueError(f"results must be a non-empty mapping {{seed: {kind.__name__}}}")
+    for seed, r in results.items():
+        _check_instance(r, f"results[{seed!r}]", kind, what)
+    return dict(results)
+
+
+def _check_instance(value: object, name: str, types: type[T], what: str) -> T:
     """``value`` if it is an instance of ``types``, else a ``TypeError`` naming ``name``,
     ``what`` is expected (e.g. ``"a ViewSet (from build_view_set)"``) and what was given."""
     if not isinstance(value, types):
@@ -313,7 +325,7 @@ def _check_instance(value: Any, name: str, types: Any, what: str) -> Any:
     return value
 
 
-def _pairs(values: Any, name: str) -> list[tuple[str, Any]]:
+def _pairs(values: object, name: str) -> list[tuple[str, Any]]:
     """``values`` (a mapping or a sequence of ``(key, value)`` pairs) as a list of pairs."""
     items = list(values.items()) if isinstance(values, Mapping) else None
     if items is None:
@@ -330,7 +342,9 @@ def _pairs(values: Any, name: str) -> list[tuple[str, Any]]:
     return items
 
 
-def _check_name_or_path(value: Any, name: str, names: Collection[str], norm: Any) -> None:
+def _check_name_or_path(
+    value: object, name: str, names: Collection[str], norm: Callable[[str], str]
+) -> None:
     """``value`` is one of the bundled ``names`` (compared after ``norm``) or an existing path."""
     if isinstance(value, os.PathLike):
         return
@@ -347,14 +361,14 @@ def _check_name_or_path(value: Any, name: str, names: Collection[str], norm: Any
 
 
 def settings(size: str, **overrides: Any) -> StudySettings:
-    """Settings of the MVLSA notebooks for ``size`` (``"small"``: seconds, for tests).
+    """Settings of the MVLSA notebooks for ``size`` (``"small"``: for tests).
 
     ``small``: the 1M corpus capped at 200K tokens, 4,000 words, offsets 1--4, the UD dev
     dependency views, 1,000 bitext verses, PPDB and FrameNet views, ``m = k = 40``.
     ``full``: the 5M corpus, 30,000 words (as notebook 02_views, sharing its cached offset
     views), offsets 1--15, UD train, the whole Bible bitext, all lexicon views, ``m = k = 100``.
     ``large``: as ``full`` on the 25M-token corpus (read from the shared data folder,
-    ``WORKBENCH_SHARED_DATA``) with 100,000 words; to fit in about an hour on two cores its
+    ``WORKBENCH_SHARED_DATA``) with 100,000 words; to bound its cost its
     path tries fewer values (n_j: Count^1/4 and PPMI; m = 100) and its baselines train
     shorter (skip-gram 5 epochs on 2 worker threads, which is not bit-reproducible; GloVe 15
     iterations).
@@ -412,8 +426,7 @@ def settings(size: str, **overrides: Any) -> StudySettings:
             ),
             ablation_rank=50,
             # chosen on the dev halves (MEN dev): skip-gram window 10, sample 1e-4, 10 epochs;
-            # GloVe window 15, x_max 10, learning rate 0.1 and 10 iterations (as good on MEN dev
-            # as 25 iterations at glove.c's 0.05; its loss has flattened by then)
+            # GloVe window 15, x_max 10, learning rate 0.1 and 10 iterations
             word2vec=(("window", 10), ("sample", 1e-4), ("epochs", 5 if large else 10))
             + ((("workers", 2),) if large else ()),
             glove=(("window", 10), ("x_max", 10.0), ("epochs", 15), ("dtype", "float32"))

@@ -7,12 +7,15 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from workbench._validation import check_bool
+from workbench.datasets import load_analogies, load_wordsim
+from workbench.embeddings import WordVectors
+from workbench.evaluation import AnalogyResult, WordSimResult, evaluate_analogies, evaluate_wordsim
+from workbench.gcca import MVLSA
 from workbench.studies.mvlsa._settings import (
     ANALOGY_SETS,
     PAPER_WORDSIM,
@@ -21,6 +24,7 @@ from workbench.studies.mvlsa._settings import (
     _names,
 )
 from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set, usable_views
+from workbench.views import View, preprocess
 
 logger = logging.getLogger(__name__)
 
@@ -35,19 +39,17 @@ class FittedSystem:
     """A fitted MVLSA system: ``model`` (the estimator), its config and the views' names."""
 
     config: MVLSAConfig
-    model: Any
+    model: MVLSA
     words: tuple[str, ...]
     view_names: tuple[str, ...]
     seconds: float
 
-    def vectors(self, n_components: int | None = None) -> Any:
+    def vectors(self, n_components: int | None = None) -> WordVectors:
         """``WordVectors`` of the first ``n_components`` dimensions (no refit)."""
         return self.model.to_word_vectors(self.words, n_components)
 
 
-def _preprocessed(view_set: ViewSet, config: MVLSAConfig) -> list[Any]:
-    from workbench.views import preprocess
-
+def _preprocessed(view_set: ViewSet, config: MVLSAConfig) -> list[View]:
     spec = config.spec()
     out = []
     for v in view_set.views:
@@ -69,8 +71,6 @@ def fit_mvlsa(view_set: ViewSet, config: MVLSAConfig) -> FittedSystem:
     bad combinations (``v`` above the number of views, ...) raise the estimator's ValueError.
     A view with NaN or infinite entries raises ValueError naming it.
     """
-    from workbench.gcca import MVLSA
-
     _check_view_set(view_set)
     _check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
     t0 = time.perf_counter()
@@ -98,28 +98,23 @@ def fit_mvlsa(view_set: ViewSet, config: MVLSAConfig) -> FittedSystem:
     )
 
 
-def _check_vectors(vectors: Any, name: str) -> Any:
-    """``vectors`` if it looks like :class:`workbench.embeddings.WordVectors` (``words``,
-    ``vectors`` and ``subset``), else a ``TypeError`` naming ``name``."""
+def _check_vectors(vectors: object, name: str) -> None:
+    """A ``TypeError`` naming ``name`` unless ``vectors`` looks like
+    :class:`workbench.embeddings.WordVectors` (``words``, ``vectors`` and ``subset``)."""
     if not all(hasattr(vectors, a) for a in ("words", "vectors", "subset")):
         raise TypeError(
             f"{name} must be word vectors (workbench.embeddings.WordVectors), "
             f"got {type(vectors).__name__}"
         )
-    return vectors
 
 
 @functools.lru_cache(maxsize=32)
 def _rating_set(name: str) -> pd.DataFrame:
-    from workbench.datasets import load_wordsim
-
     return load_wordsim(name)
 
 
 @functools.lru_cache(maxsize=4)
 def _analogy_questions() -> pd.DataFrame:
-    from workbench.datasets import load_analogies
-
     return load_analogies()
 
 
@@ -128,8 +123,8 @@ class SystemEvaluation:
     """Scores of one system: per rating set :class:`WordSimResult`, and the analogy result."""
 
     name: str
-    wordsim: dict[str, Any]
-    analogy: Any = None
+    wordsim: dict[str, WordSimResult]
+    analogy: AnalogyResult | None = None
     kinds: np.ndarray | None = None
 
     def scores(self) -> pd.Series:
@@ -157,10 +152,10 @@ class SystemEvaluation:
 
 
 def evaluate_system(
-    vectors: Any,
+    vectors: WordVectors,
     *,
     name: str = "system",
-    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    wordsim: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     analogies: bool = True,
     restrict_to: Sequence[str] | None = None,
 ) -> SystemEvaluation:
@@ -172,8 +167,6 @@ def evaluate_system(
     systems with bigger vocabularies such as pretrained GloVe are scored on the same pairs and
     the same answer vocabulary). Out-of-vocabulary pairs / questions are skipped.
     """
-    from workbench.evaluation import evaluate_analogies, evaluate_wordsim
-
     if not isinstance(name, str):
         raise TypeError(f"name must be a string, got {name!r} ({type(name).__name__})")
     _check_vectors(vectors, "vectors")
@@ -185,7 +178,7 @@ def evaluate_system(
         vectors = vectors.subset(restrict_to)
     if len(vectors) == 0:
         raise ValueError(f"system {name!r} has no vectors (after restrict_to)")
-    ws: dict[str, Any] = {}
+    ws: dict[str, WordSimResult] = {}
     for item in wordsim:
         if not isinstance(item, (str, pd.DataFrame)):
             raise TypeError(

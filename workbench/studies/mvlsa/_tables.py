@@ -5,11 +5,18 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from workbench.significance import (
+    ResultsTable,
+    compare_accuracy,
+    compare_wordsim,
+    mrds_accuracy,
+    mrds_correlation,
+    results_table,
+)
 from workbench.studies.mvlsa._settings import ANALOGY_SETS
 from workbench.studies.mvlsa._systems import SystemEvaluation
 
@@ -30,7 +37,7 @@ def scores_frame(evaluations: Sequence[SystemEvaluation]) -> pd.DataFrame:
     return df
 
 
-def _check_evaluations(evaluations: Any) -> None:
+def _check_evaluations(evaluations: object) -> None:
     """A non-empty sequence of :class:`SystemEvaluation` with distinct names."""
     if isinstance(evaluations, (str, bytes)) or not isinstance(evaluations, Sequence):
         raise TypeError(
@@ -51,15 +58,11 @@ def _check_evaluations(evaluations: Any) -> None:
 
 @functools.lru_cache(maxsize=256)
 def _mrds_corr(n: int) -> float:
-    from workbench.significance import mrds_correlation
-
     return float(mrds_correlation(n, 0.9, 0.05)) if n >= 4 else float("nan")
 
 
 @functools.lru_cache(maxsize=256)
 def _mrds_acc(n: int) -> float:
-    from workbench.significance import mrds_accuracy
-
     return float(mrds_accuracy(n, 0.05)) if n >= 1 else float("nan")
 
 
@@ -83,12 +86,10 @@ def marked_table(
     *,
     significant: pd.DataFrame | None = None,
     baseline: str | None = None,
-) -> Any:
+) -> ResultsTable:
     """:func:`workbench.significance.results_table` of the systems: bold = within MRDS of the
     row's best (the paper's convention), ``†`` from ``significant`` (or gains over ``baseline``
     above the MRDS)."""
-    from workbench.significance import results_table
-
     return results_table(
         scores_frame(evaluations),
         mrds=mrds_column(evaluations),
@@ -108,8 +109,6 @@ def _compare(a: SystemEvaluation, b: SystemEvaluation, row: str) -> tuple[float,
     (:func:`workbench.significance.compare_wordsim`); analogies: accuracy difference and the
     exact McNemar test (:func:`workbench.significance.compare_accuracy`).
     """
-    from workbench.significance import compare_accuracy, compare_wordsim
-
     if row in ANALOGY_SETS:
         ha, sa = a.hits(row)
         hb, sb = b.hits(row)

@@ -26,7 +26,12 @@ import scipy.sparse as sp
 from tqdm.auto import tqdm
 
 from workbench._validation import check_bool, check_float, check_int
+from workbench.datasets import load_wordsim, wordsim_split
+from workbench.embeddings import WordVectors
+from workbench.significance import compare_wordsim
 from workbench.studies.mvlsa._factors import FactorStore
+from workbench.studies.mvlsa._fusion import FusionResult, fusion_study
+from workbench.studies.mvlsa._grids import AblationResult, ablation_study
 from workbench.studies.mvlsa._settings import (
     PAPER_WORDSIM,
     MVLSAConfig,
@@ -41,6 +46,9 @@ from workbench.studies.mvlsa._viewsets import (
     _check_view_set,
     study_cache,
 )
+from workbench.views import View
+
+from .._pvalues import adjust_finite
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +108,7 @@ class MVLSAChoice:
             self, config=dataclasses.replace(self.config, random_state=int(seed))
         )
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, str | int]:
         """Flat description (for tables and records)."""
         c = self.config
         return {
@@ -117,8 +125,6 @@ class MVLSAChoice:
 def split_wordsim(names: Sequence[str | pd.DataFrame], split: str) -> list[pd.DataFrame]:
     """The ``split`` (``"dev"`` or ``"test"``) part of each rating set (a name of
     :data:`workbench.datasets.WORDSIM_NAMES` or a loaded DataFrame with ``attrs["name"]``)."""
-    from workbench.datasets import load_wordsim, wordsim_split
-
     if split not in ("dev", "test"):
         raise ValueError(f"split must be 'dev' or 'test', got {split!r}")
     names = _names(names, "names", allow_empty=True)
@@ -143,7 +149,7 @@ def split_wordsim(names: Sequence[str | pd.DataFrame], split: str) -> list[pd.Da
 
 
 # ------------------------------------------------------------------------------ views
-def _offset_views(view_set: ViewSet) -> dict[int, Any]:
+def _offset_views(view_set: ViewSet) -> dict[int, View]:
     out = {}
     for v in view_set.views:
         if v.family == "positional":
@@ -151,7 +157,7 @@ def _offset_views(view_set: ViewSet) -> dict[int, Any]:
     return out
 
 
-def _derived(template: Any, name: str, matrix: sp.csr_array) -> Any:
+def _derived(template: View, name: str, matrix: sp.csr_array) -> View:
     m = sp.csr_array(matrix)
     m.sort_indices()
     return dataclasses.replace(
@@ -161,7 +167,7 @@ def _derived(template: Any, name: str, matrix: sp.csr_array) -> Any:
     )
 
 
-def positional_scheme(view_set: ViewSet, scheme: str) -> list[Any]:
+def positional_scheme(view_set: ViewSet, scheme: str) -> list[View]:
     """The positional views of ``scheme`` (:data:`POSITIONAL_SCHEMES`) from the raw offset views.
 
     ``"offsets ±1-5"`` adds the right-context views :math:`Z_k^\top`; windows are
@@ -195,23 +201,21 @@ def positional_scheme(view_set: ViewSet, scheme: str) -> list[Any]:
     return out
 
 
-def _choice_views(view_set: ViewSet, choice: MVLSAChoice) -> list[Any]:
+def _choice_views(view_set: ViewSet, choice: MVLSAChoice) -> list[View]:
     fams = view_set.families()
     wanted = list(fams) if choice.families is None else list(choice.families)
     unknown = [f for f in wanted if f not in fams]
     if unknown:
         raise ValueError(f"unknown view families {unknown}; known: {sorted(fams)}")
-    views: list[Any] = []
+    views: list[View] = []
     if "positional" in wanted:
         views += positional_scheme(view_set, choice.positional)
     views += [v for v in view_set.views if v.family in wanted and v.family != "positional"]
     return views
 
 
-def choice_vectors(view_set: ViewSet, choice: MVLSAChoice, store: FactorStore) -> Any:
+def choice_vectors(view_set: ViewSet, choice: MVLSAChoice, store: FactorStore) -> WordVectors:
     """``WordVectors`` of one choice, from the store's factors (computed on demand)."""
-    from workbench.embeddings import WordVectors
-
     _check_view_set(view_set)
     _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
     _check_instance(store, "store", FactorStore, "a FactorStore")
@@ -313,7 +317,7 @@ def default_tuning_steps(
     ]  # fmt: skip
 
 
-def _scheme_ok(offs: Mapping[int, Any], scheme: str) -> bool:
+def _scheme_ok(offs: Mapping[int, View], scheme: str) -> bool:
     need = _SCHEME_OFFSETS[scheme]
     return all(k in offs for k in range(1, need + 1))
 
@@ -378,8 +382,6 @@ class TuningResult:
 
 def _compare_sets(a: SystemEvaluation, b: SystemEvaluation, alpha: float) -> pd.DataFrame:
     """``b - a`` per rating set with Williams' t (two-sided) and Holm over the sets."""
-    from workbench.significance import compare_wordsim, holm
-
     rows = []
     for name in a.wordsim:
         try:
@@ -390,10 +392,7 @@ def _compare_sets(a: SystemEvaluation, b: SystemEvaluation, alpha: float) -> pd.
             diff, p = float(b.wordsim[name].spearman - a.wordsim[name].spearman), float("nan")
         rows.append({"test_set": name, "difference": diff, "pvalue": p})
     df = pd.DataFrame(rows).set_index("test_set")
-    ok = df["pvalue"].notna()
-    df["pvalue_holm"] = np.nan
-    if ok.any():
-        df.loc[ok, "pvalue_holm"] = np.asarray(holm(df.loc[ok, "pvalue"].to_numpy()))
+    df["pvalue_holm"] = adjust_finite(df["pvalue"].to_numpy(dtype=float))
     df["significant"] = (df["pvalue_holm"] < alpha).fillna(False).astype(bool)
     return df
 
@@ -500,7 +499,7 @@ def _choice_from_json(obj: Mapping[str, Any]) -> MVLSAChoice:
     )
 
 
-def _tuning_inputs(view_set: ViewSet, settings: Any, seed: int) -> dict[str, Any]:
+def _tuning_inputs(view_set: ViewSet, settings: StudySettings, seed: int) -> dict[str, Any]:
     return {"views": settings.view_key(), "config": dataclasses.asdict(settings.config),
             "tuning": list(settings.tuning), "wordsim": list(map(str, settings.wordsim)),
             "names": list(view_set.names), "seed": seed, "size": settings.size}  # fmt: skip
@@ -508,7 +507,7 @@ def _tuning_inputs(view_set: ViewSet, settings: Any, seed: int) -> dict[str, Any
 
 def study_tuning(
     view_set: ViewSet,
-    settings: Any,
+    settings: StudySettings,
     *,
     seed: int = 0,
     store: FactorStore | None = None,
@@ -532,7 +531,7 @@ def study_tuning(
 
 
 def tuned_choice(
-    view_set: ViewSet, settings: Any, *, seed: int = 0, store: FactorStore | None = None
+    view_set: ViewSet, settings: StudySettings, *, seed: int = 0, store: FactorStore | None = None
 ) -> MVLSAChoice:
     """The configuration chosen on dev data by :func:`study_tuning` (read from the cache that
     notebook 03 writes; the path is run when it is missing or invalid)."""
@@ -596,17 +595,13 @@ def choice_ablation(
     *,
     store: FactorStore,
     removals: Mapping[str, Sequence[str]] | None = None,
-    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    wordsim: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     analogies: bool = True,
     alpha: float = 0.05,
-) -> Any:
+) -> AblationResult:
     """:func:`ablation_study` of ``choice`` over *all* the view set's families: each removal
     combines the stored view factors of the views left (no refit of the others)."""
-    from workbench.studies.mvlsa._grids import ablation_study
-
-    _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
-    _check_instance(store, "store", FactorStore, "a FactorStore")
-    everything = dataclasses.replace(choice, families=None)
+    vectors_of = _stored_vectors(choice, store)
     return ablation_study(
         view_set,
         choice.config,
@@ -614,8 +609,17 @@ def choice_ablation(
         wordsim=wordsim,
         analogies=analogies,
         alpha=alpha,
-        vectors_of=lambda vs: choice_vectors(vs, everything, store),
+        vectors_of=vectors_of,
     )
+
+
+def _stored_vectors(choice: MVLSAChoice, store: FactorStore) -> Callable[[ViewSet], WordVectors]:
+    """``vectors_of`` a view set: ``choice`` over all its families, from the stored view
+    factors of ``store``."""
+    _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
+    _check_instance(store, "store", FactorStore, "a FactorStore")
+    everything = dataclasses.replace(choice, families=None)
+    return lambda vs: choice_vectors(vs, everything, store)
 
 
 def choice_fusion(
@@ -623,22 +627,18 @@ def choice_fusion(
     choice: MVLSAChoice,
     *,
     store: FactorStore,
-    glove: Any,
-    wsg: Any,
-    pretrained: Any = None,
-    extra: Mapping[str, Any] | None = None,
-    wordsim: Sequence[Any] = PAPER_WORDSIM,
+    glove: WordVectors,
+    wsg: WordVectors,
+    pretrained: WordVectors | None = None,
+    extra: Mapping[str, WordVectors] | None = None,
+    wordsim: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     analogies: bool = True,
     alpha: float = 0.05,
-) -> Any:
+) -> FusionResult:
     """:func:`fusion_study` (Table 9) with MVLSA systems of ``choice``'s configuration and
     positional scheme, from stored view factors (corpus views; all views; all views plus the
     GloVe and skip-gram embedding views)."""
-    from workbench.studies.mvlsa._fusion import fusion_study
-
-    _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
-    _check_instance(store, "store", FactorStore, "a FactorStore")
-    everything = dataclasses.replace(choice, families=None)
+    vectors_of = _stored_vectors(choice, store)
     return fusion_study(
         view_set,
         choice.config,
@@ -648,6 +648,6 @@ def choice_fusion(
         wordsim=wordsim,
         analogies=analogies,
         alpha=alpha,
-        vectors_of=lambda vs: choice_vectors(vs, everything, store),
+        vectors_of=vectors_of,
         extra=extra,
     )

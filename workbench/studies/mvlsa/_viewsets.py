@@ -13,9 +13,15 @@ import numpy as np
 import scipy.sparse as sp
 from tqdm.auto import tqdm
 
+from workbench import datasets as ds
+from workbench import views as wv
 from workbench._io import Cache
+from workbench._typing import Matrix
 from workbench._validation import check_bool, check_int
+from workbench.datasets import Corpus
+from workbench.lexicons import lexicon_view
 from workbench.studies.mvlsa._settings import StudySettings, _check_instance, _names
+from workbench.views import View, Vocabulary
 
 logger = logging.getLogger(__name__)
 
@@ -38,8 +44,8 @@ class ViewSet:
         Corpus name, token count, dropped views, build seconds.
     """
 
-    vocab: Any
-    views: tuple[Any, ...]
+    vocab: Vocabulary
+    views: tuple[View, ...]
     info: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -88,7 +94,7 @@ class ViewSet:
         return dataclasses.replace(self, views=tuple(keep))
 
 
-def usable_views(views: Sequence[Any], *, min_rows: int = 2) -> tuple[list[Any], list[str]]:
+def usable_views(views: Sequence[View], *, min_rows: int = 2) -> tuple[list[View], list[str]]:
     """Keep views with at least ``min_rows`` observed rows that are not constant on them.
 
     A view whose observed rows are all equal is zero after centring (rank 0) and cannot take
@@ -107,8 +113,8 @@ def usable_views(views: Sequence[Any], *, min_rows: int = 2) -> tuple[list[Any],
     bad = [v for v in views if not (hasattr(v, "matrix") and hasattr(v, "observed"))]
     if bad:
         raise TypeError(f"views must be View objects, got {type(bad[0]).__name__}")
-    kept: list[Any] = []
-    dropped: list[Any] = []
+    kept: list[View] = []
+    dropped: list[View] = []
     for v in views:
         obs = np.flatnonzero(v.observed)
         ok = obs.size >= max(min_rows, 2)
@@ -136,12 +142,12 @@ BASELINE_CACHE = ("mvlsa/baselines", 4)
 TUNING_CACHE = ("mvlsa/tuning", 2)
 
 
-def _check_view_set(view_set: Any, name: str = "view_set") -> ViewSet:
+def _check_view_set(view_set: object, name: str = "view_set") -> ViewSet:
     """``view_set`` if it is a :class:`ViewSet` with at least one view."""
-    _check_instance(view_set, name, ViewSet, "a ViewSet (from build_view_set)")
-    if not view_set.views:
+    checked = _check_instance(view_set, name, ViewSet, "a ViewSet (from build_view_set)")
+    if not checked.views:
         raise ValueError(f"{name} has no views")
-    return view_set  # type: ignore[no-any-return]
+    return checked
 
 
 def study_cache(spec: tuple[str, int]) -> Cache:
@@ -149,9 +155,9 @@ def study_cache(spec: tuple[str, int]) -> Cache:
     return Cache(spec[0], version=spec[1])
 
 
-def _view_set_arrays(vs: ViewSet) -> tuple[dict[str, Any], dict[str, Any]]:
+def _view_set_arrays(vs: ViewSet) -> tuple[dict[str, Matrix], dict[str, Any]]:
     """A view set as cache arrays + JSON metadata (no pickle)."""
-    arrays: dict[str, Any] = {
+    arrays: dict[str, Matrix] = {
         "vocab_words": np.asarray(vs.vocab.words, dtype=str),
         "vocab_counts": np.asarray(vs.vocab.counts, dtype=np.int64),
     }
@@ -165,9 +171,7 @@ def _view_set_arrays(vs: ViewSet) -> tuple[dict[str, Any], dict[str, Any]]:
     return arrays, {"views": views, "info": vs.info}
 
 
-def _view_set_from_arrays(arrays: dict[str, Any], meta: dict[str, Any]) -> ViewSet:
-    from workbench.views import View, Vocabulary
-
+def _view_set_from_arrays(arrays: dict[str, Matrix], meta: dict[str, Any]) -> ViewSet:
     vocab = Vocabulary.from_words([str(w) for w in arrays["vocab_words"]], arrays["vocab_counts"])
     views = []
     for i, rec in enumerate(meta["views"]):
@@ -191,8 +195,6 @@ def build_view_set(
     are dropped and listed in ``info["dropped"]``. The cache key covers the corpus checksum and
     every view-building setting; entries live in the verified cache (:mod:`workbench._io`).
     """
-    from workbench import datasets as ds
-
     if isinstance(settings, str):
         raise TypeError(
             f"settings must be a StudySettings, got the string {settings!r}; "
@@ -217,13 +219,9 @@ def build_view_set(
 
 
 def _build_view_set(
-    settings: StudySettings, corpus: Any, *, cache: bool, progress: bool | None
+    settings: StudySettings, corpus: Corpus, *, cache: bool, progress: bool | None
 ) -> ViewSet:
     """Build the view set of :func:`build_view_set` (``cache``: reuse cached count views)."""
-    from workbench import datasets as ds
-    from workbench import views as wv
-    from workbench.lexicons import lexicon_view
-
     t0 = time.perf_counter()
     steps = ["vocabulary", "positional", "dependency", "bitext", "lexicons"]
     bar = tqdm(total=len(steps), desc="views", disable=None if progress is None else not progress)
@@ -231,7 +229,7 @@ def _build_view_set(
         corpus, max_size=settings.vocab_size, min_count=settings.min_count
     )
     bar.update()
-    views: list[Any] = list(
+    views: list[View] = list(
         wv.positional_views(enc, vocab, settings.offsets, cache=cache, progress=False)
     )
     bar.update()

@@ -14,6 +14,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from scipy import stats
+
+from workbench.reported import reported
+
+from .._text import PerSeed, as_float, escape, mean_sd, seed_values
 
 __all__ = ["discussion_08", "discussion_09"]
 
@@ -21,40 +26,20 @@ __all__ = ["discussion_08", "discussion_09"]
 _ALPHA = 0.05
 
 
-def _vals(v: Any) -> np.ndarray:
-    if isinstance(v, Mapping):
-        v = list(v.values())
-    if not isinstance(v, (list, tuple, np.ndarray)):
-        v = [v]
-    return np.asarray([np.nan if x is None else float(x) for x in v], dtype=float)
-
-
-def _ms(v: Any, scale: float = 100.0, decimals: int = 1, sign: bool = False) -> str:
-    """``mean ± sd`` of per-seed values (the mean alone for one seed)."""
-    a = _vals(v)
-    a = a[np.isfinite(a)]
-    if a.size == 0:
-        return "n/a"
-    fmt = f"{{:{'+' if sign else ''}.{decimals}f}}"
-    text = fmt.format(scale * a.mean())
-    if a.size > 1:
-        text += f" ± {scale * a.std(ddof=1):.{decimals}f}"
-    return text
-
-
-def _count_ms(v: Any) -> str:
+def _count_ms(v: PerSeed) -> str:
     """A per-seed count: the number when every seed has the same, else ``mean ± sd``."""
-    a = _vals(v)
+    a = seed_values(v)
     a = a[np.isfinite(a)]
     if a.size and np.all(a == a[0]):
         return f"{a[0]:.0f}"
-    return _ms(a, 1, 0)
+    return mean_sd(a, 1, 0)
 
 
-def _num(v: Any, scale: float = 100.0, decimals: int = 1) -> str:
+def _num(v: object, scale: float = 100.0, decimals: int = 1) -> str:
+    """A recorded or reported number times ``scale`` (``"n/a"`` for None or a non-finite float)."""
     if v is None or (isinstance(v, float) and not math.isfinite(v)):
         return "n/a"
-    return f"{scale * float(v):.{decimals}f}"
+    return f"{scale * as_float(v):.{decimals}f}"
 
 
 def _seeds(k: int, n: int) -> str:
@@ -67,13 +52,8 @@ def _seeds(k: int, n: int) -> str:
     return f"in {k} of {n} seeds"
 
 
-def _count(flags: Sequence[Any]) -> int:
+def _count(flags: Sequence[bool] | np.ndarray) -> int:
     return int(sum(bool(f) for f in flags))
-
-
-def _escape(text: str) -> str:
-    """Braces doubled: the text is passed through :func:`workbench.records.narrate`."""
-    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _verdict(k: int, n: int, yes: str, no: str, partly: str) -> str:
@@ -82,15 +62,25 @@ def _verdict(k: int, n: int, yes: str, no: str, partly: str) -> str:
     return no if k == 0 else partly
 
 
+def _head(rec: Mapping[str, Any], small_note: str) -> str:
+    """The first line: seeds and data size of the run (``small_note`` added at the small size)."""
+    seeds = rec["seeds"]
+    size = rec.get("data_size", "full")
+    head = (
+        f"*Rendered from this run's records: {len(seeds)} seed(s) "
+        f"({', '.join(map(str, seeds))}), "
+        f'`DATA_SIZE="{size}"`; numbers are mean ± sd over the seeds.*'
+    )
+    if size == "small":
+        head += " *This is the `small` size, which exists to test the code: " + small_note
+    return head
+
+
 # ============================================================================ notebook 08
 
 
 def discussion_08(rec: Mapping[str, Any]) -> str:
     """The Discussion of notebook 08 (Tables 1-2 of Shi, Sun & Hu 2018) from its records."""
-    from scipy import stats
-
-    from workbench.reported import reported
-
     t2 = reported("ex_rpca", "table2").table
     s32 = reported("ex_rpca", "section3_2").table
     seeds = rec["seeds"]
@@ -101,18 +91,13 @@ def discussion_08(rec: Mapping[str, Any]) -> str:
     alm = next((m for m in models if m.startswith("Ex-RPCA (ALM)")), None)
     lines: list[str] = []
 
-    size = rec.get("data_size", "full")
-    head = (
-        f"*Rendered from this run's records: {n} seed(s) ({', '.join(map(str, seeds))}), "
-        f'`DATA_SIZE="{size}"`; numbers are mean ± sd over the seeds.*'
-    )
-    if size == "small":
-        head += (
-            " *This is the `small` size, which exists to test the code: its vectors are trained "
-            "on a fraction of a corpus and their neighbours are close to random, so the findings "
-            "below should not be read as results.*"
+    lines.append(
+        _head(
+            rec,
+            "its vectors are trained on a fraction of a corpus and their neighbours are close to "
+            "random, so the findings below should not be read as results.*",
         )
-    lines.append(head)
+    )
     lines.append(
         f"* **The difference matrix.** {_count_ms(rec['n_multisense_words'])} words have at least "
         f"two senses; $M$ has {rec['dim']} rows and {_count_ms(rec['n_columns'])} columns."
@@ -120,9 +105,9 @@ def discussion_08(rec: Mapping[str, Any]) -> str:
 
     # §3.2: heavy tails of the PCA residual
     gauss = 2 * stats.norm.sf(3.0)
-    outside = _vals(rec["outside_3sigma"])
-    p_obs = float(s32.loc["outside 3 sigma", "observed"])
-    p_exp = float(s32.loc["outside 3 sigma", "expected (Gaussian)"])
+    outside = seed_values(rec["outside_3sigma"])
+    p_obs = as_float(s32.loc["outside 3 sigma", "observed"])
+    p_exp = as_float(s32.loc["outside 3 sigma", "expected (Gaussian)"])
     paper_ratio = p_obs / p_exp
     heavier = _count(outside > gauss)
     as_heavy = _count(outside / gauss >= paper_ratio / 2)
@@ -140,24 +125,26 @@ def discussion_08(rec: Mapping[str, Any]) -> str:
         verdict = "the residual is heavier-tailed than Gaussian noise only in some seeds."
     lines.append(
         "* **Heavy tails (§3.2).** After PCA, "
-        f"{_ms(outside, 100, 2)} % of the entries of the residual $E$ lie beyond three standard "
+        f"{mean_sd(outside, 100, 2)} % of the entries of the residual $E$ lie beyond three standard "
         f"deviations, against {_num(gauss, 100, 2)} % for Gaussian noise: a factor of "
-        f"{_ms(outside / gauss, 1, 1)}. The paper reports {_num(p_obs, 1)} % against "
+        f"{mean_sd(outside / gauss, 1, 1)}. The paper reports {_num(p_obs, 1)} % against "
         f"{_num(p_exp, 1)} %, a factor of {paper_ratio:.0f}. Heavier than Gaussian "
         f"{_seeds(heavier, n)}: " + verdict
     )
 
     # Table 2: explained variance
-    p_pca = [float(t2.loc[f"PCA#{c}", "rho_var"]) for c in range(1, k + 1)]
-    p_ex = [float(t2.loc[f"Ex-RPCA#{c}", "rho_var"]) for c in range(1, k + 1)]
-    ex_more = _count(_vals(rec["evr_first"][ex]) >= _vals(rec["evr_first"]["PCA"]))
-    comp_pca = " / ".join(_ms(rec["evr_components"]["PCA"][str(c)]) for c in range(1, k + 1))
-    comp_ex = " / ".join(_ms(rec["evr_components"][ex][str(c)]) for c in range(1, k + 1))
-    steeper = _count(_vals(rec["evr_first"]["PCA"]) * 100 > float(t2.loc["sumPCA", "rho_var"]))
+    p_pca = [as_float(t2.loc[f"PCA#{c}", "rho_var"]) for c in range(1, k + 1)]
+    p_ex = [as_float(t2.loc[f"Ex-RPCA#{c}", "rho_var"]) for c in range(1, k + 1)]
+    ex_more = _count(seed_values(rec["evr_first"][ex]) >= seed_values(rec["evr_first"]["PCA"]))
+    comp_pca = " / ".join(mean_sd(rec["evr_components"]["PCA"][str(c)]) for c in range(1, k + 1))
+    comp_ex = " / ".join(mean_sd(rec["evr_components"][ex][str(c)]) for c in range(1, k + 1))
+    steeper = _count(
+        seed_values(rec["evr_first"]["PCA"]) * 100 > as_float(t2.loc["sumPCA", "rho_var"])
+    )
     lines.append(
         f"* **Explained variance (Table 2).** The first {k} components explain {comp_pca} % of "
-        f"$M$ (PCA; sum {_ms(rec['evr_first']['PCA'])} %) and {comp_ex} % of Ex-RPCA's cleaned "
-        f"matrix $M - S$ ({ex}; sum {_ms(rec['evr_first'][ex])} %). The paper: "
+        f"$M$ (PCA; sum {mean_sd(rec['evr_first']['PCA'])} %) and {comp_ex} % of Ex-RPCA's cleaned "
+        f"matrix $M - S$ ({ex}; sum {mean_sd(rec['evr_first'][ex])} %). The paper: "
         f"{' / '.join(_num(v, 1) for v in p_pca)} (sum {_num(t2.loc['sumPCA', 'rho_var'], 1)}) "
         f"for PCA and {' / '.join(_num(v, 1) for v in p_ex)} (sum "
         f"{_num(t2.loc['sumEx-RPCA', 'rho_var'], 1)}) for Ex-RPCA. Ex-RPCA explains at least as "
@@ -166,21 +153,21 @@ def discussion_08(rec: Mapping[str, Any]) -> str:
     )
 
     # are the Ex-RPCA components different from PCA's?
-    sparse = _vals(rec["sparse_fraction"][ex])
-    angle = _vals(rec["subspace_angle_deg"][ex])
-    jac = _vals(rec["listed_jaccard"][ex])
+    sparse = seed_values(rec["sparse_fraction"][ex])
+    angle = seed_values(rec["subspace_angle_deg"][ex])
+    jac = seed_values(rec["listed_jaccard"][ex])
     same = _count((angle < 10) & (jac >= 0.8))
     alm_txt = ""
     if alm is not None:
         alm_txt = (
-            f" (ALM solution: {_ms(rec['subspace_angle_deg'][alm], 1, 1)}°, overlap "
-            f"{_ms(rec['listed_jaccard'][alm], 100, 0)} %)"
+            f" (ALM solution: {mean_sd(rec['subspace_angle_deg'][alm], 1, 1)}°, overlap "
+            f"{mean_sd(rec['listed_jaccard'][alm], 100, 0)} %)"
         )
     lines.append(
-        f"* **Ex-RPCA against PCA.** Ex-RPCA's sparse term holds {_ms(sparse, 100, 2)} % of the "
+        f"* **Ex-RPCA against PCA.** Ex-RPCA's sparse term holds {mean_sd(sparse, 100, 2)} % of the "
         f"entries of $M$. The largest principal angle between its first {k} components and PCA's "
-        f"is {_ms(angle, 1, 1)}°, and the pairs it lists overlap PCA's by "
-        f"{_ms(jac, 100, 0)} % (Jaccard){alm_txt}. Both methods give practically one answer "
+        f"is {mean_sd(angle, 1, 1)}°, and the pairs it lists overlap PCA's by "
+        f"{mean_sd(jac, 100, 0)} % (Jaccard){alm_txt}. Both methods give practically one answer "
         f"(angle below 10° and overlap at least 80 %) {_seeds(same, n)}, so the paper's contrast "
         "between topical PCA components and part-of-speech Ex-RPCA components "
         + _verdict(
@@ -194,16 +181,16 @@ def discussion_08(rec: Mapping[str, Any]) -> str:
 
     # Table 1: alignment and listed words
     cos = rec["avg_cos"]
-    above = _count(_vals(cos["PCA"]) > _vals(cos["random directions"]) + 0.2)
+    above = _count(seed_values(cos["PCA"]) > seed_values(cos["random directions"]) + 0.2)
     words = rec["top_words"]
     listing = "; ".join(
         f"component {c + 1}: " + ", ".join(words[ex][c * len(words[ex]) // k:(c + 1) * len(words[ex]) // k])
         for c in range(k)
     )  # fmt: skip
     lines.append(
-        f"* **Alignment (Table 1).** The listed pairs have mean |cos| {_ms(cos['PCA'], 1, 2)} with "
-        f"the PCA components and {_ms(cos[ex], 1, 2)} with {ex}'s, against "
-        f"{_ms(cos['random directions'], 1, 2)} for the pairs best aligned with random directions "
+        f"* **Alignment (Table 1).** The listed pairs have mean |cos| {mean_sd(cos['PCA'], 1, 2)} with "
+        f"the PCA components and {mean_sd(cos[ex], 1, 2)} with {ex}'s, against "
+        f"{mean_sd(cos['random directions'], 1, 2)} for the pairs best aligned with random directions "
         "(the paper's Table 2, components 1 / 2 / 3: "
         + " / ".join(_num(t2.loc[f"PCA#{c}", "Avg. cos"], 1, 2) for c in range(1, 4))
         + " for PCA, "
@@ -230,12 +217,12 @@ def discussion_08(rec: Mapping[str, Any]) -> str:
                   < _ALPHA)
         for m in ("PCA", ex)
     }  # fmt: skip
-    all_pseudo = _count(_vals(pf[ex]) >= 1.0)
+    all_pseudo = _count(seed_values(pf[ex]) >= 1.0)
     lines.append(
-        f"* **Pseudo or real?** By the neighbour-overlap criterion, {_ms(pf['PCA'])} % of the "
-        f"{rec['n_listed_pairs']} pairs listed for PCA and {_ms(pf[ex])} % of those for {ex} are "
-        f"pseudo, against a base rate of {_ms(base)} % over all sense pairs and "
-        f"{_ms(pf['random directions'])} % for random directions. Fisher's exact test against the "
+        f"* **Pseudo or real?** By the neighbour-overlap criterion, {mean_sd(pf['PCA'])} % of the "
+        f"{rec['n_listed_pairs']} pairs listed for PCA and {mean_sd(pf[ex])} % of those for {ex} are "
+        f"pseudo, against a base rate of {mean_sd(base)} % over all sense pairs and "
+        f"{mean_sd(pf['random directions'])} % for random directions. Fisher's exact test against the "
         f"base rate (Holm over the {rec['n_tests']} tests of a seed) is significant for PCA "
         f"{_seeds(fisher['PCA'], n)} and for {ex} {_seeds(fisher[ex], n)}. All listed pairs are "
         f"pseudo {_seeds(all_pseudo, n)}, so the paper's \"with no exception, the listed sense "
@@ -259,7 +246,7 @@ def discussion_08(rec: Mapping[str, Any]) -> str:
          for i in range(n)]
     )  # fmt: skip
     shares = "; ".join(
-        f"component {c}: {_ms(size_tests[c]['statistic'])} %" for c in range(1, k + 1)
+        f"component {c}: {mean_sd(size_tests[c]['statistic'])} %" for c in range(1, k + 1)
     )
     lines.append(
         "* **What the components encode.** Senses are numbered by decreasing cluster size. "
@@ -284,25 +271,28 @@ def discussion_08(rec: Mapping[str, Any]) -> str:
         if name in pl:
             better.append(
                 _count(
-                    (_vals(pl[name]["max_angle_deg"]) < _vals(pl["PCA"]["max_angle_deg"]))
-                    & (_vals(pl[name]["recall"]) > _vals(pl["PCA"]["recall"]))
+                    (
+                        seed_values(pl[name]["max_angle_deg"])
+                        < seed_values(pl["PCA"]["max_angle_deg"])
+                    )
+                    & (seed_values(pl[name]["recall"]) > seed_values(pl["PCA"]["recall"]))
                 )
             )
     both = min(better) if better else 0
     lines.append(
         "* **Solvers on planted structure.** On a planted rank-3 + Gaussian + sparse problem of "
         "the same height, the largest angle to the planted subspace is "
-        f"{_ms(pl['PCA']['max_angle_deg'], 1, 1)}° for PCA, "
-        f"{_ms(pl['Ex-RPCA iterative']['max_angle_deg'], 1, 1)}° for the iterative Ex-RPCA and "
-        f"{_ms(pl['Ex-RPCA ALM']['max_angle_deg'], 1, 1)}° for the ALM solution; sparse-support "
-        f"recall {_ms(pl['PCA']['recall'])} / {_ms(pl['Ex-RPCA iterative']['recall'])} / "
-        f"{_ms(pl['Ex-RPCA ALM']['recall'])} % at precision "
-        f"{_ms(pl['PCA']['precision'])} / {_ms(pl['Ex-RPCA iterative']['precision'])} / "
-        f"{_ms(pl['Ex-RPCA ALM']['precision'])} %. Both Ex-RPCA solvers beat PCA on angle and "
+        f"{mean_sd(pl['PCA']['max_angle_deg'], 1, 1)}° for PCA, "
+        f"{mean_sd(pl['Ex-RPCA iterative']['max_angle_deg'], 1, 1)}° for the iterative Ex-RPCA and "
+        f"{mean_sd(pl['Ex-RPCA ALM']['max_angle_deg'], 1, 1)}° for the ALM solution; sparse-support "
+        f"recall {mean_sd(pl['PCA']['recall'])} / {mean_sd(pl['Ex-RPCA iterative']['recall'])} / "
+        f"{mean_sd(pl['Ex-RPCA ALM']['recall'])} % at precision "
+        f"{mean_sd(pl['PCA']['precision'])} / {mean_sd(pl['Ex-RPCA iterative']['precision'])} / "
+        f"{mean_sd(pl['Ex-RPCA ALM']['precision'])} %. Both Ex-RPCA solvers beat PCA on angle and "
         f"recall {_seeds(both, n)}: the solvers do what they are meant to, so the absence of a "
         "difference on $M$ is a property of the data, not of the solvers."
     )
-    return _escape("\n".join(lines))
+    return escape("\n".join(lines))
 
 
 # ============================================================================ notebook 09
@@ -311,29 +301,22 @@ def discussion_08(rec: Mapping[str, Any]) -> str:
 def discussion_09(rec: Mapping[str, Any]) -> str:
     """The Discussion of notebook 09 (Table 3, Table 4 and Figure 2 of Shi, Sun & Hu 2018)
     from its records."""
-    from workbench.reported import reported
-
     t4p = reported("ex_rpca", "table4").table
     seeds = rec["seeds"]
     n = len(seeds)
     dim = int(rec["dim"])
-    lines: list[str] = []
-    size = rec.get("data_size", "full")
-    head = (
-        f"*Rendered from this run's records: {n} seed(s) ({', '.join(map(str, seeds))}), "
-        f'`DATA_SIZE="{size}"`; numbers are mean ± sd over the seeds.*'
-    )
-    if size == "small":
-        head += (
-            " *This is the `small` size, which exists to test the code: its scores are near "
-            "chance and its neighbours noisy, so the findings below should not be read as results.*"
+    lines: list[str] = [
+        _head(
+            rec,
+            "its scores are near chance and its neighbours noisy, so the findings below should "
+            "not be read as results.*",
         )
-    lines.append(head)
+    ]
     orig = rec["table4"]["V (original)"]
     lines.append(
         f"* **Baseline.** Our {dim}-dimensional vectors reach SCWS maxSimC "
-        f"{_ms(orig['SCWS test maxSimC'])} on the test half and WS-353 avgSim "
-        f"{_ms(orig['WS-353 avgSim'])}; the paper's NP-MSSG (300 dimensions, a billion tokens) "
+        f"{mean_sd(orig['SCWS test maxSimC'])} on the test half and WS-353 avgSim "
+        f"{mean_sd(orig['WS-353 avgSim'])}; the paper's NP-MSSG (300 dimensions, a billion tokens) "
         f"reaches {_num(t4p.loc['V', 'SCWS'], 1)} and {_num(t4p.loc['V', 'WS353'], 1)}. Gains, not "
         "levels, are therefore compared with the paper below."
     )
@@ -342,7 +325,7 @@ def discussion_09(rec: Mapping[str, Any]) -> str:
     words = rec["table3_words"]
     half = len(words) // 2
     lines.append(
-        f"* **Table 3.** Ex-RPCA (rank {rec['rank']}) puts {_ms(rec['sparse_nonzero_fraction'], 100, 2)} % "
+        f"* **Table 3.** Ex-RPCA (rank {rec['rank']}) puts {mean_sd(rec['sparse_nonzero_fraction'], 100, 2)} % "
         f"of the entries of $M$ into $S$. In seed {rec['table3_seed']} the largest sparse norms "
         f"belong to {', '.join(words[:half])} and the smallest to {', '.join(words[half:])}; the "
         "table lists their senses' neighbours to judge by eye. The WordNet check below tests the "
@@ -356,29 +339,31 @@ def discussion_09(rec: Mapping[str, Any]) -> str:
     p_name = "||S_p|| given frequency (partial)"
 
     def sig(name: str) -> int:
-        return _count(_vals(wn[name]["pvalue_holm"]) < _ALPHA)
+        return _count(seed_values(wn[name]["pvalue_holm"]) < _ALPHA)
 
-    beats_raw = _count(_vals(wn[s_name]["spearman"]) > _vals(wn[m_name]["spearman"]))
-    beats_freq = _count(_vals(wn[s_name]["spearman"]) > _vals(wn[f_name]["spearman"]))
+    beats_raw = _count(seed_values(wn[s_name]["spearman"]) > seed_values(wn[m_name]["spearman"]))
+    beats_freq = _count(seed_values(wn[s_name]["spearman"]) > seed_values(wn[f_name]["spearman"]))
     positive = _count(
-        (_vals(wn[s_name]["spearman"]) > 0) & (_vals(wn[s_name]["pvalue_holm"]) < _ALPHA)
+        (seed_values(wn[s_name]["spearman"]) > 0)
+        & (seed_values(wn[s_name]["pvalue_holm"]) < _ALPHA)
     )
     partial_pos = _count(
-        (_vals(wn[p_name]["pvalue_holm"]) < _ALPHA) & (_vals(wn[p_name]["spearman"]) > 0)
+        (seed_values(wn[p_name]["pvalue_holm"]) < _ALPHA)
+        & (seed_values(wn[p_name]["spearman"]) > 0)
     )
     accurate = _count(
-        (_vals(wn[s_name]["spearman"]) > _vals(wn[m_name]["spearman"]))
-        & (_vals(wn[p_name]["pvalue_holm"]) < _ALPHA)
-        & (_vals(wn[p_name]["spearman"]) > 0)
+        (seed_values(wn[s_name]["spearman"]) > seed_values(wn[m_name]["spearman"]))
+        & (seed_values(wn[p_name]["pvalue_holm"]) < _ALPHA)
+        & (seed_values(wn[p_name]["spearman"]) > 0)
     )
     lines.append(
         f"* **WordNet check of §4.2.** Over {_count_ms(rec['wordnet_n_words'])} words with WordNet "
         f"entries, the mean $\\|S_p\\|_2$ correlates with the number of synsets at Spearman "
-        f"{_ms(wn[s_name]['spearman'], 1, 3)} (significant after Holm over the five signals "
-        f"{_seeds(sig(s_name), n)}), and at {_ms(wn[p_name]['spearman'], 1, 3)} after controlling "
+        f"{mean_sd(wn[s_name]['spearman'], 1, 3)} (significant after Holm over the five signals "
+        f"{_seeds(sig(s_name), n)}), and at {mean_sd(wn[p_name]['spearman'], 1, 3)} after controlling "
         f"for frequency ({_seeds(sig(p_name), n)}). The plain difference norm $\\|M_p\\|_2$ "
-        f"reaches {_ms(wn[m_name]['spearman'], 1, 3)} and frequency alone "
-        f"{_ms(wn[f_name]['spearman'], 1, 3)}; the sparse norm beats the difference norm "
+        f"reaches {mean_sd(wn[m_name]['spearman'], 1, 3)} and frequency alone "
+        f"{mean_sd(wn[f_name]['spearman'], 1, 3)}; the sparse norm beats the difference norm "
         f"{_seeds(beats_raw, n)} and frequency {_seeds(beats_freq, n)}. A positive, significant "
         f"link holds {_seeds(positive, n)}; the paper's \"accurate indicator of real multi "
         'senses" (better than the raw difference and positive beyond frequency, significantly) '
@@ -403,7 +388,7 @@ def discussion_09(rec: Mapping[str, Any]) -> str:
         f"* **Choice on dev.** The number of removed dimensions is chosen on the SCWS dev half "
         f"({rec['n_scws_dev']} scored items): PCA {', '.join(map(str, ch['PCA']))} and Ex-RPCA "
         f"{', '.join(map(str, ch['Ex-RPCA']))} over the seeds (the paper, choosing on SCWS "
-        f"itself: {int(t4p.loc['V~_PCA', 'Rank(L)'])} and {int(t4p.loc['V~_Ex-RPCA', 'Rank(L)'])})."
+        f"itself: {int(as_float(t4p.loc['V~_PCA', 'Rank(L)']))} and {int(as_float(t4p.loc['V~_Ex-RPCA', 'Rank(L)']))})."
     )
 
     # Table 4 on test
@@ -412,31 +397,35 @@ def discussion_09(rec: Mapping[str, Any]) -> str:
     verdicts = []
     for row, key in (("V~ PCA", "PCA"), ("V~ Ex-RPCA", "Ex-RPCA")):
         r = t4[row]
-        up_s = _count(_vals(r["SCWS gain"]) > 0)
-        sig_s = _count((_vals(r["SCWS gain"]) > 0) & (_vals(r["p_holm (SCWS)"]) < _ALPHA))
-        up_w = _count(_vals(r["WS-353 gain"]) > 0)
-        sig_w = _count((_vals(r["WS-353 gain"]) > 0) & (_vals(r["p_holm (WS-353)"]) < _ALPHA))
+        up_s = _count(seed_values(r["SCWS gain"]) > 0)
+        sig_s = _count(
+            (seed_values(r["SCWS gain"]) > 0) & (seed_values(r["p_holm (SCWS)"]) < _ALPHA)
+        )
+        up_w = _count(seed_values(r["WS-353 gain"]) > 0)
+        sig_w = _count(
+            (seed_values(r["WS-353 gain"]) > 0) & (seed_values(r["p_holm (WS-353)"]) < _ALPHA)
+        )
         parts.append(
-            f"{key}: SCWS test {_ms(r['SCWS test maxSimC'])} ({_ms(r['SCWS gain'], sign=True)}; up "
+            f"{key}: SCWS test {mean_sd(r['SCWS test maxSimC'])} ({mean_sd(r['SCWS gain'], sign=True)}; up "
             f"{_seeds(up_s, n)}, significantly {_seeds(sig_s, n)}), WS-353 "
-            f"{_ms(r['WS-353 avgSim'])} ({_ms(r['WS-353 gain'], sign=True)}; up {_seeds(up_w, n)}, "
+            f"{mean_sd(r['WS-353 avgSim'])} ({mean_sd(r['WS-353 gain'], sign=True)}; up {_seeds(up_w, n)}, "
             f"significantly {_seeds(sig_w, n)})"
         )
         verdicts.append((up_s, sig_s))
     paper_gain = {
-        key: float(t4p.loc[f"V~_{key}", "SCWS"]) - float(t4p.loc["V", "SCWS"])
+        key: as_float(t4p.loc[f"V~_{key}", "SCWS"]) - as_float(t4p.loc["V", "SCWS"])
         for key in ("PCA", "Ex-RPCA")
     }
     up_all = min(v[0] for v in verdicts)
     sig_all = min(v[1] for v in verdicts)
-    gain_ratio = np.nanmean(_vals(t4["V~ PCA"]["SCWS gain"])) * 100 / paper_gain["PCA"]
+    gain_ratio = np.nanmean(seed_values(t4["V~ PCA"]["SCWS gain"])) * 100 / paper_gain["PCA"]
     lines.append(
         "* **Table 4 (test, touched once).** "
         + "; ".join(parts)
         + ". Significance: two-sided Williams tests against the original vectors, Holm over the "
         "four tests of a seed. The paper gains "
         f"{paper_gain['PCA']:+.1f} (PCA) and {paper_gain['Ex-RPCA']:+.1f} (Ex-RPCA) on SCWS and "
-        f"{float(t4p.loc['V~_PCA', 'WS353']) - float(t4p.loc['V', 'WS353']):+.1f} on WS-353. "
+        f"{as_float(t4p.loc['V~_PCA', 'WS353']) - as_float(t4p.loc['V', 'WS353']):+.1f} on WS-353. "
         + _verdict(
             up_all,
             n,
@@ -449,11 +438,13 @@ def discussion_09(rec: Mapping[str, Any]) -> str:
     )
 
     # PCA vs Ex-RPCA
-    diff = _vals(t4["V~ Ex-RPCA"]["SCWS test maxSimC"]) - _vals(t4["V~ PCA"]["SCWS test maxSimC"])
+    diff = seed_values(t4["V~ Ex-RPCA"]["SCWS test maxSimC"]) - seed_values(
+        t4["V~ PCA"]["SCWS test maxSimC"]
+    )
     close = _count(np.abs(diff) < 0.01)
-    paper_diff = float(t4p.loc["V~_Ex-RPCA", "SCWS"]) - float(t4p.loc["V~_PCA", "SCWS"])
+    paper_diff = as_float(t4p.loc["V~_Ex-RPCA", "SCWS"]) - as_float(t4p.loc["V~_PCA", "SCWS"])
     lines.append(
-        f"* **PCA ≈ Ex-RPCA.** Ex-RPCA minus PCA on SCWS test: {_ms(diff, sign=True)} points "
+        f"* **PCA ≈ Ex-RPCA.** Ex-RPCA minus PCA on SCWS test: {mean_sd(diff, sign=True)} points "
         f"(paper: {paper_diff:+.1f}); within one point {_seeds(close, n)}: "
         + _verdict(
             close,
@@ -465,13 +456,13 @@ def discussion_09(rec: Mapping[str, Any]) -> str:
     )
 
     # Figure 2
-    keep = _vals(rec["keep_original_removed"])
+    keep = seed_values(rec["keep_original_removed"])
     two_thirds = _count(keep >= 2 * dim / 3)
     lines.append(
         f"* **Figure 2 (dev).** The dev score stays within {_num(rec['keep_tolerance'])} points "
         "of the original's up to "
-        f"{_ms(keep, 1, 0)} removed dimensions of {dim} "
-        f"({_ms(keep / dim)} % of them); the paper keeps its original SCWS score with only a "
+        f"{mean_sd(keep, 1, 0)} removed dimensions of {dim} "
+        f"({mean_sd(keep / dim)} % of them); the paper keeps its original SCWS score with only a "
         f"third of the dimensions left. Two thirds removable {_seeds(two_thirds, n)}: "
         + _verdict(
             two_thirds,
@@ -481,4 +472,4 @@ def discussion_09(rec: Mapping[str, Any]) -> str:
             "holds only for some seeds.",
         )  # fmt: skip
     )
-    return _escape("\n".join(lines))
+    return escape("\n".join(lines))

@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import pandas as pd
 
 from workbench._validation import check_int
 from workbench.embeddings import MultiSenseVectors
+from workbench.significance import SeedSummary, seed_agreement
 from workbench.significance.seeds import format_mean_sd
 
+from .._parallel import run_jobs
+from .._pvalues import adjust_finite
 from ._settings import SenseSettings, train_preset
 from ._settings import settings as _settings_of
 
@@ -32,23 +36,19 @@ __all__ = ["run_seeds", "ALPHA"]
 ALPHA = 0.05
 
 
+R = TypeVar("R")
+
+
 # ============================================================================ running seeds
 
 
-def _call_single_threaded(fn: Callable[..., Any], seed: int, kwargs: Mapping[str, Any]) -> Any:
-    from threadpoolctl import threadpool_limits
-
-    with threadpool_limits(limits=1):
-        return fn(seed=seed, **kwargs)
-
-
 def run_seeds(
-    fn: Callable[..., Any],
+    fn: Callable[..., R],
     seeds: Sequence[int],
     *,
     n_jobs: int | None = None,
     **kwargs: Any,
-) -> dict[int, Any]:
+) -> dict[int, R]:
     """``{seed: fn(seed=seed, **kwargs)}``, the seeds in parallel worker processes.
 
     Parameters
@@ -72,23 +72,45 @@ def run_seeds(
         raise ValueError(f"seeds must be distinct, got {seeds}")
     n_jobs = check_int(n_jobs, "n_jobs", low=1, allow_none=True)
     jobs = min(len(seeds), 4) if n_jobs is None else n_jobs
-    if jobs == 1 or len(seeds) == 1:
-        return {s: _call_single_threaded(fn, s, kwargs) for s in seeds}
-    from joblib import Parallel, delayed
-    from joblib.externals.loky import get_reusable_executor
-
-    try:
-        out = Parallel(n_jobs=min(jobs, len(seeds)), backend="loky")(
-            delayed(_call_single_threaded)(fn, s, kwargs) for s in seeds
-        )
-    finally:
-        # stop the workers now rather than at interpreter exit (frees their memory, and a
-        # notebook kernel then exits without loky's warnings about leaked semaphores)
-        get_reusable_executor().shutdown(wait=True)
+    out = run_jobs(fn, [{"seed": s, **kwargs} for s in seeds], min(jobs, len(seeds)))
     return dict(zip(seeds, out))
 
 
-def _check_settings(settings: Any) -> SenseSettings:
+@dataclass(frozen=True, eq=False)
+class _SeedStudy(Generic[R]):
+    """What the studies of notebooks 08 and 09 share: the per-seed runs ``{seed: run}``."""
+
+    runs: dict[int, R]
+
+    @property
+    def seeds(self) -> list[int]:
+        return list(self.runs)
+
+    @property
+    def n_seeds(self) -> int:
+        return len(self.runs)
+
+    def long_table(self, attr: str) -> pd.DataFrame:
+        """The per-seed table ``attr`` (an attribute of the runs, see the class) of every seed
+        stacked with a ``seed`` column, for CSV."""
+        return _long(self.runs, attr)
+
+
+def _mean_sd_columns(
+    summary: SeedSummary, columns: Mapping[str, tuple[str, float, int]]
+) -> pd.DataFrame:
+    """``"mean ± sd"`` over the seeds of columns of ``summary``: ``{column: (name, scale,
+    decimals)}`` (the mean alone with one seed)."""
+    m, sd = summary.mean, summary.sd if summary.n_seeds > 1 else None
+    out = pd.DataFrame(index=m.index)
+    for col, (name, scale, dec) in columns.items():
+        out[name] = format_mean_sd(
+            m[col], None if sd is None else sd[col], scale=scale, decimals=dec
+        )
+    return out
+
+
+def _check_settings(settings: object) -> SenseSettings:
     """``settings`` (default: ``settings("small")``), refused unless a :class:`SenseSettings`."""
     if settings is None:
         return _settings_of("small")
@@ -111,19 +133,11 @@ def _model(settings: SenseSettings, seed: int, msv: MultiSenseVectors | None) ->
 
 
 def _holm(p: pd.Series) -> pd.Series:
-    from workbench.significance import holm
-
-    p = p.astype(float)
-    ok = p.notna()
-    out = pd.Series(np.nan, index=p.index)
-    if ok.any():
-        out[ok] = holm(p[ok].to_numpy())
-    return out
+    """Holm over the p-values that could be computed (NaN elsewhere)."""
+    return pd.Series(adjust_finite(p.to_numpy(dtype=float)), index=p.index)
 
 
-def _agreement_table(runs: Mapping[int, Any], attr: str = "tests") -> pd.DataFrame:
-    from workbench.significance import seed_agreement
-
+def _agreement_table(runs: Mapping[int, object], attr: str = "tests") -> pd.DataFrame:
     holm_sig = seed_agreement({s: getattr(r, attr)["pvalue_holm"] < ALPHA for s, r in runs.items()})
     raw_sig = seed_agreement({s: getattr(r, attr)["pvalue"] < ALPHA for s, r in runs.items()})
     return pd.DataFrame({"significant (Holm)": holm_sig, "significant (uncorrected)": raw_sig,
@@ -135,7 +149,9 @@ def _pmark(p: float) -> str:
     return text + ("†" if p < ALPHA else "")
 
 
-def _tests_table(runs: Mapping[int, Any], attr: str, stat: tuple[str, float, int]) -> pd.DataFrame:
+def _tests_table(
+    runs: Mapping[int, object], attr: str, stat: tuple[str, float, int]
+) -> pd.DataFrame:
     col, scale, dec = stat
     first = getattr(next(iter(runs.values())), attr)
     rows = {}
@@ -158,7 +174,7 @@ def _tests_table(runs: Mapping[int, Any], attr: str, stat: tuple[str, float, int
     return out
 
 
-def _long(runs: Mapping[int, Any], attr: str) -> pd.DataFrame:
+def _long(runs: Mapping[int, object], attr: str) -> pd.DataFrame:
     frames = []
     for seed, r in runs.items():
         t = getattr(r, attr)

@@ -8,23 +8,28 @@ lists the sense pairs aligned with the components and tests them against control
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
+from workbench import rpca
 from workbench._validation import check_float, check_int
 from workbench.embeddings import MultiSenseVectors
-from workbench.significance.seeds import format_mean_sd
+from workbench.senses import SenseNeighbours, component_pairs, pair_overlaps, unique_pairs
+from workbench.significance import SeedSummary, seed_summary
 
+from .._text import as_float
 from ._runs import (
     _agreement_table,
     _check_settings,
     _holm,
-    _long,
+    _mean_sd_columns,
     _model,
+    _SeedStudy,
     _tests_table,
     run_seeds,
 )
@@ -100,8 +105,6 @@ class SensePairRun:
 
 def _sign_test(proj: np.ndarray) -> tuple[float, float]:
     """Share of non-zero projections on their majority side and the two-sided binomial p."""
-    from scipy import stats
-
     pos = int(np.sum(proj > 0))
     n = int(np.sum(proj != 0))
     if n == 0:
@@ -148,16 +151,6 @@ def sense_pair_run(
     msv : MultiSenseVectors, optional
         Use these vectors instead of the preset's.
     """
-    from scipy import stats
-
-    from workbench import rpca
-    from workbench.senses import (
-        SenseNeighbours,
-        component_pairs,
-        pair_overlaps,
-        unique_pairs,
-    )
-
     settings = _check_settings(settings)
     seed = check_int(seed, "seed", low=0)
     if isinstance(ranks, (str, bytes)) or not hasattr(ranks, "__iter__") or not list(ranks):
@@ -244,7 +237,8 @@ def sense_pair_run(
     tests: dict[str, dict[str, float]] = {}
     nb, kb = int(base_flags.size), int(base_flags.sum())
     for name in bases:
-        k, n = int(summary.loc[name, "n_pseudo"]), int(summary.loc[name, "n_pairs"])
+        k = int(as_float(summary.loc[name, "n_pseudo"]))
+        n = int(as_float(summary.loc[name, "n_pairs"]))
         res_f = stats.fisher_exact([[k, n - k], [kb, nb - kb]])
         tests[f"pseudo share of listed pairs vs base rate: {name}"] = {
             "statistic": float(res_f.statistic), "pvalue": float(res_f.pvalue)
@@ -328,13 +322,14 @@ def sense_pair_run(
 
 
 @dataclass(frozen=True, eq=False)
-class SensePairStudy:
+class SensePairStudy(_SeedStudy[SensePairRun]):
     """Notebook 08 over several seeds: the per-seed runs and their summaries.
 
     Attributes
     ----------
     runs : dict
-        ``{seed: SensePairRun}``.
+        ``{seed: SensePairRun}``; their tables (``"table1"``, ``"table2"``, ``"summary"``,
+        ``"tests"``, ``"planted"``, ``"solvers"``) stacked over the seeds by :meth:`long_table`.
     table2, summary, planted, solvers : SeedSummary
         Mean and sd over the seeds of the per-seed tables (numeric columns).
     significant : DataFrame
@@ -342,64 +337,49 @@ class SensePairStudy:
         :data:`ALPHA` after Holm, and in how many before correction.
     """
 
-    runs: dict[int, SensePairRun]
-    table2: Any
-    summary: Any
-    planted: Any
-    solvers: Any
+    table2: SeedSummary
+    summary: SeedSummary
+    planted: SeedSummary
+    solvers: SeedSummary
     significant: pd.DataFrame = field(repr=False)
-
-    @property
-    def seeds(self) -> list[int]:
-        return list(self.runs)
-
-    @property
-    def n_seeds(self) -> int:
-        return len(self.runs)
 
     def solvers_table(self) -> pd.DataFrame:
         """Per decomposition, mean ± sd over the seeds: iterations, non-zero entries of
         :math:`S` (%), explained variance of the first components (%), and in how many seeds
         the solver converged."""
-        m, sd = self.solvers.mean, self.solvers.sd if self.n_seeds > 1 else None
-        out = pd.DataFrame(index=m.index)
-        for col in m.columns:
-            if col == "converged":
-                continue
-            scale, dec = (1.0, 0) if col == "iterations" else (100.0, 2 if "sparse" in col else 1)
-            name = col if col == "iterations" else f"{col} (%)"
-            out[name] = format_mean_sd(m[col], None if sd is None else sd[col], scale=scale,
-                                       decimals=dec)  # fmt: skip
+        columns = {
+            col: (col, 1.0, 0)
+            if col == "iterations"
+            else (f"{col} (%)", 100.0, 2 if "sparse" in col else 1)
+            for col in self.solvers.mean.columns
+            if col != "converged"
+        }
+        out = _mean_sd_columns(self.solvers, columns)
+        models = out.index
         conv = {name: sum(bool(r.solvers.loc[name, "converged"]) for r in self.runs.values())
-                for name in m.index}  # fmt: skip
-        out["converged"] = [f"{conv[name]} of {self.n_seeds}" for name in m.index]
+                for name in models}  # fmt: skip
+        out["converged"] = [f"{conv[name]} of {self.n_seeds}" for name in models]
         return out
 
     def table2_table(self) -> pd.DataFrame:
         """Table 2 analogue, mean ± sd over the seeds: mean |cos| of the listed pairs, the share
         judged pseudo (%) and the component's explained variance (x 100)."""
-        m, sd = self.table2.mean, self.table2.sd if self.n_seeds > 1 else None
-        cols = {"avg_cos": ("avg |cos|", 1.0, 2), "pseudo_fraction": ("pseudo (%)", 100.0, 0),
-                "evr": ("rho_var x 100", 100.0, 1)}  # fmt: skip
-        out = pd.DataFrame(index=m.index)
-        for col, (name, scale, dec) in cols.items():
-            out[name] = format_mean_sd(m[col], None if sd is None else sd[col], scale=scale,
-                                       decimals=dec)  # fmt: skip
-        return out
+        return _mean_sd_columns(
+            self.table2,
+            {
+                "avg_cos": ("avg |cos|", 1.0, 2),
+                "pseudo_fraction": ("pseudo (%)", 100.0, 0),
+                "evr": ("rho_var x 100", 100.0, 1),
+            },
+        )
 
     def summary_table(self) -> pd.DataFrame:
         """Per model (and for the base rate), mean ± sd over the seeds of the listed pairs'
         mean |cos| and their share judged pseudo (%)."""
-        m, sd = self.summary.mean, self.summary.sd if self.n_seeds > 1 else None
-        return pd.DataFrame(
-            {
-                "avg |cos|": format_mean_sd(m["avg_cos"], None if sd is None else sd["avg_cos"],
-                                            scale=1.0, decimals=2),
-                "pseudo (%)": format_mean_sd(m["pseudo_fraction"],
-                                             None if sd is None else sd["pseudo_fraction"],
-                                             scale=100.0, decimals=1),
-            }
-        )  # fmt: skip
+        return _mean_sd_columns(
+            self.summary,
+            {"avg_cos": ("avg |cos|", 1.0, 2), "pseudo_fraction": ("pseudo (%)", 100.0, 1)},
+        )
 
     def tests_table(self) -> pd.DataFrame:
         """Every test: its statistic (mean ± sd), the Holm-corrected p of each seed (``†`` when
@@ -409,90 +389,72 @@ class SensePairStudy:
     def planted_table(self) -> pd.DataFrame:
         """Planted-problem recovery, mean ± sd over the seeds: precision and recall of the
         sparse support (%) and largest principal angle (degrees)."""
-        m, sd = self.planted.mean, self.planted.sd if self.n_seeds > 1 else None
-        out = pd.DataFrame(index=m.index)
-        for col, (name, scale, dec) in {"precision": ("precision (%)", 100.0, 1),
-                                        "recall": ("recall (%)", 100.0, 1),
-                                        "max_angle_deg": ("largest angle (°)", 1.0, 1)}.items():  # fmt: skip
-            out[name] = format_mean_sd(m[col], None if sd is None else sd[col], scale=scale,
-                                       decimals=dec)  # fmt: skip
-        return out
-
-    def long_table(self, attr: str) -> pd.DataFrame:
-        """A per-seed table of every seed (``attr``: ``"table1"``, ``"table2"``, ``"summary"``,
-        ``"tests"``, ``"planted"`` or ``"solvers"``) stacked with a ``seed`` column, for CSV."""
-        return _long(self.runs, attr)
+        return _mean_sd_columns(
+            self.planted,
+            {
+                "precision": ("precision (%)", 100.0, 1),
+                "recall": ("recall (%)", 100.0, 1),
+                "max_angle_deg": ("largest angle (°)", 1.0, 1),
+            },
+        )
 
     def records(self) -> dict[str, Any]:
         """The JSON-ready findings recorded by notebook 08 (per-seed lists in seed order)."""
-        runs = list(self.runs.values())
-        first = runs[0]
+        first = next(iter(self.runs.values()))
         models = list(first.evr)
         n_comp = int(first.table1["component"].max())
-
-        def per_seed(fn: Callable[[SensePairRun], Any]) -> list[Any]:
-            return [fn(r) for r in runs]
-
+        runs = list(self.runs.values())
         tests = list(first.tests.index)
         return {
             "seeds": self.seeds,
-            "n_multisense_words": per_seed(lambda r: r.n_multisense_words),
-            "n_columns": per_seed(lambda r: r.n_columns),
+            "n_multisense_words": [r.n_multisense_words for r in runs],
+            "n_columns": [r.n_columns for r in runs],
             "dim": first.dim,
             "n_components": n_comp,
             "evr_components": {
-                m: {str(c + 1): per_seed(lambda r, m=m, c=c: r.evr[m][c]) for c in range(n_comp)}
-                for m in models
+                m: {str(c + 1): [r.evr[m][c] for r in runs] for c in range(n_comp)} for m in models
             },  # fmt: skip
-            "evr_first": {
-                m: per_seed(lambda r, m=m: float(sum(r.evr[m][:n_comp]))) for m in models
-            },
+            "evr_first": {m: [float(sum(r.evr[m][:n_comp])) for r in runs] for m in models},
             "evr_seed": {m: first.evr[m] for m in models},
-            "converged": {
-                m: per_seed(lambda r, m=m: bool(r.solvers.loc[m, "converged"])) for m in models
-            },
+            "converged": {m: [bool(r.solvers.loc[m, "converged"]) for r in runs] for m in models},
             "iterations": {
-                m: per_seed(lambda r, m=m: int(r.solvers.loc[m, "iterations"])) for m in models
+                m: [int(as_float(r.solvers.loc[m, "iterations"])) for r in runs] for m in models
             },
             "sparse_fraction": {
-                m: per_seed(lambda r, m=m: float(r.solvers.loc[m, "sparse entries"]))
-                for m in models
+                m: [as_float(r.solvers.loc[m, "sparse entries"]) for r in runs] for m in models
             },  # fmt: skip
             "avg_cos": {
-                m: per_seed(lambda r, m=m: float(r.summary.loc[m, "avg_cos"]))
+                m: [as_float(r.summary.loc[m, "avg_cos"]) for r in runs]
                 for m in first.summary.index
                 if m in first.table1["model"].unique()
             },  # fmt: skip
             "pseudo_fraction": {
-                m: per_seed(lambda r, m=m: float(r.summary.loc[m, "pseudo_fraction"]))
+                m: [as_float(r.summary.loc[m, "pseudo_fraction"]) for r in runs]
                 for m in first.summary.index
             },  # fmt: skip
             "n_listed_pairs": int(first.summary.iloc[0]["n_pairs"]),
-            "base_pseudo_rate": per_seed(
-                lambda r: float(r.summary.loc["all sense pairs (base rate)", "pseudo_fraction"])
-            ),
+            "base_pseudo_rate": [
+                as_float(r.summary.loc["all sense pairs (base rate)", "pseudo_fraction"])
+                for r in runs
+            ],
             "tests": {
                 t: {
-                    "statistic": per_seed(lambda r, t=t: float(r.tests.loc[t, "statistic"])),
-                    "pvalue": per_seed(lambda r, t=t: float(r.tests.loc[t, "pvalue"])),
-                    "pvalue_holm": per_seed(lambda r, t=t: float(r.tests.loc[t, "pvalue_holm"])),
+                    "statistic": [as_float(r.tests.loc[t, "statistic"]) for r in runs],
+                    "pvalue": [as_float(r.tests.loc[t, "pvalue"]) for r in runs],
+                    "pvalue_holm": [as_float(r.tests.loc[t, "pvalue_holm"]) for r in runs],
                 }
                 for t in tests
             },  # fmt: skip
             "n_tests": len(tests),
-            "outside_3sigma": per_seed(lambda r: r.outside_3sigma),
+            "outside_3sigma": [r.outside_3sigma for r in runs],
             "subspace_angle_deg": {
-                m: per_seed(lambda r, m=m: r.subspace_angle_deg[m])
-                for m in first.subspace_angle_deg
+                m: [r.subspace_angle_deg[m] for r in runs] for m in first.subspace_angle_deg
             },  # fmt: skip
             "listed_jaccard": {
-                m: per_seed(lambda r, m=m: r.listed_jaccard[m]) for m in first.listed_jaccard
+                m: [r.listed_jaccard[m] for r in runs] for m in first.listed_jaccard
             },
             "planted": {
-                s: {
-                    k: per_seed(lambda r, s=s, k=k: float(r.planted.loc[s, k]))
-                    for k in first.planted.columns
-                }
+                s: {k: [as_float(r.planted.loc[s, k]) for r in runs] for k in first.planted.columns}
                 for s in first.planted.index
             },  # fmt: skip
             "top_words": {
@@ -500,7 +462,7 @@ class SensePairStudy:
                 for m in first.table1["model"].unique()
             },  # fmt: skip
             "top_words_seed": first.seed,
-            "seconds": per_seed(lambda r: r.seconds),
+            "seconds": [r.seconds for r in runs],
         }
 
 
@@ -513,8 +475,6 @@ def sense_pair_study(
 ) -> SensePairStudy:
     """:func:`sense_pair_run` for every seed (in parallel, see :func:`run_seeds`) and the mean
     and sd of its tables over the seeds; ``kwargs`` go to :func:`sense_pair_run`."""
-    from workbench.significance import seed_summary
-
     runs = run_seeds(
         sense_pair_run, seeds, n_jobs=n_jobs, settings=_check_settings(settings), **kwargs
     )

@@ -6,8 +6,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from workbench._validation import check_choice, check_int
+from workbench.datasets import load_corpus
 from workbench.embeddings import MultiSenseVectors
-from workbench.senses import MultiSenseConfig
+from workbench.senses import MultiSenseConfig, train_multisense
 
 __all__ = ["SIZES", "SenseSettings", "settings", "train_preset"]
 
@@ -35,9 +36,9 @@ class SenseSettings:
 
 
 def settings(size: str) -> SenseSettings:
-    """The settings of notebooks 08 and 09 at ``size``: ``"small"`` runs in seconds on ~200K
-    tokens of the 1M corpus with tiny (25-d) vectors; ``"full"`` trains 100-d vectors on the 5M
-    corpus (about 20-30 min on one core)."""
+    """The settings of notebooks 08 and 09 at ``size``: ``"small"`` trains tiny (25-d) vectors
+    on ~200K tokens of the 1M corpus (for tests); ``"full"`` trains 100-d vectors on the 5M
+    corpus."""
     check_choice(size, "size", SIZES)
     if size == "small":
         return SenseSettings(size, "1M", 200_000, MultiSenseConfig(
@@ -64,9 +65,6 @@ def train_preset(
     **overrides
         Replace fields of ``settings.config``.
     """
-    from workbench.datasets import load_corpus
-    from workbench.senses import train_multisense
-
     if not isinstance(settings, SenseSettings):
         raise TypeError(
             "settings must be a SenseSettings (workbench.studies.senses.settings(size)), "
@@ -75,6 +73,9 @@ def train_preset(
     seed = check_int(seed, "seed", low=0)
     cfg = MultiSenseConfig(**{**asdict(settings.config), **overrides, "seed": int(seed)})
     return train_multisense(
-        load_corpus(settings.corpus), config=cfg, max_tokens=settings.max_tokens, cache=True,
+        load_corpus(settings.corpus),
+        config=cfg,
+        max_tokens=settings.max_tokens,
+        cache=True,
         progress=progress,
     )

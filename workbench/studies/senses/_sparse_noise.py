@@ -8,25 +8,40 @@ the top components with their number chosen on the SCWS dev split and scored onc
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
+from workbench import rpca
 from workbench._validation import check_bool, check_float, check_int
+from workbench.datasets import SCWSItem, load_scws, load_wordnet
 from workbench.embeddings import MultiSenseVectors
-from workbench.significance.seeds import format_mean_sd
+from workbench.senses import (
+    SenseNeighbours,
+    avg_sim_task,
+    partial_spearman,
+    scws_split,
+    scws_task,
+    sparse_pair_table,
+    synset_counts,
+    word_sparse_norms,
+)
+from workbench.significance import SeedSummary, compare_wordsim, seed_summary
 
+from .._text import as_float, optional_float
 from ._runs import (
     ALPHA,
     _agreement_table,
     _check_settings,
     _holm,
-    _long,
+    _mean_sd_columns,
     _model,
     _pmark,
+    _SeedStudy,
     _tests_table,
     run_seeds,
 )
@@ -118,7 +133,7 @@ def sparse_noise_run(
     n_low: int = 4,
     tolerance: float = 0.005,
     msv: MultiSenseVectors | None = None,
-    items: Sequence[Any] | None = None,
+    items: Sequence[SCWSItem] | None = None,
     wordsim: str | pd.DataFrame = "WS",
     wordnet: bool = True,
 ) -> SparseNoiseRun:
@@ -144,19 +159,6 @@ def sparse_noise_run(
         Add the WordNet check (:func:`with_wordnet`); :func:`sparse_noise_study` adds it for all
         seeds at once instead, reading WordNet in one process only.
     """
-
-    from workbench import rpca
-    from workbench.datasets import load_scws
-    from workbench.senses import (
-        SenseNeighbours,
-        avg_sim_task,
-        scws_split,
-        scws_task,
-        sparse_pair_table,
-        word_sparse_norms,
-    )
-    from workbench.significance import compare_wordsim
-
     settings = _check_settings(settings)
     seed = check_int(seed, "seed", low=0)
     rank = check_int(rank, "rank", low=1)
@@ -205,7 +207,7 @@ def sparse_noise_run(
                            "Ex-RPCA": scws_dev.evaluate(comps[("Ex-RPCA", removed)]).spearman})  # fmt: skip
     curve = pd.DataFrame(curve_rows)
     positive = curve[curve["removed"] > 0].set_index("removed")
-    chosen = {m: int(positive[m].idxmax()) for m in ("PCA", "Ex-RPCA")}
+    chosen = {m: int(as_float(positive[m].idxmax())) for m in ("PCA", "Ex-RPCA")}
     keeps = positive.index[(positive["PCA"] >= base_dev - tolerance).to_numpy()]
     keep_original = int(keeps.max()) if len(keeps) else 0
 
@@ -222,9 +224,8 @@ def sparse_noise_run(
                    "p (WS-353)": compare_wordsim(ws0, wr).pvalue})  # fmt: skip
     table4 = pd.DataFrame(t4).set_index("vectors")
     pcols = ["p (SCWS)", "p (WS-353)"]
-    flat = table4[pcols].iloc[1:].stack()
-    adj = _holm(flat)
-    for (row, col), v in adj.items():
+    adj = _holm(pd.Series(table4[pcols].iloc[1:].stack()))
+    for (row, col), v in zip(adj.index, adj):
         table4.loc[row, col.replace("p (", "p_holm (")] = v
     run = SparseNoiseRun(
         seed=int(seed),
@@ -249,8 +250,6 @@ def sparse_noise_run(
 
 def _synsets(words: Sequence[str], counts: Mapping[str, int] | None) -> np.ndarray:
     if counts is None:
-        from workbench.senses import synset_counts
-
         return synset_counts(words)
     return np.array([int(counts[w]) for w in words], dtype=np.int64)
 
@@ -265,12 +264,6 @@ def with_wordnet(run: SparseNoiseRun, counts: Mapping[str, int] | None = None) -
     frequency. ``pvalue_holm`` is Holm's correction over the five. ``counts`` maps words to
     synset counts (default: looked up in the bundled WordNet); Table 3 gets them too.
     """
-    from dataclasses import replace
-
-    from scipy import stats
-
-    from workbench.senses import partial_spearman
-
     sig = run.signals
     n_syn = _synsets(list(sig.index), counts)
     inw = n_syn > 0
@@ -307,33 +300,32 @@ def with_wordnet(run: SparseNoiseRun, counts: Mapping[str, int] | None = None) -
     return replace(run, wordnet=wn, table3=table3)
 
 
+def _wordnet(run: SparseNoiseRun) -> pd.DataFrame:
+    """The WordNet check of ``run`` (:func:`with_wordnet`)."""
+    if run.wordnet is None:
+        raise ValueError(f"the run of seed {run.seed} has no WordNet check (see with_wordnet)")
+    return run.wordnet
+
+
 @dataclass(frozen=True, eq=False)
-class SparseNoiseStudy:
+class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
     """Notebook 09 over several seeds.
 
     Attributes
     ----------
     runs : dict
-        ``{seed: SparseNoiseRun}``.
+        ``{seed: SparseNoiseRun}``; their tables (``"table3"``, ``"wordnet"``, ``"curve"``,
+        ``"table4"``, ``"signals"``) stacked over the seeds by :meth:`long_table`.
     wordnet, curve, table4 : SeedSummary
         Mean and sd over the seeds.
     significant : DataFrame
         Per WordNet signal: in how many seeds its correlation is significant (Holm / uncorrected).
     """
 
-    runs: dict[int, SparseNoiseRun]
-    wordnet: Any
-    curve: Any
-    table4: Any
+    wordnet: SeedSummary
+    curve: SeedSummary
+    table4: SeedSummary
     significant: pd.DataFrame = field(repr=False)
-
-    @property
-    def seeds(self) -> list[int]:
-        return list(self.runs)
-
-    @property
-    def n_seeds(self) -> int:
-        return len(self.runs)
 
     def wordnet_table(self) -> pd.DataFrame:
         """Per signal: Spearman with the number of synsets (mean ± sd), the Holm-corrected p of
@@ -349,12 +341,11 @@ class SparseNoiseStudy:
         dimensions as numbers), the Holm-corrected p of each seed (``†`` below :data:`ALPHA`)
         and in how many seeds each gain is significant."""
         runs = list(self.runs.values())
-        m, sd = self.table4.mean, self.table4.sd if self.n_seeds > 1 else None
-        out = pd.DataFrame(index=m.index)
-        for col in m.columns:
-            scale, dec = (1.0, 1) if col == "removed" else (100.0, 1)
-            out[col] = format_mean_sd(m[col], None if sd is None else sd[col], scale=scale,
-                                      decimals=dec)  # fmt: skip
+        columns = {
+            col: (col, 1.0 if col == "removed" else 100.0, 1) for col in self.table4.mean.columns
+        }
+        out = _mean_sd_columns(self.table4, columns)
+        m = self.table4.mean
         for name in ("SCWS", "WS-353"):
             col = f"p_holm ({name})"
             cells, counts = [], []
@@ -371,60 +362,49 @@ class SparseNoiseStudy:
             out[f"significant ({name})"] = counts
         return out
 
-    def long_table(self, attr: str) -> pd.DataFrame:
-        """A per-seed table of every seed (``attr``: ``"table3"``, ``"wordnet"``, ``"curve"``,
-        ``"table4"`` or ``"signals"``) stacked with a ``seed`` column, for CSV."""
-        return _long(self.runs, attr)
-
     def records(self) -> dict[str, Any]:
         """The JSON-ready findings recorded by notebook 09 (per-seed lists in seed order)."""
+        first = next(iter(self.runs.values()))
         runs = list(self.runs.values())
-        first = runs[0]
-
-        def per_seed(fn: Callable[[SparseNoiseRun], Any]) -> list[Any]:
-            return [fn(r) for r in runs]
-
-        def num(v: Any) -> float | None:
-            return None if v is None or pd.isna(v) else float(v)
 
         return {
             "seeds": self.seeds,
             "dim": first.dim,
             "rank": first.rank,
-            "sparse_nonzero_fraction": per_seed(lambda r: r.sparse_fraction),
+            "sparse_nonzero_fraction": [r.sparse_fraction for r in runs],
             "wordnet": {
                 sig: {
-                    col: per_seed(lambda r, sig=sig, col=col: num(r.wordnet.loc[sig, col]))
+                    col: [optional_float(_wordnet(r).loc[sig, col]) for r in runs]
                     for col in ("spearman", "pvalue", "pvalue_holm")
                 }
-                for sig in first.wordnet.index
+                for sig in _wordnet(first).index
             },  # fmt: skip
-            "wordnet_n_words": per_seed(lambda r: int(r.wordnet["n_words"].iloc[0])),
+            "wordnet_n_words": [int(_wordnet(r)["n_words"].iloc[0]) for r in runs],
             "table3_words": first.table3["word"].tolist(),
             "table3_seed": first.seed,
             "dev_curve": {
                 m: {
-                    str(int(k)): per_seed(
-                        lambda r, m=m, k=k: num(r.curve.set_index("removed").loc[k, m])
-                    )
+                    str(int(k)): [
+                        optional_float(r.curve.set_index("removed").loc[k, m]) for r in runs
+                    ]
                     for k in first.curve["removed"]
                 }
                 for m in ("PCA", "Ex-RPCA")
             },  # fmt: skip
-            "chosen_removed": {m: per_seed(lambda r, m=m: r.chosen[m]) for m in ("PCA", "Ex-RPCA")},
+            "chosen_removed": {m: [r.chosen[m] for r in runs] for m in ("PCA", "Ex-RPCA")},
             "table4": {
                 row: {
-                    col: per_seed(lambda r, row=row, col=col: num(r.table4.loc[row, col]))
+                    col: [optional_float(r.table4.loc[row, col]) for r in runs]
                     for col in first.table4.columns
                 }
                 for row in first.table4.index
             },  # fmt: skip
-            "keep_original_removed": per_seed(lambda r: r.keep_original),
+            "keep_original_removed": [r.keep_original for r in runs],
             "keep_tolerance": first.tolerance,
             "n_scws_dev": first.n_dev,
             "n_scws_test": first.n_test,
             "n_ws_scored": first.n_ws_scored,
-            "seconds": per_seed(lambda r: r.seconds),
+            "seconds": [r.seconds for r in runs],
         }
 
 
@@ -437,20 +417,19 @@ def sparse_noise_study(
 ) -> SparseNoiseStudy:
     """:func:`sparse_noise_run` for every seed (in parallel, see :func:`run_seeds`) and the mean
     and sd of its tables over the seeds; ``kwargs`` go to :func:`sparse_noise_run`."""
-    from workbench.significance import seed_summary
-
     runs = run_seeds(
-        sparse_noise_run, seeds, n_jobs=n_jobs, settings=_check_settings(settings), wordnet=False,
+        sparse_noise_run,
+        seeds,
+        n_jobs=n_jobs,
+        settings=_check_settings(settings),
+        wordnet=False,
         **kwargs,
     )
-    from workbench.datasets import load_wordnet
-    from workbench.senses import synset_counts
-
     words = sorted({w for r in runs.values() for w in [*r.signals.index, *r.table3["word"]]})
     counts = dict(zip(words, synset_counts(words, load_wordnet()).tolist()))
     runs = {s: with_wordnet(r, counts) for s, r in runs.items()}
     wn = seed_summary(
-        {s: r.wordnet[["spearman", "pvalue", "pvalue_holm"]] for s, r in runs.items()}
+        {s: _wordnet(r)[["spearman", "pvalue", "pvalue_holm"]] for s, r in runs.items()}
     )
     curve = seed_summary({s: r.curve.set_index("removed") for s, r in runs.items()})
     t4 = seed_summary({s: r.table4.drop(columns=[c for c in r.table4.columns if c.startswith("p")])

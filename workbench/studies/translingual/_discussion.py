@@ -16,9 +16,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.records import points
+from workbench.crosslingual import compare_pairs
+from workbench.reported import reported
+from workbench.significance import smallest_superior_set
 
-from ._verses import PAPER_CLAIMS
+from .._text import as_float, dpts, escape, pts
+from ._experiment import TranslingualResult
+from ._verses import PAPER_CLAIMS, VerseRetrievalResult
 
 __all__ = ["translingual_records", "discussion_07"]
 
@@ -28,7 +32,9 @@ LEARNED = ("OPCA", "CPLSA", "Word-by-word", "Word-by-word+LSA", "JPLSA", "CCA", 
 # ----------------------------------------------------------------------------- records
 
 
-def translingual_records(result: Any, verse: Any, *, alpha: float = 0.05) -> dict[str, Any]:
+def translingual_records(
+    result: TranslingualResult, verse: VerseRetrievalResult, *, alpha: float = 0.05
+) -> dict[str, Any]:
     """The values notebook 07 records, as JSON-ready Python objects.
 
     Parameters
@@ -47,9 +53,6 @@ def translingual_records(result: Any, verse: Any, *, alpha: float = 0.05) -> dic
     dict
         Record name -> value (see the keys; numbers are fractions, not points).
     """
-    from workbench.crosslingual.compare import compare_pairs
-    from workbench.significance import smallest_superior_set
-
     data, cfg = result.data, result.config
     tt = result.test_table.set_index("method")
     rec: dict[str, Any] = {}
@@ -70,8 +73,7 @@ def translingual_records(result: Any, verse: Any, *, alpha: float = 0.05) -> dic
     pairs = compare_pairs(result.test_hits, [(b, a) for a, b in PAPER_CLAIMS], alpha=alpha)
     rec["retrieval_pairs"] = _pair_records(pairs)
     curves = result.dev_mrr_by_dim()
-    rec["dev_mrr_by_dim"] = {str(m): {str(int(d)): float(v) for d, v in curves[m].dropna().items()}
-                             for m in curves.columns}  # fmt: skip
+    rec["dev_mrr_by_dim"] = _by_dim(curves)
     rec["dev_mrr_flat"] = result.dev_mrr_flat()
     hist = result.plsa_history
     peak: dict[str, dict[str, int]] = {}
@@ -113,7 +115,7 @@ def translingual_records(result: Any, verse: Any, *, alpha: float = 0.05) -> dic
     rec["verse_top1"] = {m: [float(v) for v in top1[m]] for m in top1.columns}
     rec["verse_mrr"] = {m: [float(v) for v in mrr[m]] for m in mrr.columns}
     rec["verse_chosen"] = {
-        m: [_chosen_text(verse.tests[s].loc[m]) for s in verse.seeds] for m in top1.columns
+        m: [_chosen_text(verse.tests[s], m) for s in verse.seeds] for m in top1.columns
     }
     rec["verse_ranking"] = verse.methods
     rec["verse_letters"] = verse.letters(alpha)
@@ -132,8 +134,7 @@ def translingual_records(result: Any, verse: Any, *, alpha: float = 0.05) -> dic
                                       for s, g in pw.groupby("seed")}  # fmt: skip
     rec["verse_replicated_differences"] = [list(p) for p in verse.replicated_differences(alpha)]
     dev_mean, _ = verse.dev_mrr()
-    rec["verse_dev_mrr"] = {str(m): {str(int(d)): float(v) for d, v in dev_mean[m].dropna().items()}
-                            for m in dev_mean.columns}  # fmt: skip
+    rec["verse_dev_mrr"] = _by_dim(dev_mean)
     return rec
 
 
@@ -146,32 +147,35 @@ def _pair_records(table: pd.DataFrame) -> list[dict[str, Any]]:
     return out
 
 
-def _chosen_text(row: pd.Series) -> str:
+def _by_dim(table: pd.DataFrame) -> dict[str, dict[str, float]]:
+    """``{method: {dimension: value}}`` of a dimensions x methods table (NaN left out)."""
+    out = {}
+    for m in table.columns:
+        col = table[m].dropna()
+        out[str(m)] = {str(int(d)): float(v) for d, v in zip(col.index, col)}
+    return out
+
+
+def _chosen_text(table: pd.DataFrame, method: str) -> str:
+    """The dev-chosen dimension and setting of ``method`` in a test table."""
+    dim, setting = table.at[method, "dim"], table.at[method, "setting"]
     parts = []
-    if str(row["dim"]) != "N/A" and "topics=" not in str(row["setting"]):
-        parts.append(f"d={row['dim']}")
-    if row["setting"]:
-        parts.append(str(row["setting"]))
+    if str(dim) != "N/A" and "topics=" not in str(setting):
+        parts.append(f"d={dim!s}")
+    if setting:
+        parts.append(str(setting))
     return ", ".join(parts) if parts else "no setting"
 
 
 # ----------------------------------------------------------------------------- text helpers
 
 
-def _pts(v: Any) -> str:
-    return points(v)
-
-
-def _dpts(v: Any) -> str:
-    return points(v, signed=True)
-
-
-def _p(v: Any) -> str:
+def _p(v: float) -> str:
     v = float(v)
     return "< 0.001" if v < 0.001 else f"{v:.3f}"
 
 
-def _peq(v: Any) -> str:
+def _peq(v: float) -> str:
     """``"= 0.012"`` or ``"< 0.001"``."""
     text = _p(v)
     return text if text.startswith("<") else f"= {text}"
@@ -183,11 +187,6 @@ def _mpts(vals: Sequence[float], signed: bool = False) -> str:
         return "n/a"
     text = f"{100 * a.mean():{'+' if signed else ''}.1f}"
     return text + (f" ± {100 * a.std(ddof=1):.1f}" if a.size > 1 else "")
-
-
-def _escape(text: str) -> str:
-    """Braces doubled: the text is passed through :func:`workbench.records.narrate`."""
-    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _names(items: Sequence[str]) -> str:
@@ -210,12 +209,10 @@ def _seeds_phrase(k: int, n: int) -> str:
 
 
 def _paper_value(table: str, method: str, column: str) -> float | None:
-    from workbench.reported import reported
-
     t = reported("translingual", table).table
     if method not in t.index:
         return None
-    return float(t.at[method, column])  # type: ignore[arg-type]
+    return as_float(t.at[method, column])
 
 
 # ----------------------------------------------------------------------------- discussion
@@ -228,7 +225,7 @@ def discussion_07(rec: Mapping[str, Any]) -> str:
              _speed_line(rec)]  # fmt: skip
     bottom = _bottom_line(rec)
     text = "\n".join(f"* {x}" for x in lines if x) + "\n\n" + bottom
-    return _escape(text)
+    return escape(text)
 
 
 def _setup_line(rec: Mapping[str, Any]) -> str:
@@ -272,7 +269,7 @@ def _chapter_line(rec: Mapping[str, Any]) -> str:
         if not sig
         else "Significant after Holm (McNemar): "
         + "; ".join(
-            f"{r['method']} vs {r['baseline']} ({_dpts(r['difference'])} points, "
+            f"{r['method']} vs {r['baseline']} ({dpts(r['difference'])} points, "
             f"p {_peq(r['holm p'])})"
             for r in sig
         )
@@ -287,10 +284,10 @@ def _chapter_line(rec: Mapping[str, Any]) -> str:
            else ",")  # fmt: skip
     return (
         f"{head} At their dev-chosen settings the learned methods reach test Top-1 between "
-        f"{_pts(top1[lo])} ({lo}) and {_pts(max(top1[m] for m in learned))}{err} against "
-        f"{_pts(top1.get('Untranslated'))} for *Untranslated* "
-        f"(MRR {_pts(mrr.get('Untranslated'))}; the languages share names). {sup_text} "
-        f"{pair_text} The paper's best Top-1 was {_pts(t1)} on Europarl and {_pts(t2)} on "
+        f"{pts(top1[lo])} ({lo}) and {pts(max(top1[m] for m in learned))}{err} against "
+        f"{pts(top1.get('Untranslated'))} for *Untranslated* "
+        f"(MRR {pts(mrr.get('Untranslated'))}; the languages share names). {sup_text} "
+        f"{pair_text} The paper's best Top-1 was {pts(t1)} on Europarl and {pts(t2)} on "
         "Wikipedia (OPCA); whole parallel chapters are easier than either"
         + (", so this test cannot rank the methods." if ceiling else ".")
     )
@@ -320,9 +317,9 @@ def _linear_line(rec: Mapping[str, Any]) -> str:
         else:
             where = "at d = " + ", ".join(map(str, ahead)) + f" of {len(dims)} dimensions"
         parts.append(
-            f"OPCA is ahead of {other} {where} (MRR {_pts(dev['OPCA'][d0])} vs "
-            f"{_pts(dev[other][d0])} at d = {d0}, {_pts(dev['OPCA'][d1])} vs "
-            f"{_pts(dev[other][d1])} at d = {d1})"
+            f"OPCA is ahead of {other} {where} (MRR {pts(dev['OPCA'][d0])} vs "
+            f"{pts(dev[other][d0])} at d = {d0}, {pts(dev['OPCA'][d1])} vs "
+            f"{pts(dev[other][d1])} at d = {d1})"
         )
     g = rec["chosen_setting"]
     return (
@@ -342,7 +339,7 @@ def _plsa_line(rec: Mapping[str, Any]) -> str:
         return ""
     topics = sorted(set(dev["JPLSA"]) & set(dev["CPLSA"]), key=int)
     ahead = [t for t in topics if dev["CPLSA"][t] > dev["JPLSA"][t]]
-    vals = "; ".join(f"{_pts(dev['CPLSA'][t])} vs {_pts(dev['JPLSA'][t])} with {t} topics"
+    vals = "; ".join(f"{pts(dev['CPLSA'][t])} vs {pts(dev['JPLSA'][t])} with {t} topics"
                      for t in topics)  # fmt: skip
     where = ("at every number of topics" if len(ahead) == len(topics)
              else "at no number of topics" if not ahead
@@ -406,7 +403,7 @@ def _verse_line(rec: Mapping[str, Any]) -> str:
         f"Test Top-1 ({seeds_text}): "
         + ", ".join(f"{m} {_mpts(top1[m])}" for m in ranking)
         + f" (MRR of {best}: {_mpts(mrr[best])}). The best method stays "
-        f"{_pts(1 - float(np.mean(top1[best])))} points below the ceiling. Of the "
+        f"{pts(1 - float(np.mean(top1[best])))} points below the ceiling. Of the "
         f"{rec['verse_n_pairs']} pairs of methods, "
         + (f"{n_sig[0]} to {n_sig[-1]}" if n_sig[0] != n_sig[-1] else f"{n_sig[0]}")
         + " differ significantly per seed (exact McNemar on Top-1 hits, Holm over all pairs); "
@@ -477,7 +474,7 @@ def _classification_line(rec: Mapping[str, Any]) -> str:
                 if set(sup) >= set(learned) else f"is {_names(sup)}")  # fmt: skip
     pairs = rec["classification_pairs"]
     pair_text = "; ".join(
-        f"{r['method']} vs {r['baseline']} {_dpts(r['difference'])} (Holm p {_peq(r['holm p'])})"
+        f"{r['method']} vs {r['baseline']} {dpts(r['difference'])} (Holm p {_peq(r['holm p'])})"
         for r in pairs
     )
     p_opca = _paper_value("table3", "OPCA", "Spanish Accuracy")
@@ -489,13 +486,13 @@ def _classification_line(rec: Mapping[str, Any]) -> str:
     return (
         "**Classification (Table 3 analogue).** English chapters of the training books label "
         "Spanish chapters of the test books with their division: "
-        + ", ".join(f"{m} {_pts(acc[m])}" for m in order)
-        + f" (the majority division is {_pts(rec['majority_share'])} of the test chapters). "
+        + ", ".join(f"{m} {pts(acc[m])}" for m in order)
+        + f" (the majority division is {pts(rec['majority_share'])} of the test chapters). "
         f"The smallest significantly superior set {sup_text}. Pairs (McNemar, Holm over the "
         f"three): {pair_text}. In the paper OPCA was the best projection on Reuters (Spanish "
-        f"accuracy {_pts(p_opca)} vs {_pts(p_cca)} for CCA and {_pts(p_lsi)} for CL-LSI); here "
+        f"accuracy {pts(p_opca)} vs {pts(p_cca)} for CCA and {pts(p_lsi)} for CL-LSI); here "
         f"OPCA is {'ahead of' if opca_best_proj else 'not ahead of both'} CCA and CL-LSI. Dev "
-        f"accuracies of the learned methods ({_pts(min(dev_vals))} to {_pts(max(dev_vals))}) "
+        f"accuracies of the learned methods ({pts(min(dev_vals))} to {pts(max(dev_vals))}) "
         "differ from the test ones: the division mix of the dev books is another one "
         f"({big['book']} alone is {big['chapters']} of the {rec['n_chapters']['dev']} dev "
         "chapters)."

@@ -17,29 +17,37 @@ from __future__ import annotations
 import copy
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, TypeAlias, TypeVar
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from joblib import Parallel, delayed
+from threadpoolctl import threadpool_limits
 
+from workbench._typing import Matrix
 from workbench._validation import check_int
 from workbench.alignment import IBM1Model, train_ibm1
-from workbench.crosslingual.baselines import WordByWordTranslation
-from workbench.crosslingual.compare import paired_retrieval
-from workbench.crosslingual.documents import (
+from workbench.crosslingual import (
+    CLLSI,
+    CPLSA,
+    JPLSA,
+    OPCA,
     BookSplit,
+    CrossLingualCCA,
     TermSpace,
+    WordByWordTranslation,
     build_term_space,
     count_matrix,
     joint_log_tf_idf,
     log_tf_idf,
+    paired_retrieval,
     split_books,
-)
-from workbench.crosslingual.plsa import CPLSA, JPLSA
-from workbench.crosslingual.projections import CLLSI, OPCA, CrossLingualCCA
+)  # fmt: skip
+from workbench.datasets import BIBLE_DIVISIONS, load_parallel_bible
+from workbench.evaluation import AccuracyResult, RetrievalResult, knn_classify
 
 from ._settings import METHODS, ExperimentConfig
 
@@ -53,6 +61,7 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True, eq=False)
 class BibleData:
@@ -123,8 +132,6 @@ def prepare_bible(
     """Load, tokenize and split the parallel Bible; build the term space and matrices."""
     n_drop = check_int(n_drop, "n_drop", low=0)
     n_terms = check_int(n_terms, "n_terms", low=1)
-    from workbench.datasets import BIBLE_DIVISIONS, load_parallel_bible
-
     corpus = load_parallel_bible("verse", translations)
     langs = tuple(corpus.languages[t] for t in translations)
     if len(set(langs)) != len(langs):
@@ -163,8 +170,8 @@ def prepare_bible(
     }
     held_out = {b: p for p in ("dev", "test") for b in getattr(split, p)}
     keep = [i for i, b in enumerate(verse_books) if b in held_out]
-    ids_kept: list[Any] = [corpus.ids[i] for i in keep]
-    verse_ids = [(str(v[0]), int(v[1]), int(v[2])) for v in ids_kept]
+    # verse ids are (book, chapter, verse)
+    verse_ids = [(str(v[0]), int(v[1]), int(v[-1])) for v in (corpus.ids[i] for i in keep)]
     verse_part = np.array([held_out[verse_books[i]] for i in keep], dtype=object)
     verse_counts = {
         lang: count_matrix(space, [verse_tok[lang][i] for i in keep], lang, allow_empty=True)
@@ -197,8 +204,11 @@ def prepare_bible(
     )
 
 
+#: How document vectors are compared: cosine, or the L1 distance (PLSA topic proportions).
+Metric: TypeAlias = Literal["cosine", "l1"]
+
 #: ``represent(language, weighted_rows, count_rows)`` -> document vectors at the full dimension.
-Represent = Callable[[str, Any, Any], Any]
+Represent: TypeAlias = Callable[[str, sp.csr_matrix, sp.csr_matrix], Matrix]
 
 
 @dataclass(eq=False)
@@ -221,23 +231,29 @@ class FittedModel:
     """
 
     method: str
-    params: dict[str, Any]
+    params: dict[str, float]
     dims: tuple[int | None, ...]
     represent: Represent
-    metric: str
+    metric: Metric
     fit_seconds: float
-    _chapters: dict[str, Any] = field(default_factory=dict, repr=False)
+    _chapters: dict[str, Matrix] = field(default_factory=dict, repr=False)
 
     @property
     def setting(self) -> str:
         """The setting as ``"key=value, ..."`` (early-stopping iterations left out)."""
         return ", ".join(f"{k}={v}" for k, v in self.params.items() if k != "iterations")
 
-    def vectors(self, language: str, weighted: Any, counts: Any, dim: int | None = None) -> Any:
+    def vectors(
+        self,
+        language: str,
+        weighted: sp.csr_matrix,
+        counts: sp.csr_matrix,
+        dim: int | None = None,
+    ) -> Matrix:
         """Vectors of documents given as rows of weighted and count matrices, cut to ``dim``."""
         return _cut(self.represent(language, weighted, counts), dim)
 
-    def chapters(self, data: BibleData, language: str) -> Any:
+    def chapters(self, data: BibleData, language: str) -> Matrix:
         """Vectors of all chapters in ``language`` at the full dimension (computed once)."""
         if language not in self._chapters:
             self._chapters[language] = self.represent(
@@ -246,7 +262,8 @@ class FittedModel:
         return self._chapters[language]
 
 
-def _cut(x: Any, dim: int | None) -> Any:
+def _cut(x: Matrix, dim: int | None) -> Matrix:
+    """The first ``dim`` columns of ``x`` (all for ``None``)."""
     return x if dim is None else x[:, :dim]
 
 
@@ -263,18 +280,18 @@ class _Candidate:
         return self.model.method
 
     @property
-    def params(self) -> dict[str, Any]:
+    def params(self) -> dict[str, float]:
         return self.model.params
 
     @property
-    def metric(self) -> str:
+    def metric(self) -> Metric:
         return self.model.metric
 
     @property
     def fit_seconds(self) -> float:
         return self.model.fit_seconds
 
-    def embed(self, language: str, idx: np.ndarray) -> Any:
+    def embed(self, language: str, idx: np.ndarray) -> Matrix:
         return _cut(self.model.chapters(self.data, language)[idx], self.dim)
 
 
@@ -315,9 +332,9 @@ class TranslingualResult:
     classification: pd.DataFrame
     class_hits: dict[str, np.ndarray]
     fit_seconds: dict[str, float]
-    embeddings: dict[str, tuple[Any, Any, str]]
+    embeddings: dict[str, tuple[Matrix, Matrix, Metric]]
     ibm1: IBM1Model | None = None
-    candidates: list[Any] = field(default_factory=list, repr=False)
+    candidates: list[_Candidate] = field(default_factory=list, repr=False)
     models: list[FittedModel] = field(default_factory=list, repr=False)
     plsa_history: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
 
@@ -344,9 +361,19 @@ class TranslingualResult:
         return {str(m): float(v) for m, v in zip(flat["method"], flat["mrr"])}
 
 
-def _retrieval(embed: Callable[[str, np.ndarray], Any], metric: str, langs: Sequence[str],
-               idx: np.ndarray) -> Any:  # fmt: skip
-    return paired_retrieval(embed(langs[0], idx), embed(langs[1], idx), metric=metric)  # type: ignore[arg-type]
+def _retrieval(embed: Callable[[str, np.ndarray], Matrix], metric: Metric, langs: Sequence[str],
+               idx: np.ndarray) -> RetrievalResult:  # fmt: skip
+    return paired_retrieval(embed(langs[0], idx), embed(langs[1], idx), metric=metric)
+
+
+def _direction_top1(r: RetrievalResult, langs: Sequence[str]) -> dict[str, float]:
+    """``{"top1 en->es": ..., "top1 es->en": ...}`` of a retrieval in both directions."""
+    if r.forward is None or r.backward is None:
+        raise ValueError("not a retrieval in both directions (paired_retrieval)")
+    return {
+        f"top1 {langs[0]}->{langs[1]}": r.forward.top1,
+        f"top1 {langs[1]}->{langs[0]}": r.backward.top1,
+    }
 
 
 def _linear_models(
@@ -393,7 +420,7 @@ def _linear_models(
         sec = time.perf_counter() - t0
         source = langs[1]
 
-        def translate(lang: str, x: Any, c: Any) -> Any:
+        def translate(lang: str, x: sp.csr_matrix, c: sp.csr_matrix) -> Matrix:
             return wbw.transform(x) if lang == source else x
 
         if "Word-by-word" in methods:
@@ -419,69 +446,90 @@ def _per_language(comps: dict[str, np.ndarray]) -> Represent:
     return lambda lang, x, c: np.asarray(x @ comps[lang])
 
 
+@dataclass(eq=False)
+class _PLSAFit:
+    """One PLSA model fitted with early stopping: the topics of its best dev iteration."""
+
+    name: str
+    topics: int
+    phi: np.ndarray
+    iteration: int
+    seconds: float
+    history: list[tuple[int, float]]
+    template: JPLSA | CPLSA
+
+
+#: A PLSA task: method, number of topics, training and dev count matrices, settings.
+_PLSATask: TypeAlias = tuple[str, int, list[sp.csr_matrix], list[sp.csr_matrix], ExperimentConfig]
+
+_Model = TypeVar("_Model", JPLSA, CPLSA)
+
+
 def _fit_plsa_task(
     name: str,
     n_topics: int,
     views: list[sp.csr_matrix],
     dev_views: list[sp.csr_matrix],
     cfg: ExperimentConfig,
-) -> dict[str, Any]:
+) -> _PLSAFit:
     """Fit one PLSA model with early stopping on dev MRR (run in a worker process)."""
+    model: JPLSA | CPLSA
     if name == "JPLSA":
-        model: Any = JPLSA(n_topics, n_iter=cfg.jplsa_iter)
+        model = JPLSA(n_topics, n_iter=cfg.jplsa_iter)
     else:
         model = CPLSA(n_topics, n_iter=cfg.cplsa_iter, n_projection_steps=cfg.projection_steps)
-    best: dict[str, Any] = {"mrr": -1.0, "phi": None, "iter": 0}
+    best_mrr, best_phi, best_iter = -1.0, None, 0
     history: list[tuple[int, float]] = []
 
-    def callback(it: int, m: Any) -> bool:
-        if it % cfg.eval_every and it != m.n_iter:
+    def callback(it: int, _: object) -> bool:
+        # (called by model.fit with the model itself)
+        nonlocal best_mrr, best_phi, best_iter
+        if it % cfg.eval_every and it != model.n_iter:
             return False
-        a, b = (m.transform(v) for v in dev_views)
+        a, b = (model.transform(v) for v in dev_views)
         mrr = paired_retrieval(a, b, metric="l1").mrr
         history.append((it, mrr))
-        if mrr > best["mrr"]:
-            best.update(mrr=mrr, phi=m.topic_word_.copy(), iter=it)
+        if mrr > best_mrr:
+            best_mrr, best_phi, best_iter = mrr, model.topic_word_.copy(), it
         return False
 
     t0 = time.perf_counter()
     model.fit(views, callback=callback)
     sec = time.perf_counter() - t0
-    phi = best["phi"] if best["phi"] is not None else model.topic_word_
-    return {"name": name, "topics": n_topics, "phi": phi, "iteration": best["iter"],
-            "seconds": sec, "history": history, "template": _unfitted(model)}  # fmt: skip
+    phi = best_phi if best_phi is not None else model.topic_word_
+    return _PLSAFit(name, n_topics, phi, best_iter, sec, history, _unfitted(model))
 
 
-def _unfitted(model: Any) -> Any:
+def _unfitted(model: _Model) -> _Model:
     t = copy.copy(model)
     for attr in ("topic_word_", "doc_topic_", "objective_", "constraint_violation_"):
         t.__dict__.pop(attr, None)
     return t
 
 
-def _plsa_tasks(data: BibleData, cfg: ExperimentConfig) -> list[tuple[Any, ...]]:
+def _plsa_tasks(data: BibleData, cfg: ExperimentConfig) -> list[_PLSATask]:
     langs = data.languages
     train, dev = data.parts["train"], data.parts["dev"]
     views = [data.counts[lang][train] for lang in langs]
     dev_views = [data.counts[lang][dev] for lang in langs]
-    tasks = [(name, t, views, dev_views, cfg)
+    tasks: list[_PLSATask] = [(name, t, views, dev_views, cfg)
              for name in ("JPLSA", "CPLSA") if name in cfg.methods for t in cfg.topics]  # fmt: skip
     # largest first, so that two workers finish at about the same time
     cost = {"JPLSA": cfg.jplsa_iter, "CPLSA": 6 * cfg.cplsa_iter}
     return sorted(tasks, key=lambda t: -cost[t[0]] * t[1])
 
 
-def _plsa_model(res: dict[str, Any]) -> FittedModel:
-    snapshot = copy.copy(res["template"])
-    snapshot.topic_word_ = res["phi"]
-    snapshot.n_features_in_ = res["phi"].shape[1]
+def _plsa_model(res: _PLSAFit) -> FittedModel:
+    snapshot = copy.copy(res.template)
+    snapshot.topic_word_ = res.phi
+    snapshot.n_features_in_ = res.phi.shape[1]
     return FittedModel(
-        res["name"],
-        {"topics": res["topics"], "iterations": res["iteration"]},
-        (res["topics"],),
+        res.name,
+        {"topics": res.topics, "iterations": res.iteration},
+        (res.topics,),
         lambda lang, x, c: snapshot.transform(c),
         "l1",
-        res["seconds"],
+        res.seconds,
     )
 
 
@@ -502,8 +550,6 @@ def run_translingual(
         Worker processes for the PLSA fits (joblib); the linear models and IBM Model 1 are
         fitted in this process meanwhile. The results do not depend on ``n_jobs``.
     """
-    from threadpoolctl import threadpool_limits
-
     cfg = ExperimentConfig() if config is None else config
     if not isinstance(cfg, ExperimentConfig):
         raise TypeError(f"config must be an ExperimentConfig or None, got {type(cfg).__name__}")
@@ -518,15 +564,11 @@ def run_translingual(
 
 
 def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualResult:
-    from joblib import Parallel, delayed
-
-    from workbench.evaluation import knn_classify
-
     langs = data.languages
     dev, test, train = data.parts["dev"], data.parts["test"], data.parts["train"]
 
     tasks = _plsa_tasks(data, cfg)
-    pending: Any = []
+    pending: Iterable[_PLSAFit] = []
     if tasks:
         runner = Parallel(n_jobs=min(n_jobs, len(tasks)), return_as="generator")
         pending = runner(delayed(_fit_plsa_task)(*t) for t in tasks)
@@ -547,18 +589,20 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
     plsa_results = list(pending)
     order = {(t[0], t[1]): i for i, t in enumerate(
         (n, t) for n in ("JPLSA", "CPLSA") for t in cfg.topics)}  # fmt: skip
-    plsa_results.sort(key=lambda r: order[(r["name"], r["topics"])])
+    plsa_results.sort(key=lambda r: order[(r.name, r.topics)])
     models += [_plsa_model(r) for r in plsa_results]
     history = pd.DataFrame(
-        [{"method": r["name"], "topics": r["topics"], "iteration": it, "dev mrr": v}
-         for r in plsa_results for it, v in r["history"]],
+        [{"method": r.name, "topics": r.topics, "iteration": it, "dev mrr": v}
+         for r in plsa_results for it, v in r.history],
         columns=["method", "topics", "iteration", "dev mrr"],
     )  # fmt: skip
 
     candidates = [_Candidate(m, d, data) for m in models for d in m.dims]
     rows = []
+    dev_mrr: list[float] = []
     for c in candidates:
         r = _retrieval(c.embed, c.metric, langs, dev)
+        dev_mrr.append(r.mrr)
         rows.append(
             {
                 "method": c.method,
@@ -575,14 +619,14 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
     chosen: dict[str, int] = {}
     for i, c in enumerate(candidates):
         cur = chosen.get(c.method)
-        if cur is None or rows[i]["mrr"] > rows[cur]["mrr"]:
+        if cur is None or dev_mrr[i] > dev_mrr[cur]:
             chosen[c.method] = i
 
     test_rows = []
     hits: dict[str, np.ndarray] = {}
     rr: dict[str, np.ndarray] = {}
     fit_seconds: dict[str, float] = {}
-    embeddings: dict[str, tuple[Any, Any, str]] = {}
+    embeddings: dict[str, tuple[Matrix, Matrix, Metric]] = {}
     for method in METHODS:
         if method not in chosen:
             continue
@@ -599,8 +643,7 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
                 "setting": _setting(c),
                 "top1": r.top1,
                 "mrr": r.mrr,
-                f"top1 {langs[0]}->{langs[1]}": r.forward.top1,
-                f"top1 {langs[1]}->{langs[0]}": r.backward.top1,
+                **_direction_top1(r, langs),
                 "fit seconds": c.fit_seconds,
             }
         )
@@ -609,6 +652,12 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
 
     # Table 3: English chapters of training books label Spanish chapters of other books
     labels = data.divisions
+
+    def classify(c: _Candidate, part: np.ndarray) -> AccuracyResult:
+        """1-NN: the English training chapters label the Spanish chapters of ``part``."""
+        return knn_classify(c.embed(langs[0], train), labels[train], c.embed(langs[1], part),
+                            labels[part], metric=c.metric)  # fmt: skip
+
     class_rows = []
     class_hits: dict[str, np.ndarray] = {}
     by_method: dict[str, list[_Candidate]] = {}
@@ -621,23 +670,11 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
             continue
         best_c, best_acc = None, -1.0
         for c in by_method[method]:
-            acc = knn_classify(
-                c.embed(langs[0], train),
-                labels[train],
-                c.embed(langs[1], dev),
-                labels[dev],
-                metric=c.metric,  # type: ignore[arg-type]
-            ).accuracy
+            acc = classify(c, dev).accuracy
             if acc > best_acc:
                 best_c, best_acc = c, acc
         assert best_c is not None
-        res = knn_classify(
-            best_c.embed(langs[0], train),
-            labels[train],
-            best_c.embed(langs[1], test),
-            labels[test],
-            metric=best_c.metric,  # type: ignore[arg-type]
-        )
+        res = classify(best_c, test)
         class_hits[method] = np.asarray(res.hits)
         class_rows.append(
             {
@@ -671,10 +708,10 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
     )
 
 
-def _scores(query: Any, targets: Any, metric: str) -> np.ndarray:
+def _scores(query: Matrix, targets: Matrix, metric: Metric) -> np.ndarray:
     """Similarity of one query row to every target row (cosine, or negative L1 distance)."""
-    q = query.toarray() if sp.issparse(query) else np.asarray(query, dtype=float)
-    t = targets.toarray() if sp.issparse(targets) else np.asarray(targets, dtype=float)
+    q = np.asarray(query, dtype=float) if isinstance(query, np.ndarray) else query.toarray()
+    t = np.asarray(targets, dtype=float) if isinstance(targets, np.ndarray) else targets.toarray()
     q = q.reshape(1, -1)
     if metric == "l1":
         return -np.abs(t - q).sum(axis=1)
@@ -685,7 +722,9 @@ def _scores(query: Any, targets: Any, metric: str) -> np.ndarray:
     return np.nan_to_num(s, nan=-np.inf)
 
 
-def top_matches(result: Any, chapter: tuple[str, int], *, topn: int = 5) -> pd.DataFrame:
+def top_matches(
+    result: TranslingualResult, chapter: tuple[str, int], *, topn: int = 5
+) -> pd.DataFrame:
     """Top Spanish test chapters for an English test chapter under every method.
 
     Parameters

@@ -23,13 +23,23 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
+from workbench._typing import Matrix
 from workbench._validation import check_choice, check_int
-from workbench.crosslingual.compare import compact_letters, paired_retrieval, pairwise_mcnemar
+from workbench.crosslingual import compact_letters, paired_retrieval, pairwise_mcnemar
+from workbench.significance import (
+    SeedSummary,
+    SuperiorSetResult,
+    format_mean_sd,
+    seed_summary,
+    smallest_superior_set,
+)
+
+from ._experiment import BibleData, FittedModel, TranslingualResult, _cut, _direction_top1
 
 __all__ = [
     "eligible_verses",
@@ -51,7 +61,7 @@ PAPER_CLAIMS: tuple[tuple[str, str], ...] = (
 )
 
 
-def eligible_verses(data: Any, part: str, min_terms: int = 3) -> np.ndarray:
+def eligible_verses(data: BibleData, part: str, min_terms: int = 3) -> np.ndarray:
     """Indices (into ``data.verse_ids``) of the verses of ``part`` ("dev" or "test") with at
     least ``min_terms`` counted terms in every language."""
     check_choice(part, "part", ("dev", "test"))
@@ -63,7 +73,7 @@ def eligible_verses(data: Any, part: str, min_terms: int = 3) -> np.ndarray:
 
 
 def sample_verse_pools(
-    data: Any, seed: int, pool_size: int, min_terms: int = 3
+    data: BibleData, seed: int, pool_size: int, min_terms: int = 3
 ) -> dict[str, np.ndarray]:
     """The dev and test verse pools of one seed (sorted indices into ``data.verse_ids``).
 
@@ -124,10 +134,8 @@ class VerseRetrievalResult:
         """Seeds (rows) x methods (columns) of one column of the test tables."""
         return pd.DataFrame({s: t[column] for s, t in self.tests.items()}).T.rename_axis("seed")
 
-    def summary(self) -> Any:
+    def summary(self) -> SeedSummary:
         """:func:`~workbench.significance.seed_summary` of the test Top-1 and MRR per method."""
-        from workbench.significance import seed_summary
-
         return seed_summary({s: t[["top1", "mrr"]].astype(float) for s, t in self.tests.items()})
 
     def per_seed_table(self) -> pd.DataFrame:
@@ -159,8 +167,6 @@ class VerseRetrievalResult:
         ``"mean ± sd"`` points, the
         number of seeds in which the winner is ahead and significantly ahead, and ``replicated``
         (significantly ahead in every seed)."""
-        from workbench.significance import format_mean_sd
-
         c = self.claims(pairs, alpha)
         rows = {}
         for claim, g in c.groupby("claim", sort=False):
@@ -202,10 +208,8 @@ class VerseRetrievalResult:
         out.index.name = "significantly better than ->"
         return out
 
-    def superior_sets(self, alpha: float = 0.05) -> dict[int, Any]:
+    def superior_sets(self, alpha: float = 0.05) -> dict[int, SuperiorSetResult]:
         """The paper's smallest significantly superior set (Top-1 hits) per seed."""
-        from workbench.significance import smallest_superior_set
-
         return {s: smallest_superior_set(self.hits[s], alpha=alpha) for s in self.seeds}
 
     def claims(
@@ -284,7 +288,7 @@ class VerseRetrievalResult:
 
 
 def run_verse_retrieval(
-    result: Any,
+    result: TranslingualResult,
     seeds: Sequence[int],
     *,
     pool_size: int | None = None,
@@ -305,8 +309,6 @@ def run_verse_retrieval(
     -------
     VerseRetrievalResult
     """
-    from threadpoolctl import threadpool_limits
-
     if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
         raise TypeError(f"seeds must be a sequence of integers, got {seeds!r}")
     seed_ints = [check_int(s, f"seeds[{i}]", low=0) for i, s in enumerate(seeds)]
@@ -317,7 +319,7 @@ def run_verse_retrieval(
 
 
 def _run(
-    result: Any, seeds: list[int], pool_size: int | None, min_terms: int | None
+    result: TranslingualResult, seeds: list[int], pool_size: int | None, min_terms: int | None
 ) -> VerseRetrievalResult:
     data = result.data
     cfg = result.config
@@ -333,19 +335,19 @@ def _run(
     langs = data.languages
     n_eligible = {p: int(len(eligible_verses(data, p, min_terms))) for p in ("dev", "test")}
     pools: dict[int, dict[str, np.ndarray]] = {}
-    curve_rows: list[dict[str, Any]] = []
+    curve_rows: list[dict[str, str | float | int | None]] = []
     tests: dict[int, pd.DataFrame] = {}
     hits: dict[int, dict[str, np.ndarray]] = {}
     rrs: dict[int, dict[str, np.ndarray]] = {}
 
-    def vectors(model: Any, idx: np.ndarray) -> list[Any]:
+    def vectors(model: FittedModel, idx: np.ndarray) -> list[Matrix]:
         return [model.vectors(lang, data.verse_weighted[lang][idx], data.verse_counts[lang][idx])
                 for lang in langs]  # fmt: skip
 
     for seed in seeds:
         pools[seed] = sample_verse_pools(data, seed, pool_size, min_terms)
         dev, test = pools[seed]["dev"], pools[seed]["test"]
-        best: dict[str, tuple[float, Any, int | None]] = {}
+        best: dict[str, tuple[float, FittedModel, int | None]] = {}
         for model in models:
             a, b = vectors(model, dev)
             for dim in model.dims:
@@ -363,8 +365,7 @@ def _run(
             rrs[seed][method] = np.asarray(r.reciprocal_ranks)
             rows.append({"method": method, "dim": "N/A" if dim is None else str(dim),
                          "setting": model.setting, "dev mrr": dev_mrr, "top1": r.top1,
-                         "mrr": r.mrr, f"top1 {langs[0]}->{langs[1]}": r.forward.top1,
-                         f"top1 {langs[1]}->{langs[0]}": r.backward.top1})  # fmt: skip
+                         "mrr": r.mrr, **_direction_top1(r, langs)})  # fmt: skip
         table = pd.DataFrame(rows).set_index("method")
         tests[seed] = table.sort_values("mrr", ascending=False, kind="stable")
         logger.info("verse retrieval, seed %d: %d dev / %d test verses", seed, len(dev), len(test))
@@ -381,7 +382,3 @@ def _run(
         hits=hits,
         reciprocal_ranks=rrs,
     )
-
-
-def _cut(x: Any, dim: int | None) -> Any:
-    return x if dim is None else x[:, :dim]
