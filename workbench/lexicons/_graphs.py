@@ -318,6 +318,34 @@ def wordnet_relations(
     The WordNet database files (``data.noun`` ...) are parsed directly in one pass when the
     reader can open them (much faster than building nltk synset objects); otherwise nltk's
     synset API gives the same relation.
+
+    Parameters
+    ----------
+    wordnet : nltk WordNetCorpusReader
+        From :func:`workbench.datasets.load_wordnet`.
+    relations : sequence of {"synonym", "hypernym", "hyponym"}
+        The relations that link two lemmas.
+    terms : iterable of str, optional
+        Only these lemmas as keys (all lemmas when None).
+
+    Returns
+    -------
+    dict
+        ``lemma -> set of related lemmas`` (a lemma is never related to itself).
+
+    References
+    ----------
+    G. A. Miller (1995). WordNet: a lexical database for English. CACM 38(11).
+
+    Examples
+    --------
+    >>> from workbench.datasets import load_wordnet
+    >>> wn = load_wordnet()
+    >>> rel = wordnet_relations(wn, relations=("synonym",), terms={"car", "dog"})
+    >>> sorted(rel), sorted(rel["car"])[:4]
+    (['car', 'dog'], ['auto', 'automobile', 'cable_car', 'elevator_car'])
+    >>> "canine" in wordnet_relations(wn, relations=("hypernym",), terms={"dog"})["dog"]
+    True
     """
     if isinstance(relations, str):
         raise TypeError(
@@ -425,7 +453,34 @@ def wordnet_graph(
 ) -> LexiconGraph:
     """WordNet graph: an edge if one word's base form is a synonym, hypernym or hyponym of
     the other's (§5.1 of Osborne et al. 2016). Matching is case-insensitive (WordNet's
-    index is lower-case)."""
+    index is lower-case).
+
+    Parameters
+    ----------
+    words : sequence of str
+        The graph's vertices, in order.
+    wordnet : nltk WordNetCorpusReader, optional
+        Default: :func:`workbench.datasets.load_wordnet`.
+    relations : sequence of {"synonym", "hypernym", "hyponym"}
+        See :func:`wordnet_relations`.
+    link_inflections : bool
+        Also link words with the same base form (e.g. ``runs`` and ``ran``).
+
+    Returns
+    -------
+    LexiconGraph
+
+    References
+    ----------
+    D. Osborne, S. Narayan, S. B. Cohen (2016). Encoding prior knowledge with eigenword
+    embeddings. TACL 4.
+
+    Examples
+    --------
+    >>> graph = wordnet_graph(["car", "automobile", "dog", "canine", "cat", "runs"])
+    >>> graph.neighbors("car"), graph.neighbors("dog"), graph.n_edges
+    (['automobile'], ['canine'], 2)
+    """
     words = _word_list(words)
     if wordnet is None:
         wordnet = load_wordnet()
