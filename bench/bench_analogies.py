@@ -1,4 +1,4 @@
-"""Benchmark: blocked 3CosAdd / 3CosMul over the Google analogy set (issue 3, item 2).
+"""Benchmark: blocked 3CosAdd / 3CosMul over the Google analogy set.
 
 Target: the 19,544 questions over a 100K x 300 vocabulary in seconds, with bounded memory.
 Vectors are random (the cost does not depend on their values), with the question words placed

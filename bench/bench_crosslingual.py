@@ -1,4 +1,4 @@
-"""Benchmark: translingual projections on the English-Spanish Bible (issue 6, "Speed").
+"""Benchmark: translingual projections on the English-Spanish Bible.
 
 Targets: OPCA with a 5,000-term vocabulary per language fits in under a minute; an EM iteration
 of JPLSA / CPLSA over the training chapters takes seconds; IBM Model 1 over the 31K verses takes

@@ -1,4 +1,4 @@
-"""Benchmark: eigenword counts and CCA-with-prior-knowledge pair counts (issue 5, item 2).
+"""Benchmark: eigenword counts and CCA-with-prior-knowledge pair counts.
 
 Target: the 5M-token corpus with the local Laplacian reach N = 12 and the WordNet graph runs in
 minutes, not hours, on 2 cores. Reports tokens per second of :func:`count_contexts` (M = W^T C),

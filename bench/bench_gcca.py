@@ -1,9 +1,9 @@
-"""Benchmark: generalized CCA speed and memory (issue 4, item 11).
+"""Benchmark: generalized CCA speed and memory.
 
 Three parts, each configuration in its own subprocess (so peak memory is its own):
 
 1. ``dense``  -- mvlearn's ``GCCA`` vs ``MVLSA`` on the largest dense problem mvlearn handles
-   here (N = 50,000, 15 views x 1,000 columns, k = 50; mvlearn takes ~100 s and ~12 GB).
+   here (N = 50,000, 15 views x 1,000 columns, k = 50).
    Every view shares a k-dimensional latent signal and has ``rank - k`` directions of its own
    (0.7 x the scale) plus noise: a per-view signal of rank ``rank``, drawn for each run
    (``--dense-seeds``, one run per seed: ``rank`` uniform in [k + 10, 4 k], from the seed) so
@@ -12,8 +12,8 @@ Three parts, each configuration in its own subprocess (so peak memory is its own
    problem. MVLSA runs once per entry of ``--dense-runs`` (``run:dtype`` of the centred views):
    ``defaults`` is MVLSA at the package defaults (``svd_solver="auto"``: the adaptive
    randomized per-view SVD here, m = 50 <= d / 20), ``gram`` the exact d x d scatter route
-   (``gram:float64`` is the exact GCCA every space is compared with), ``fixed`` the former
-   tuned setting (randomized, ``--dense-n-iter 1 --dense-n-oversamples 78``: blocks of 128
+   (``gram:float64`` is the exact GCCA every space is compared with), ``fixed`` a block
+   tuned to rank 100 (randomized, ``--dense-n-iter 1 --dense-n-oversamples 78``: blocks of 128
    columns, which only suit a signal of rank ~100). Reported per run: the rank drawn, times,
    the speedup over mvlearn, the largest principal angle of each shared space (mvlearn's
    included) to the exact one, and memory as peak RSS and as the increase over the data
@@ -142,7 +142,7 @@ def _dense_rank(seed: int, k: int) -> int:
 
 def _dense_data(n: int, n_views: int, cols: int, k: int, seed: int, rank: int) -> list[Any]:
     """Views sharing a k-dim latent signal, each with ``rank - k`` directions of its own and
-    noise (float64): a per-view signal of rank ``rank`` (``rank = 2 k`` is the former data)."""
+    noise (float64): a per-view signal of rank ``rank``."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -365,7 +365,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--parts", default="dense,corpus,scaling", help="comma-separated subset")
     ap.add_argument("--n-iter", type=int, default=5, help="MVLSA power iterations (default 5, as MVLSA)")
     ap.add_argument("--n-oversamples", type=int, default=None,
-                    help="MVLSA oversampling of parts 2-3 (default: m, the former default; blocks of 2m); "
+                    help="MVLSA oversampling of parts 2-3 (default: m; blocks of 2m); "
                          "20 with --n-iter 3 is ~3x faster, less exact")
     ap.add_argument("--n-jobs", type=int, default=2, help="threads for X @ B (default 2)")
     ap.add_argument("--corpus", default=None, help='override the corpus of parts 2-3 ("1M", "5M", "25M")')

@@ -3,12 +3,12 @@
 Usage::
 
     .venv/bin/python bench/bench_rpca.py --quick            # d=100, N=10^4 (seconds)
-    flock /tmp/heavy.lock .venv/bin/python bench/bench_rpca.py   # d=300, N=10^5 (the issue's target)
+    flock /tmp/heavy.lock .venv/bin/python bench/bench_rpca.py   # d=300, N=10^5
 
 Reports wall time, iterations, the largest principal angle to the planted subspace and the
 precision / recall of the recovered sparse support, for PCA (3-sigma residual), Ex-RPCA
-iterative and (unless ``--no-alm``) Ex-RPCA ALM. Requirement (issue 7): Ex-RPCA iterative on
-10^5 columns in under a minute on 2 cores.
+iterative and (unless ``--no-alm``) Ex-RPCA ALM. Goal: Ex-RPCA iterative on 10^5 columns in under a
+minute on 2 cores.
 """
 
 from __future__ import annotations

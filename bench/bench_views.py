@@ -1,4 +1,4 @@
-"""Benchmark: counting a corpus into offset co-occurrence views (issue 4, item 7).
+"""Benchmark: counting a corpus into offset co-occurrence views.
 
 Target: the 25M-token corpus (shared data folder) into 15 offset views over a 100K vocabulary
 at >= 30M token-offset increments per second on 2 cores, peak memory < 4 GB; re-running with

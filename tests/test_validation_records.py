@@ -1,5 +1,5 @@
 """Bad input at the public entry points of workbench.records, workbench.coverage (and the tour
-study's Discussion), workbench.significance.seeds and workbench.viz (issue 16, reliability).
+study's Discussion), workbench.significance.seeds and workbench.viz.
 
 Every case asserts the error type and that the message names the problem. No figure is drawn:
 each call fails before plotting.

@@ -1,4 +1,4 @@
-"""Bad input at the public entry points of workbench.studies.mvlsa (issue 16, reliability).
+"""Bad input at the public entry points of workbench.studies.mvlsa.
 
 Every case asserts the error type and that the message names the problem (the parameter, the
 value given or what is allowed). The view set is the small planted one of

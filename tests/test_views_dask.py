@@ -1,4 +1,4 @@
-"""The Dask backend of the view builders (issue 19, "counting on the cluster").
+"""The Dask backend of the view builders.
 
 Counts on a real two-process ``LocalCluster`` equal the local counts exactly: positional
 offsets, windows and dependency relations, from a corpus directory (one shard per file or
