@@ -158,8 +158,8 @@ def test_ppmi_svd_bad_corpora():
 @pytest.mark.slow
 def test_ppmi_svd_reaches_the_textbook_figures_on_the_5m_corpus():
     """Levy, Goldberg & Dagan's recipe on the bundled 5M-token corpus (window 5, cds 0.75,
-    U S^1/2, 28K words, 100 dimensions, covered pairs): within two points of the reference
-    figures of the credible-baselines issue on MEN, WS-353, WS-REL and SimLex. RG-65 (65 pairs,
+    U S^1/2, 28K words, 100 dimensions, covered pairs): within two points of the
+    reference figures on MEN, WS-353, WS-REL and SimLex. RG-65 (65 pairs,
     about 50 covered) lands lower than its reference and is checked against a looser bound."""
     from workbench.datasets import load_corpus, load_wordsim
     from workbench.evaluation import evaluate_wordsim

@@ -1,4 +1,4 @@
-"""Issue 18, item 2: one estimator contract, checked for every public estimator.
+"""One estimator contract, checked for every public estimator.
 
 Every public estimator of :mod:`workbench` subclasses ``sklearn.base.BaseEstimator``, stores its
 parameters untouched in ``__init__`` (validation happens in ``fit``), raises ``NotFittedError``

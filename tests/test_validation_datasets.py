@@ -1,6 +1,6 @@
 """Bad input to the data / vector readers: every case raises (or warns) naming what to fix.
 
-Issue 16 "Reliability": each case writes small bad files under ``tmp_path`` and asserts the
+Each case writes small bad files under ``tmp_path`` and asserts the
 error type and that the message names the file, the line and the problem (or the parameter).
 The cases are tables: faults every loader must report (:data:`FAULTS` x :data:`LOADERS`),
 malformed files of one loader (:data:`BAD_FILES`) and bad arguments (:data:`BAD_ARGUMENTS`).

@@ -1,4 +1,4 @@
-"""Issue 16 (reliability): every bad parameter or input of the algorithm modules raises an error
+"""Every bad parameter or input of the algorithm modules raises an error
 that names the parameter (or warns); nothing bad yields a silent result.
 
 One table per module of ``(callable, error type, message pattern)``; the callables build small

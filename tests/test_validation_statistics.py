@@ -1,4 +1,4 @@
-"""Issue 16 (reliability): the statistics and evaluation entry points refuse bad parameters
+"""The statistics and evaluation entry points refuse bad parameters
 with a message naming the parameter, and NaN data raise unless ``nan_policy`` says otherwise.
 
 Tables of ``(callable, error type, message pattern)`` per module; small seeded data.
