@@ -85,9 +85,18 @@ def test_unreachable_scheduler_fails_fast():
     assert time.perf_counter() - t0 < 15
 
 
-@pytest.mark.parametrize("bad", [{"timeout": 0}, {"timeout": "x"}, {"n_workers": 0}])
-def test_dask_client_bad_options(bad):
-    with pytest.raises((ValueError, TypeError)):
+@pytest.mark.parametrize(
+    ("bad", "match"),
+    [
+        ({"timeout": 0}, "timeout"),
+        ({"timeout": "x"}, "timeout"),
+        ({"n_workers": 0}, "n_workers"),
+        ({"scheduler": 8786}, "scheduler must be an address string"),
+        ({"scheduler": None}, "scheduler must be an address string"),
+    ],
+)
+def test_dask_client_bad_options(bad, match):
+    with pytest.raises((ValueError, TypeError), match=match):
         dask_client("dask", **bad)
 
 
