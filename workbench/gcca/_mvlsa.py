@@ -20,14 +20,12 @@ from workbench._validation import (
     check_int,
     check_random_state,
 )
+from workbench.cluster import BACKENDS
 
 from ._base import MaskInput, ViewInput, _GCCABase, _per_view
 from ._dask import fit_dask
 from ._stacked import _fit_local, _MVLSAPlan, _SVDOptions
 from ._svd import SVD_METHODS, SVD_TOL, _SVDSettings
-
-#: The ``backend`` values of :class:`MVLSA`.
-BACKENDS = ("local", "dask")
 
 
 class MVLSA(_GCCABase):

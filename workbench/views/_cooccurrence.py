@@ -17,6 +17,7 @@ from tqdm.auto import tqdm
 from workbench._io import Cache, content_hash
 from workbench._typing import Matrix, PathLikeStr
 from workbench._validation import check_bool, check_choice, check_int
+from workbench.cluster import BACKENDS
 
 from . import _dask
 from ._base import (
@@ -56,9 +57,6 @@ __all__ = [
 
 _CACHE_VERSION = 2
 _CACHE_NAMESPACE = "views"
-#: Where counting runs: ``"local"`` (this process) or ``"dask"`` (the active dask.distributed
-#: Client, see :mod:`workbench.views._dask`).
-BACKENDS = ("local", "dask")
 
 
 def vocabulary_and_encoding(
