@@ -2,7 +2,8 @@
 
 One switch, same answer: the fit through the active ``Client`` (a ``LocalCluster`` of 2 worker
 processes here) spans the local fit's shared space (same seed) to well below 1e-6 degrees --
-dense, sparse, masked and row-weighted views, and views split into row blocks. Pitfalls, a test
+dense, sparse, masked and row-weighted views, views split into row blocks, and the incremental
+stacked step (``stack_rank``), whose merges run on the workers in the local fit's order. Pitfalls, a test
 each: views are sent to the workers once (tasks get futures), a worker killed mid-fit costs a
 rerun but not the answer, a missing ``distributed`` or ``Client`` is a clear error.
 (``dask.array.linalg.svd_compressed`` is not used; ``workbench.gcca._dask`` says why.)
@@ -98,6 +99,12 @@ CASES = {
         },
         lambda: (_sparse(_views(seed=1)), _masks()),
     ),
+    # the incremental stacked step, truncating (4 views x 8 columns kept in 10 directions)
+    "incremental": ({"stack_rank": 10}, lambda: (_views(seed=6), None)),
+    "incremental-sparse-masks": (
+        {"stack_rank": 10, "svd_solver": "randomized", "n_iter": 3, "min_view_support": 2},
+        lambda: (_sparse(_views(seed=7)), _masks()),
+    ),
 }
 
 
@@ -119,11 +126,13 @@ def test_same_shared_space_as_the_local_fit(client, case):
     np.testing.assert_array_equal(local.embedding_, local_emb)
 
 
+@pytest.mark.parametrize("stack_rank", [None, 10])
 @pytest.mark.parametrize("sparse", [False, True])
-def test_views_split_into_row_blocks_give_the_same_answer(client, sparse):
+def test_views_split_into_row_blocks_give_the_same_answer(client, sparse, stack_rank):
     """``block_rows`` below the views' rows: each view's randomized SVD runs on row blocks
     (products X B, X^T Q and the column mean computed block-wise on the workers), and the
-    Gram reduction over row blocks of the same size."""
+    Gram reduction over row blocks of the same size (the incremental step merges whole view
+    blocks instead)."""
     views, masks = _views(seed=2), _masks()
     if sparse:
         views = _sparse(views)
@@ -133,13 +142,15 @@ def test_views_split_into_row_blocks_give_the_same_answer(client, sparse):
         "random_state": 5,
         "svd_solver": "randomized",
         "n_iter": 3,
+        "stack_rank": stack_rank,
     }
     local = MVLSA(**params).fit(views, masks=masks)
     with client.as_current():
         dist = MVLSA(**params, backend="dask", block_rows=90).fit(views, masks=masks)
     _assert_same_fit(local, dist)
     assert dist.fit_stats_["dask_blocked_views"] == [0, 1, 2, 3]
-    assert dist.fit_stats_["dask_row_blocks"] == 4  # 300 kept rows in blocks of 90
+    # 300 kept rows in blocks of 90 for the Gram reduction; one block for the incremental step
+    assert dist.fit_stats_["dask_row_blocks"] == (4 if stack_rank is None else 1)
 
 
 def test_split_views_refuse_the_exact_solvers(client):
@@ -220,11 +231,13 @@ def test_views_are_sent_to_the_workers_once(client, monkeypatch):
 
 
 @pytest.mark.filterwarnings("ignore:Port .* is already in use")  # (the module's cluster)
-def test_a_worker_killed_mid_fit_gives_the_same_answer(caplog):
+@pytest.mark.parametrize("stack_rank", [None, 10])
+def test_a_worker_killed_mid_fit_gives_the_same_answer(caplog, stack_rank):
     """Kill the worker process of a running view task: the lost views are sent again, the
-    tasks rerun (the nanny restarts the worker), and the answer is the local fit's."""
+    tasks rerun (the nanny restarts the worker), and the answer is the local fit's -- with the
+    exact and with the incremental stacked step (whose running factorization is lost too)."""
     views = _views(seed=4, dims=(20, 25, 30, 35))
-    params = {"n_components": 4, "view_rank": 8, "random_state": 7}
+    params = {"n_components": 4, "view_rank": 8, "random_state": 7, "stack_rank": stack_rank}
     local = MVLSA(**params).fit(views)
 
     def slow_view_tasks(seconds: float) -> None:  # runs on the workers (pickled by value)

@@ -36,6 +36,15 @@ The arithmetic is the local fit's, in the same precision; only the order of the 
 blocks differs, so the shared space agrees with the local fit up to rounding (tests: below
 1e-6 degrees in float64).
 
+With ``stack_rank`` (the incremental stacked step of :mod:`workbench.gcca._incremental`),
+steps 2-4 become a tree of merges: the views' whole blocks of :math:`\tilde M` are merged
+pairwise on the workers in the local fit's order (its ``_MergeTree`` and ``_merge``, so the same
+answer), and one task forms ``H``, its eigenvalues and :math:`\tilde M^\top H` from the root.
+Tasks are submitted view by view, and earlier submissions have priority, so a merge that is
+ready runs before later views' SVDs and each block is freed once merged: the workers hold the
+views, at most ``log2(J) + 1`` runs of ``N x r`` and a few blocks, never :math:`\tilde M`;
+merges of different subtrees run on different workers.
+
 Views too big for one worker
 ----------------------------
 A view with more than ``block_rows`` rows (by default: one larger than a quarter of the smallest
@@ -51,7 +60,8 @@ Lost workers
 ------------
 Tasks running on a worker that dies are rescheduled by Dask, and results lost with it are
 recomputed from their inputs. Scattered data has no lineage: when the lost worker held a view
-(or a piece sent from the client), the futures that depend on it are cancelled. The fit then
+(or a piece sent from the client), the futures that depend on it are cancelled (or a scatter to
+it fails with ``CommClosedError``). The fit then
 sends the lost data again from the client's copies and runs the distributed steps again (at
 most :data:`MAX_ATTEMPTS` times, with a warning); every step is deterministic for a given
 seed, so the answer is the same. ``fit_stats_["dask_attempts"]`` says how many runs it took.
@@ -76,7 +86,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -84,6 +94,7 @@ import scipy.sparse as sp
 from workbench._dask import tree_reduce
 from workbench._typing import Matrix
 
+from ._incremental import _finish, _leaf, _merge, _MergeTree, _Partial
 from ._linalg import _gram64, _largest_entry_signs, _lowdin_factor
 from ._stacked import (
     _check_stack_rank,
@@ -160,7 +171,7 @@ def _view_task(
     """One view's SVD on a worker: the local fit's :func:`_view_svd` and block of M~."""
     xr = x if rows is None else x[rows]
     u, fac = _view_svd(xr, rank, weights, reg, seed, opts, view=view)
-    blk = _scaled_factor(u, scale, fac.t)
+    blk = _scaled_factor(u, scale, fac.t, out=u if u.dtype == opts.dtype else None)
     del u
     return _ViewResult(fac, _cut_rows(blk, pos, bounds), _view_nnz(xr))
 
@@ -213,9 +224,32 @@ def _extremes(h: np.ndarray) -> np.ndarray:
     return np.vstack([h.max(axis=0), h.min(axis=0)])
 
 
-def _map_task(res: _ViewResult, mth: np.ndarray) -> np.ndarray:
-    f = res.factor
+def _map_task(res: _ViewResult | _ViewFactor, mth: np.ndarray) -> np.ndarray:
+    f = res.factor if isinstance(res, _ViewResult) else res
     return _view_map(f.vt, f.s, f.reg, mth)
+
+
+def _factor(res: _ViewResult) -> _ViewFactor:
+    return res.factor
+
+
+def _as_partial(x: _Partial | Piece, n_rows: int, dtype: np.dtype) -> _Partial:
+    """A run of the incremental step, or a view's piece (its rows of M~) as its leaf."""
+    if isinstance(x, _Partial):
+        return x
+    rows, vals = x
+    return _leaf(vals if rows is None else _assemble(n_rows, dtype, [x]))
+
+
+def _merge_task(
+    a: _Partial | Piece, b: _Partial | Piece, n_rows: int, dtype: np.dtype, rank: int
+) -> _Partial:
+    """One merge of the incremental stacked step (the local fit's :func:`_merge`)."""
+    return _merge([_as_partial(a, n_rows, dtype), _as_partial(b, n_rows, dtype)], rank)
+
+
+def _finish_task(x: _Partial | Piece, n_rows: int, dtype: np.dtype, k: int, rank: int) -> Any:
+    return _finish(_as_partial(x, n_rows, dtype), k, rank)
 
 
 # --------------------------------------------------------------------------------------------
@@ -239,11 +273,16 @@ class _Session:
         self.direct = _direct(client)
         self.futures: list[Future] = []
 
-    def submit(self, name: str, fn: Callable[..., object], *args: object) -> Future:
-        """``client.submit`` under a readable, unique key (``mvlsa-<name>-<uuid>``)."""
+    def submit(
+        self, name: str, fn: Callable[..., object], *args: object, track: bool = True
+    ) -> Future:
+        """``client.submit`` under a readable, unique key (``mvlsa-<name>-<uuid>``);
+        ``track=False`` for an intermediate result that the workers may free as soon as the
+        tasks that need it are done (the caller drops its future)."""
         key = f"mvlsa-{name}-{uuid.uuid4().hex}"
         fut = self.client.submit(fn, *args, key=key, pure=False)
-        self.futures.append(fut)
+        if track:
+            self.futures.append(fut)
         return fut
 
     def scatter(
@@ -401,7 +440,9 @@ def _layout(client: Client, plan: _MVLSAPlan, block_rows: int | None) -> _Layout
             "svd_solver='randomized' or 'auto', or raise block_rows"
         )
     n_kept = int(plan.kept.size)
-    if block_rows is not None:
+    if plan.stack_rank is not None:  # the incremental step merges whole view blocks
+        rows_per_block = n_kept
+    elif block_rows is not None:
         rows_per_block = block_rows
     else:
         nbytes = n_kept * sum(plan.cap) * plan.opts.dtype.itemsize
@@ -419,8 +460,9 @@ def fit_dask(client: Client, plan: _MVLSAPlan, *, block_rows: int | None = None)
         for attempt in range(1, MAX_ATTEMPTS + 1):
             ses = _Session(client)
             try:
-                res = _run(ses, plan, layout, scattered)
-            except concurrent.futures.CancelledError as exc:
+                run = _run if plan.stack_rank is None else _run_incremental
+                res = run(ses, plan, layout, scattered)
+            except (concurrent.futures.CancelledError, OSError) as exc:  # (CommClosedError)
                 if attempt == MAX_ATTEMPTS or getattr(client, "status", "running") != "running":
                     raise RuntimeError(
                         f"backend='dask': data scattered to the workers was lost {attempt} "
@@ -535,47 +577,45 @@ def _split_view_svd(
     return futs, fac, nnz
 
 
-def _run(
-    ses: _Session, plan: _MVLSAPlan, layout: _Layout, scattered: dict[int, list[Future]]
-) -> _StackedFit:
-    prep, opts, k = plan.prep, plan.opts, plan.k
-    n_views, dtype, bounds = len(prep.views), opts.dtype, layout.bounds
-    n_blocks = bounds.size - 1
-    _scatter_views(ses, plan, layout, scattered)
+def _submit_view(
+    ses: _Session, plan: _MVLSAPlan, j: int, view: Future, bounds: np.ndarray, track: bool = True
+) -> Future:
+    """The task of view ``j`` (not split into row blocks) on the worker holding it."""
+    rj, wj, scale = plan.view_scale(j)
+    rows = None if rj.size == plan.prep.views[j].shape[0] else rj
+    # the view's row arrays go to its worker, not into the task graph (relayed by the scheduler)
+    held = list(ses.client.who_has([view]).get(view.key, ()))[:1] or None
+    arrays = [None if a is None else ses.scatter(a, workers=held) for a in (rows, wj, scale)]
+    return ses.submit(
+        f"svd-{j}",
+        _view_task,
+        view,
+        *arrays,
+        ses.scatter(plan.pos[rj], workers=held),
+        bounds,
+        plan.cap[j],
+        float(plan.reg[j]),
+        int(plan.seeds[j]),
+        plan.opts,
+        j,
+        track=track,
+    )
 
-    # 1. one task per (unsplit) view, where its data is; split views driven from here
-    results: dict[int, Future] = {}
-    for j in range(n_views):
-        if j in layout.split:
-            continue
-        rj, wj, scale = plan.view_scale(j)
-        rows = None if rj.size == prep.views[j].shape[0] else rj
-        results[j] = ses.submit(
-            f"svd-{j}",
-            _view_task,
-            scattered[j][0],
-            rows,
-            wj,
-            scale,
-            plan.pos[rj],
-            bounds,
-            plan.cap[j],
-            float(plan.reg[j]),
-            int(plan.seeds[j]),
-            opts,
-            j,
-        )
-    summaries = {j: ses.submit(f"summary-{j}", _summary, f) for j, f in results.items()}
-    split_out: dict[int, tuple[list[Future], _ViewFactor, int]] = {}
-    for j, step in layout.split.items():
-        logger.info("backend='dask': view %d in row blocks of %d rows", j, step)
-        split_out[j] = _split_view_svd(ses, plan, j, scattered[j], step, bounds)
+
+def _view_summaries(
+    ses: _Session,
+    summaries: dict[int, Future],
+    split_out: dict[int, tuple[list[Future], _ViewFactor, int]],
+    scattered: dict[int, list[Future]],
+) -> tuple[list[np.ndarray], list[np.ndarray | None], list[float], int, int]:
+    """Singular values, means, ``r_j``, passes, nonzeros of the views once all are factorized
+    (then the views are released)."""
     gathered = dict(zip(summaries, ses.gather(list(summaries.values()))))
     for futs in scattered.values():  # every view is factorized: free the workers' memory
         _release(futs)
     scattered.clear()
     svals, means, regs, passes, nnz = [], [], [], 0, 0
-    for j in range(n_views):
+    for j in sorted([*gathered, *split_out]):
         if j in split_out:
             _, fac, nz = split_out[j]
             s, mean, r, p = fac.s, fac.mean, fac.reg, fac.n_passes
@@ -586,6 +626,117 @@ def _run(
         regs.append(r)
         passes += p
         nnz += nz
+    return svals, means, regs, passes, nnz
+
+
+def _run_incremental(
+    ses: _Session, plan: _MVLSAPlan, layout: _Layout, scattered: dict[int, list[Future]]
+) -> _StackedFit:
+    """The distributed fit with the incremental stacked step: per view, its SVD task and then
+    the merge of its block into the running factorization (:func:`_merge_task`, the local fit's
+    :func:`~workbench.gcca._incremental._merge`, in view order). Tasks are submitted view by
+    view, so a merge that is ready runs before the SVDs of later views (earlier submissions
+    have priority): a view's block is freed once merged instead of all blocks piling up."""
+    prep, opts, k = plan.prep, plan.opts, plan.k
+    n_views, n_kept = len(prep.views), int(plan.kept.size)
+    rank = int(cast(int, plan.stack_rank))
+    _scatter_views(ses, plan, layout, scattered)
+    n_merges = 0
+
+    def merge(a: Future, b: Future) -> Future:
+        nonlocal n_merges
+        n_merges += 1
+        return ses.submit(
+            f"merge-{n_merges}", _merge_task, a, b, n_kept, opts.dtype, rank, track=False
+        )
+
+    tree: _MergeTree[Future] = _MergeTree(merge)
+    factors: dict[int, Future] = {}
+    summaries: dict[int, Future] = {}
+    split_out: dict[int, tuple[list[Future], _ViewFactor, int]] = {}
+    for j in range(n_views):
+        if j in layout.split:
+            split_out[j] = _split_view_svd(
+                ses, plan, j, scattered[j], layout.split[j], layout.bounds
+            )
+            piece = split_out[j][0][0]
+        else:
+            res = _submit_view(ses, plan, j, scattered[j][0], layout.bounds, track=False)
+            piece = ses.submit(f"piece-{j}", _piece, res, 0, track=False)
+            factors[j] = ses.submit(f"factor-{j}", _factor, res)
+            summaries[j] = ses.submit(f"summary-{j}", _summary, res)
+            del res
+        tree.push(piece)
+        del piece
+    final = ses.submit("finish", _finish_task, tree.result(), n_kept, opts.dtype, k, rank)
+    del tree
+    svals, means, regs, passes, nnz = _view_summaries(ses, summaries, split_out, scattered)
+    sizes = [s.size for s in svals]
+    t_svd = time.perf_counter()
+    _check_stack_rank(k, sizes)
+    hk, lam_k, mth = ses.gather(final)
+    del final
+    t_gram = time.perf_counter()
+    maps = _maps(ses, sizes, mth, {j: out[1] for j, out in split_out.items()}, factors)
+    return _StackedFit(
+        hk=hk,
+        lam=lam_k,
+        maps=maps,
+        means=means,
+        svals=svals,
+        reg_used=np.array(regs, dtype=float),
+        sizes=sizes,
+        n_passes=passes,
+        nnz=nnz,
+        t_svd=t_svd,
+        t_gram=t_gram,
+        stats={},
+    )
+
+
+def _maps(
+    ses: _Session,
+    sizes: Sequence[int],
+    mth: np.ndarray,
+    local: dict[int, _ViewFactor],
+    remote: dict[int, Future],
+) -> list[np.ndarray]:
+    """The maps :math:`U_j` from :math:`\\tilde M^\\top H`: on the client for the views whose
+    factor is here (split views), on the worker holding ``B_j^T`` for the others."""
+    done: dict[int, np.ndarray] = {}
+    futs: dict[int, Future] = {}
+    off = 0
+    for j, mj in enumerate(sizes):
+        if j in local:
+            fac = local[j]
+            done[j] = _view_map(fac.vt, fac.s, fac.reg, mth[off : off + mj])
+        else:
+            futs[j] = ses.submit(f"map-{j}", _map_task, remote[j], mth[off : off + mj])
+        off += mj
+    done.update(zip(futs, ses.gather(list(futs.values()))))
+    return [done[j] for j in range(len(sizes))]
+
+
+def _run(
+    ses: _Session, plan: _MVLSAPlan, layout: _Layout, scattered: dict[int, list[Future]]
+) -> _StackedFit:
+    prep, opts, k = plan.prep, plan.opts, plan.k
+    n_views, dtype, bounds = len(prep.views), opts.dtype, layout.bounds
+    n_blocks = bounds.size - 1
+    _scatter_views(ses, plan, layout, scattered)
+
+    # 1. one task per (unsplit) view, where its data is; split views driven from here
+    results = {
+        j: _submit_view(ses, plan, j, scattered[j][0], bounds)
+        for j in range(n_views)
+        if j not in layout.split
+    }
+    summaries = {j: ses.submit(f"summary-{j}", _summary, f) for j, f in results.items()}
+    split_out: dict[int, tuple[list[Future], _ViewFactor, int]] = {}
+    for j, step in layout.split.items():
+        logger.info("backend='dask': view %d in row blocks of %d rows", j, step)
+        split_out[j] = _split_view_svd(ses, plan, j, scattered[j], step, bounds)
+    svals, means, regs, passes, nnz = _view_summaries(ses, summaries, split_out, scattered)
     sizes = [s.size for s in svals]
     t_svd = time.perf_counter()
     _check_stack_rank(k, sizes)
@@ -628,22 +779,11 @@ def _run(
     t_gram = time.perf_counter()
 
     # 4. maps U_j where B_j^T is
-    done: dict[int, np.ndarray] = {}
-    remote: dict[int, Future] = {}
-    off = 0
-    for j in range(n_views):
-        mj = sizes[j]
-        if j in split_out:
-            fac = split_out[j][1]
-            done[j] = _view_map(fac.vt, fac.s, fac.reg, mth[off : off + mj])
-        else:
-            remote[j] = ses.submit(f"map-{j}", _map_task, results[j], mth[off : off + mj])
-        off += mj
-    done.update(zip(remote, ses.gather(list(remote.values()))))
+    maps = _maps(ses, sizes, mth, {j: out[1] for j, out in split_out.items()}, results)
     return _StackedFit(
         hk=hk,
         lam=lam_k,
-        maps=[done[j] for j in range(n_views)],
+        maps=maps,
         means=means,
         svals=svals,
         reg_used=np.array(regs, dtype=float),

@@ -24,7 +24,7 @@ from workbench.cluster import BACKENDS
 
 from ._base import MaskInput, ViewInput, _GCCABase, _per_view
 from ._dask import fit_dask
-from ._stacked import _fit_local, _MVLSAPlan, _SVDOptions
+from ._stacked import _fit_local, _fit_local_incremental, _MVLSAPlan, _SVDOptions
 from ._svd import SVD_METHODS, SVD_TOL, _SVDSettings
 
 
@@ -113,6 +113,18 @@ class MVLSA(_GCCABase):
         workers (``svd_solver`` must be ``"auto"`` or ``"randomized"``); the Gram reduction then
         runs over row blocks of this many rows as well. None: a view is split only when it is
         larger than a quarter of the smallest worker's memory limit.
+    stack_rank : int or None
+        None (default): the exact stacked step -- :math:`\tilde M` (``N x sum_j m_j``) is formed
+        and the eigenproblem of its Gram matrix solved, which needs ``N sum_j m_j`` entries of
+        memory and ``N (sum_j m_j)^2`` operations. An integer ``r >= n_components``: the
+        incremental step of :mod:`workbench.gcca._incremental` (Brand's incremental SVD, as the
+        paper suggests for a :math:`\tilde M` too large for memory): each view's block is
+        merged into a running rank-``r`` factorization as soon as its SVD is done and then
+        dropped, so memory is ``N (r + m_j)`` entries (per worker with ``backend="dask"``, where
+        the merges run on the workers in the same order, giving the local answer). It is exact
+        while at most ``r`` directions have nonzero weight at every merge; otherwise an
+        approximation whose eigenvalues lie below the exact ones and whose top directions are
+        the most accurate (the bench README reports its angles to the exact space).
 
     Attributes
     ----------
@@ -137,7 +149,8 @@ class MVLSA(_GCCABase):
         Timings (``svd_seconds``, ``gram_seconds``, ``total_seconds``), ``n_passes`` over the
         data, ``nnz`` and the ``backend``, for benchmarks; with ``backend="dask"`` also
         ``dask_workers``, ``dask_attempts`` (2 or more if a worker holding views was lost),
-        ``dask_row_blocks`` and ``dask_blocked_views``.
+        ``dask_row_blocks`` and ``dask_blocked_views``; with ``stack_rank`` (local)
+        ``merge_seconds``, the part of ``svd_seconds`` spent merging.
 
     Notes
     -----
@@ -201,6 +214,7 @@ class MVLSA(_GCCABase):
         n_jobs: int | None = 1,
         backend: str = "local",
         block_rows: int | None = None,
+        stack_rank: int | None = None,
     ) -> None:
         super().__init__(
             n_components,
@@ -221,6 +235,7 @@ class MVLSA(_GCCABase):
         self.n_jobs = n_jobs
         self.backend = backend
         self.block_rows = block_rows
+        self.stack_rank = stack_rank
 
     def _n_threads(self) -> int:
         """``n_jobs`` as a thread count (None: 1; negative: joblib's convention, -1 = all cores)."""
@@ -245,6 +260,7 @@ class MVLSA(_GCCABase):
         t0 = time.perf_counter()
         backend = check_choice(self.backend, "backend", BACKENDS)
         block_rows = check_int(self.block_rows, "block_rows", low=1, allow_none=True)
+        stack_rank = check_int(self.stack_rank, "stack_rank", low=1, allow_none=True)
         check_choice(self.svd_solver, "svd_solver", SVD_METHODS)
         check_bool(self.relative_regularization, "relative_regularization")
         n_oversamples = check_int(self.n_oversamples, "n_oversamples", low=0, allow_none=True)
@@ -260,6 +276,12 @@ class MVLSA(_GCCABase):
         reg = _per_view(self.regularization, n_views, "regularization")
         ranks = _per_view(self.view_rank, n_views, "view_rank", kind=int)
         k = int(self.n_components)
+        if stack_rank is not None and stack_rank < k:
+            raise ValueError(
+                f"stack_rank={stack_rank} is below n_components={k}: the incremental stacked "
+                "step keeps stack_rank directions, of which the top n_components are the "
+                "embedding; use stack_rank >= n_components (or None for the exact step)"
+            )
         n_obs = [int(np.count_nonzero(prep.row_mask[r])) for r in prep.rows]
         cap = [int(min(ranks[j], n_obs[j], x.shape[1])) for j, x in enumerate(prep.views)]
         if k > sum(cap):
@@ -296,8 +318,11 @@ class MVLSA(_GCCABase):
             inv_sqrt_c=1.0 / np.sqrt(prep.c[kept]),
             opts=opts,
             k=k,
+            stack_rank=stack_rank,
         )
-        if client is None:
+        if client is None and stack_rank is not None:
+            res = _fit_local_incremental(plan, n_jobs)
+        elif client is None:
             res = _fit_local(plan, n_jobs)
         else:
             res = fit_dask(client, plan, block_rows=block_rows)

@@ -20,6 +20,7 @@ from tqdm.auto import tqdm
 from workbench._typing import Matrix
 
 from ._base import _Prepared
+from ._incremental import _finish, _leaf, _merge, _MergeTree, _Partial
 from ._linalg import _fix_signs, _lowdin, _top_eigh
 from ._svd import _RowOperand, _SVDSettings, _truncated_svd
 
@@ -138,6 +139,7 @@ class _MVLSAPlan:
     inv_sqrt_c: np.ndarray  # C^{-1/2} on the kept rows
     opts: _SVDOptions
     k: int
+    stack_rank: int | None = None  # None: the exact stacked step; r: the incremental one
 
     def view_scale(self, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """View ``j``'s observed kept rows, their weights ``d_ij`` and ``d_ij / sqrt(C_ii)``
@@ -162,7 +164,7 @@ class _StackedFit:
     nnz: int
     t_svd: float
     t_gram: float
-    stats: dict[str, int | list[int]]
+    stats: dict[str, int | float | list[int]]
 
 
 def _fit_local(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
@@ -231,6 +233,19 @@ def _fit_local(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
     mth = v_k * np.sqrt(lam_k) * signs  # = M~^T H
     del mt
     t_gram = time.perf_counter()
+    return _local_result(facs, hk, lam_k, mth, nnz, t_svd, t_gram)
+
+
+def _local_result(
+    facs: Sequence[_ViewFactor],
+    hk: np.ndarray,
+    lam_k: np.ndarray,
+    mth: np.ndarray,
+    nnz: int,
+    t_svd: float,
+    t_gram: float,
+) -> _StackedFit:
+    """The maps :math:`U_j` from :math:`\\tilde M^\\top H` and the rest of a local fit."""
     maps = []
     off = 0
     for f in facs:
@@ -244,10 +259,70 @@ def _fit_local(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
         means=[f.mean for f in facs],
         svals=[f.s for f in facs],
         reg_used=np.array([f.reg for f in facs], dtype=float),
-        sizes=sizes,
+        sizes=[f.s.size for f in facs],
         n_passes=sum(f.n_passes for f in facs),
         nnz=nnz,
         t_svd=t_svd,
         t_gram=t_gram,
         stats={},
     )
+
+
+def _fit_local_incremental(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
+    """The in-process fit with the incremental stacked step (``stack_rank``): the views' blocks
+    of :math:`\\tilde M` are merged pairwise in view order (:class:`_MergeTree` of
+    :mod:`workbench.gcca._incremental`) and dropped once merged; at most ``n_jobs`` blocks and
+    ``log2(J) + 1`` runs of ``N x stack_rank`` are in memory."""
+    prep, opts, k = plan.prep, plan.opts, plan.k
+    rank = int(cast(int, plan.stack_rank))
+    n_views = len(prep.views)
+    n_kept = plan.kept.size
+
+    def view_block(j: int, n_threads: int) -> tuple[np.ndarray, _ViewFactor, int]:
+        x, _, _ = prep.view_rows(j)
+        rj, wj, scale = plan.view_scale(j)
+        u, fac = _view_svd(
+            x, plan.cap[j], wj, plan.reg[j], plan.seeds[j], opts, view=j, n_threads=n_threads
+        )
+        blk = _scaled_factor(u, scale, fac.t, out=u if u.dtype == opts.dtype else None)
+        if rj.size < n_kept:
+            full = np.zeros((n_kept, fac.s.size), dtype=opts.dtype)
+            full[plan.pos[rj]] = blk
+            blk = full
+        del u
+        return blk, fac, _view_nnz(x)
+
+    t_merge = 0.0
+
+    def merge(a: _Partial, b: _Partial) -> _Partial:
+        nonlocal t_merge
+        t0 = time.perf_counter()
+        out = _merge([a, b], rank)
+        t_merge += time.perf_counter() - t0
+        return out
+
+    tree = _MergeTree(merge)
+    facs: list[_ViewFactor] = []
+    nnz = 0
+    n_par = min(n_jobs, n_views)
+    with tqdm(total=n_views, desc="MVLSA views (incremental)", disable=None, leave=False) as bar:
+        for start in range(0, n_views, max(n_par, 1)):
+            window = range(start, min(start + n_par, n_views))
+            if n_par > 1 and len(window) == n_par:
+                with threadpool_limits(limits=1), ThreadPoolExecutor(n_par) as ex:
+                    done = list(ex.map(lambda j: view_block(j, 1), window))
+            else:
+                done = [view_block(j, n_jobs) for j in window]
+            for blk, fac, nz in done:  # pushed in view order
+                tree.push(_leaf(blk))
+                facs.append(fac)
+                nnz += nz
+                bar.update()
+            del done
+    t_svd = time.perf_counter()
+    _check_stack_rank(k, [f.s.size for f in facs])
+    hk, lam_k, mth = _finish(tree.result(), k, rank)
+    del tree
+    res = _local_result(facs, hk, lam_k, mth, nnz, t_svd, time.perf_counter())
+    res.stats["merge_seconds"] = t_merge
+    return res
