@@ -118,13 +118,15 @@ class MVLSA(_GCCABase):
         and the eigenproblem of its Gram matrix solved, which needs ``N sum_j m_j`` entries of
         memory and ``N (sum_j m_j)^2`` operations. An integer ``r >= n_components``: the
         incremental step of :mod:`workbench.gcca._incremental` (Brand's incremental SVD, as the
-        paper suggests for a :math:`\tilde M` too large for memory): each view's block is
-        merged into a running rank-``r`` factorization as soon as its SVD is done and then
-        dropped, so memory is ``N (r + m_j)`` entries (per worker with ``backend="dask"``, where
-        the merges run on the workers in the same order, giving the local answer). It is exact
-        while at most ``r`` directions have nonzero weight at every merge; otherwise an
-        approximation whose eigenvalues lie below the exact ones and whose top directions are
-        the most accurate (the bench README reports its angles to the exact space).
+        paper suggests for a :math:`\tilde M` too large for memory): the views' blocks are
+        merged pairwise in view order, as a binary counter adds, each merge keeping the top
+        ``r`` directions, and a block is dropped once merged, so at most ``log2(J) + 1``
+        factorizations of ``N x r`` are held instead of ``N sum_j m_j`` entries (with
+        ``backend="dask"`` the merges run on the workers in the same order, giving the local
+        answer). It is exact while no merge drops a direction of nonzero weight; otherwise an
+        approximation whose eigenvalues lie below the exact ones and whose leading directions
+        are the most accurate -- the last of the ``k`` can be far off where the spectrum is flat
+        (``bench/README.md`` reports the angles to the exact space).
 
     Attributes
     ----------
