@@ -26,7 +26,7 @@ the exact step fits (``--accuracy-rows`` rows, the same 46 views and densities, 
 down): the largest principal angle of the top 10, the top k/3 and all k directions to the
 exact step's space, and the eigenvalues' relative error, for several ``stack_rank``.
 
-Full run (one heavy job at a time; ~1 h)::
+Full run (one heavy job at a time; 70 minutes or more on 2 cores)::
 
     flock /tmp/heavy.lock .venv/bin/python bench/bench_scale.py --accuracy --workers 2 1 --json out.json
 
