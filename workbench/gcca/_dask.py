@@ -677,11 +677,28 @@ def _run_incremental(
     hk, lam_k, mth = ses.gather(final)
     del final
     t_gram = time.perf_counter()
-    maps = _maps(ses, sizes, mth, {j: out[1] for j, out in split_out.items()}, factors)
+    summary = (svals, means, regs, passes, nnz)
+    return _result(ses, summary, hk, lam_k, mth, split_out, factors, t_svd, t_gram)
+
+
+def _result(
+    ses: _Session,
+    summary: tuple[list[np.ndarray], list[np.ndarray | None], list[float], int, int],
+    hk: np.ndarray,
+    lam_k: np.ndarray,
+    mth: np.ndarray,
+    split_out: dict[int, tuple[list[Future], _ViewFactor, int]],
+    remote: dict[int, Future],
+    t_svd: float,
+    t_gram: float,
+) -> _StackedFit:
+    """The maps (:func:`_maps`) and the fit's result, from the views' summaries."""
+    svals, means, regs, passes, nnz = summary
+    sizes = [s.size for s in svals]
     return _StackedFit(
         hk=hk,
         lam=lam_k,
-        maps=maps,
+        maps=_maps(ses, sizes, mth, {j: out[1] for j, out in split_out.items()}, remote),
         means=means,
         svals=svals,
         reg_used=np.array(regs, dtype=float),
@@ -779,18 +796,5 @@ def _run(
     t_gram = time.perf_counter()
 
     # 4. maps U_j where B_j^T is
-    maps = _maps(ses, sizes, mth, {j: out[1] for j, out in split_out.items()}, results)
-    return _StackedFit(
-        hk=hk,
-        lam=lam_k,
-        maps=maps,
-        means=means,
-        svals=svals,
-        reg_used=np.array(regs, dtype=float),
-        sizes=sizes,
-        n_passes=passes,
-        nnz=nnz,
-        t_svd=t_svd,
-        t_gram=t_gram,
-        stats={},
-    )
+    summary = (svals, means, regs, passes, nnz)
+    return _result(ses, summary, hk, lam_k, mth, split_out, results, t_svd, t_gram)
