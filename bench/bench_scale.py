@@ -30,6 +30,10 @@ Full run (one heavy job at a time; 70 minutes or more on 2 cores)::
 
     flock /tmp/heavy.lock .venv/bin/python bench/bench_scale.py --accuracy --workers 2 1 --json out.json
 
+The 25M corpus through the pipeline (load, vocabulary, 15 offset views, MVLSA at the defaults)::
+
+    .venv/bin/python bench/bench_scale.py --corpus-fit 25M --workers 0
+
 The accuracy on real views (the 5M corpus' 15 offset views; no fit on the cluster)::
 
     .venv/bin/python bench/bench_scale.py --accuracy-corpus 5M --workers 0
@@ -215,6 +219,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "30K words, t = 12,500, m = 200, k = 100)",
     )
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--corpus-fit",
+        default=None,
+        help="also fit MVLSA at the package defaults (m = k = 300, n_jobs=2) on this corpus' 15 "
+        "offset views (100K words, t = 12,500; views from the cache when built before)",
+    )
     ap.add_argument("--accuracy-jobs", type=int, default=2, help="n_jobs of the accuracy fits")
     args = ap.parse_args(argv)
     if args.quick:
@@ -253,6 +263,23 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         }
         print(out["accuracy_corpus"], flush=True)
         del views
+    if args.corpus_fit:
+        t0 = time.perf_counter()
+        views = corpus_views(args.corpus_fit, 100_000, 12_500)
+        t1 = time.perf_counter()
+        model = MVLSA(300, view_rank=300, random_state=args.seed, n_jobs=2).fit(views)
+        out["corpus_fit"] = {
+            "corpus": args.corpus_fit,
+            "rows": int(views[0].matrix.shape[0]),
+            "views_seconds": round(t1 - t0, 1),
+            "fit_seconds": round(time.perf_counter() - t1, 1),
+            "svd_seconds": round(model.fit_stats_["svd_seconds"], 1),
+            "stacked_seconds": round(model.fit_stats_["gram_seconds"], 1),
+            "n_passes": model.fit_stats_["n_passes"],
+            "nnz": model.fit_stats_["nnz"],
+        }
+        print(out["corpus_fit"], flush=True)
+        del views, model
     if not args.workers or args.workers == [0]:
         report(out, args.json)
         return out
