@@ -585,13 +585,13 @@ def _submit_view(
     rows = None if rj.size == plan.prep.views[j].shape[0] else rj
     # the view's row arrays go to its worker, not into the task graph (relayed by the scheduler)
     held = list(ses.client.who_has([view]).get(view.key, ()))[:1] or None
-    arrays = [None if a is None else ses.scatter(a, workers=held) for a in (rows, wj, scale)]
+    arrays = (rows, wj, scale, plan.pos[rj])
+    sent = [None if a is None else ses.scatter(a, workers=held) for a in arrays]
     return ses.submit(
         f"svd-{j}",
         _view_task,
         view,
-        *arrays,
-        ses.scatter(plan.pos[rj], workers=held),
+        *sent,
         bounds,
         plan.cap[j],
         float(plan.reg[j]),
@@ -632,11 +632,11 @@ def _view_summaries(
 def _run_incremental(
     ses: _Session, plan: _MVLSAPlan, layout: _Layout, scattered: dict[int, list[Future]]
 ) -> _StackedFit:
-    """The distributed fit with the incremental stacked step: per view, its SVD task and then
-    the merge of its block into the running factorization (:func:`_merge_task`, the local fit's
-    :func:`~workbench.gcca._incremental._merge`, in view order). Tasks are submitted view by
-    view, so a merge that is ready runs before the SVDs of later views (earlier submissions
-    have priority): a view's block is freed once merged instead of all blocks piling up."""
+    """The distributed fit with the incremental stacked step: per view, its SVD task, then the
+    merges its block completes in the local fit's tree (:func:`_merge_task`, the local fit's
+    :func:`~workbench.gcca._incremental._merge`). Tasks are submitted view by view, so a merge
+    that is ready runs before the SVDs of later views (earlier submissions have priority): a
+    view's block is freed once merged instead of all blocks piling up."""
     prep, opts, k = plan.prep, plan.opts, plan.k
     n_views, n_kept = len(prep.views), int(plan.kept.size)
     rank = int(cast(int, plan.stack_rank))

@@ -30,7 +30,7 @@ from typing import Generic, TypeVar, cast
 
 import numpy as np
 
-from ._linalg import _fix_signs, _lowdin
+from ._linalg import _signed_embedding
 
 T = TypeVar("T")
 
@@ -134,7 +134,5 @@ def _finish(partial: _Partial, k: int, rank: int) -> tuple[np.ndarray, np.ndarra
         )
     lam_k = lam[:k]
     hk = np.asarray(partial.l[:, :k] / np.sqrt(lam_k).astype(partial.l.dtype))
-    hk = _lowdin(hk)
-    signs = _fix_signs(hk)
-    mth = cast(np.ndarray, partial.z)[:, :k] * np.sqrt(lam_k) * signs
+    hk, mth = _signed_embedding(hk, cast(np.ndarray, partial.z)[:, :k], lam_k)
     return hk, lam_k, mth

@@ -97,6 +97,16 @@ def _top_eigh(sym: np.ndarray, k: int, eps: float) -> tuple[np.ndarray, np.ndarr
     return lam, vec, n_pos
 
 
+def _signed_embedding(
+    h: np.ndarray, v: np.ndarray, lam: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``H`` from ``M~ V Lambda^{-1/2}`` (``h``; ``v``, ``lam``: top eigenpairs of the Gram
+    matrix of ``M~``), Löwdin-corrected and sign-fixed, and :math:`\\tilde M^\\top H`."""
+    h = _lowdin(h)
+    signs = _fix_signs(h)
+    return h, v * np.sqrt(lam) * signs
+
+
 def _gram64(y: np.ndarray, chunk: int = 8192) -> np.ndarray:
     """``y^T y`` accumulated in float64, converting ``chunk`` rows at a time (no float64 copy
     of a float32 ``y``)."""

@@ -21,7 +21,7 @@ from workbench._typing import Matrix
 
 from ._base import _Prepared
 from ._incremental import _finish, _leaf, _merge, _MergeTree, _Partial
-from ._linalg import _fix_signs, _lowdin, _top_eigh
+from ._linalg import _signed_embedding, _top_eigh
 from ._svd import _RowOperand, _SVDSettings, _truncated_svd
 
 logger = logging.getLogger(__name__)
@@ -228,9 +228,7 @@ def _fit_local(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
     # the Gram matrix in the data's precision (float32 halves the syrk and the eigh)
     lam_k, v_k = _stacked_eigen(mt.T @ mt, k, dtype)
     hk = np.asarray(mt @ (v_k / np.sqrt(lam_k)).astype(dtype))
-    hk = _lowdin(hk)  # exact in exact arithmetic; removes float32 round-off
-    signs = _fix_signs(hk)
-    mth = v_k * np.sqrt(lam_k) * signs  # = M~^T H
+    hk, mth = _signed_embedding(hk, v_k, lam_k)  # (Löwdin: removes float32 round-off)
     del mt
     t_gram = time.perf_counter()
     return _local_result(facs, hk, lam_k, mth, nnz, t_svd, t_gram)
