@@ -12,21 +12,23 @@ the positional views are those of the 25M-token corpus views (15 offsets, 100K w
 t = 12,500: 55 nonzeros per row) thinned for 400K rarer words; a corpus of the paper's 1.7B
 tokens would be denser.
 
-The fit is ``MVLSA(300, view_rank=500, stack_rank=R, backend="dask")`` at the package's other
-defaults (adaptive randomized view SVDs), with the incremental stacked step (``R = 2 k`` by
-default): the exact step would hold M~ (500K x 23,000 = 46 GB in float32) and the
-``N (sum m_j)^2`` Gram product. Each ``--workers`` value is its own cluster of that many
-single-threaded worker processes; reported: wall time of the fit, its phases, peak resident
-memory during the fit of every worker process (``VmHWM``, reset when the fit starts) and of the
-client process (which also runs the scheduler, holds the views it sends and receives the
-embedding), and the sum of these peaks (an upper bound of the total at any one moment).
+The fit is ``MVLSA(300, view_rank=500, stack_rank=R, stack_iter=I, backend="dask")`` at the
+package's other defaults (adaptive randomized view SVDs), with the incremental stacked step
+(``R = 2 k`` and ``I = 2`` by default): the exact step would hold M~ (500K x 23,000 = 46 GB in
+float32) and the ``N (sum m_j)^2`` Gram product. Each ``--workers`` value is its own cluster of
+that many single-threaded worker processes; reported: wall time of the fit, its phases, peak
+resident memory during the fit of every worker process (``VmHWM``, reset when the fit starts)
+and of the client process (which also runs the scheduler, holds the views it sends and receives
+the embedding), the sum of these peaks (an upper bound of the total at any one moment) and the
+largest total resident memory of all these processes sampled every half second.
 
 ``--accuracy`` measures what the incremental step costs in accuracy, on a reduced shape where
 the exact step fits (``--accuracy-rows`` rows, the same 46 views and densities, m and k scaled
 down): the largest principal angle of the top 10, the top k/3 and all k directions to the
-exact step's space, and the eigenvalues' relative error, for several ``stack_rank``.
+exact step's space, and the eigenvalues' relative error, for several ``stack_rank`` and
+``stack_iter``.
 
-Full run (one heavy job at a time; 70 minutes or more on 2 cores)::
+Full run (one heavy job at a time; two hours or more on 2 cores)::
 
     flock /tmp/heavy.lock .venv/bin/python bench/bench_scale.py --accuracy --workers 2 1 --json out.json
 
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 import resource
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -128,6 +131,49 @@ def _reset_peak() -> None:
         fh.write("5")
 
 
+class _TotalMemory:
+    """Peak of the summed resident memory of this process and its children (a
+    ``LocalCluster``'s nannies and workers), sampled every ``interval`` seconds in a thread: the
+    total at one moment, which the per-process peaks only bound from above. (RSS counts pages
+    two processes share twice, so this too is an upper bound, a tight one.)"""
+
+    def __init__(self, interval: float = 0.5) -> None:
+        import psutil
+
+        self.me = psutil.Process()
+        self.interval = interval
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _sample(self) -> int:
+        total = 0
+        for proc in [self.me, *self.me.children(recursive=True)]:
+            try:
+                total += proc.memory_info().rss
+            except Exception:  # a process that just ended  # noqa: BLE001
+                pass
+        return total
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self._sample())
+            self._stop.wait(self.interval)
+
+    def __enter__(self) -> _TotalMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, self._sample())
+
+    @property
+    def peak_gb(self) -> float:
+        return self.peak / 2**30
+
+
 def fit_on_cluster(
     views: list[sp.csr_array], n_workers: int, params: dict[str, Any]
 ) -> dict[str, Any]:
@@ -143,7 +189,8 @@ def fit_on_cluster(
         client.run(_reset_peak)  # peaks of the fit alone (not the cluster start)
         _reset_peak()  # (the client's: the views it holds, the scheduler, what comes back)
         t0 = time.perf_counter()
-        model = MVLSA(**params, backend="dask").fit(views)
+        with _TotalMemory() as total:
+            model = MVLSA(**params, backend="dask").fit(views)
         seconds = time.perf_counter() - t0
         workers = client.run(_vm_hwm_gb)
     peaks = sorted(workers.values(), reverse=True)
@@ -152,10 +199,11 @@ def fit_on_cluster(
         "workers": n_workers,
         "seconds": round(seconds, 1),
         "svd_and_merge_seconds": round(model.fit_stats_["svd_seconds"], 1),
-        "finish_seconds": round(model.fit_stats_["gram_seconds"], 1),
+        "sweeps_and_finish_seconds": round(model.fit_stats_["gram_seconds"], 1),
         "peak_worker_gb": [round(p, 2) for p in peaks],
         "peak_client_gb": round(client_gb, 2),
         "peak_total_gb": round(client_gb + sum(peaks), 2),
+        "sampled_total_gb": round(total.peak_gb, 2),
         "n_passes": model.fit_stats_["n_passes"],
         "nnz": model.fit_stats_["nnz"],
         "stack_columns": model.fit_stats_["stack_columns"],
@@ -165,25 +213,39 @@ def fit_on_cluster(
 
 
 def accuracy(
-    views: list[Any], params: dict[str, Any], ranks: list[int], n_jobs: int = 2
+    views: list[Any],
+    params: dict[str, Any],
+    ranks: list[int],
+    iters: list[int],
+    n_jobs: int = 2,
 ) -> dict[str, Any]:
+    """The incremental step at each ``stack_rank`` in ``ranks`` and ``stack_iter`` in ``iters``
+    against the exact step: largest principal angles and eigenvalue errors."""
     k = params["n_components"]
     t0 = time.perf_counter()
     exact = MVLSA(**params, n_jobs=n_jobs).fit(views)
     out: dict[str, Any] = {"exact_seconds": round(time.perf_counter() - t0, 1), "runs": []}
     ref = exact.embedding_.astype(np.float64)
     for r in ranks:
-        t0 = time.perf_counter()
-        inc = MVLSA(**params, n_jobs=n_jobs, stack_rank=r).fit(views)
-        emb = inc.embedding_.astype(np.float64)
-        row = {"stack_rank": r, "seconds": round(time.perf_counter() - t0, 1)}
-        for top in sorted({min(10, k), max(k // 3, 1), k}):
-            row[f"max_degrees_top{top}"] = round(
-                float(np.degrees(subspace_angles(ref[:, :top], emb[:, :top]).max())), 3
-            )
-        row["eig_rel_error_max"] = float(np.abs(inc.eigenvalues_ / exact.eigenvalues_ - 1).max())
-        row["eig_sum_ratio"] = float(inc.eigenvalues_.sum() / exact.eigenvalues_.sum())
-        out["runs"].append(row)
+        for n_it in iters:
+            t0 = time.perf_counter()
+            inc = MVLSA(**params, n_jobs=n_jobs, stack_rank=r, stack_iter=n_it).fit(views)
+            emb = inc.embedding_.astype(np.float64)
+            row = {
+                "stack_rank": r,
+                "stack_iter": n_it,
+                "seconds": round(time.perf_counter() - t0, 1),
+                "sweep_seconds": round(inc.fit_stats_["gram_seconds"], 1),
+            }
+            for top in sorted({min(10, k), max(k // 3, 1), k}):
+                row[f"max_degrees_top{top}"] = round(
+                    float(np.degrees(subspace_angles(ref[:, :top], emb[:, :top]).max())), 3
+                )
+            rel = inc.eigenvalues_ / exact.eigenvalues_
+            row["eig_rel_error_max"] = float(np.abs(rel - 1).max())
+            row["eig_sum_ratio"] = float(inc.eigenvalues_.sum() / exact.eigenvalues_.sum())
+            print(row, flush=True)
+            out["runs"].append(row)
     return out
 
 
@@ -209,6 +271,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--m", type=int, default=500)
     ap.add_argument("--k", type=int, default=300)
     ap.add_argument("--stack-rank", type=int, default=None, help="default: 2 k")
+    ap.add_argument("--stack-iter", type=int, default=2, help="sweeps of the fits (default: 2)")
+    ap.add_argument(
+        "--accuracy-iters", type=int, nargs="+", default=[0, 1, 2, 4], help="stack_iter values"
+    )
     ap.add_argument("--workers", type=int, nargs="+", default=[2, 1])
     ap.add_argument("--accuracy", action="store_true", help="the reduced-shape accuracy check")
     ap.add_argument("--accuracy-rows", type=int, default=50_000)
@@ -235,6 +301,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "n_components": args.k,
         "view_rank": args.m,
         "stack_rank": stack_rank,
+        "stack_iter": args.stack_iter,
         "random_state": args.seed,
     }
     out: dict[str, Any] = {"command": " ".join(["bench/bench_scale.py", *sys.argv[1:]])}
@@ -247,7 +314,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "m": m,
             "k": k,
             "nnz": int(sum(v.nnz for v in views)),
-            **accuracy(views, p, [2 * k, 3 * k, 5 * k], args.accuracy_jobs),
+            **accuracy(views, p, [2 * k, 3 * k], args.accuracy_iters, args.accuracy_jobs),
         }
         print(out["accuracy"], flush=True)
         del views
@@ -259,7 +326,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "rows": int(views[0].matrix.shape[0]),
             "m": 200,
             "k": 100,
-            **accuracy(views, p, [200, 300, 500], args.accuracy_jobs),
+            **accuracy(views, p, [200, 300], args.accuracy_iters, args.accuracy_jobs),
         }
         print(out["accuracy_corpus"], flush=True)
         del views
@@ -292,6 +359,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "m": args.m,
         "k": args.k,
         "stack_rank": stack_rank,
+        "stack_iter": args.stack_iter,
         "nnz": int(sum(v.nnz for v in views)),
         "nnz_per_family": {
             f.name: int(sum(v.nnz for v in views[a : a + f.n_views]))

@@ -67,3 +67,24 @@ def test_quick_run_fits_on_one_and_two_workers(bench_scale, tmp_path):
     assert [f["workers"] for f in fits] == [2, 1]
     assert fits[0]["top_eigenvalues"] == fits[1]["top_eigenvalues"]
     assert len(fits[0]["peak_worker_gb"]) == 2 and fits[0]["peak_total_gb"] > 0
+    # the total sampled at one moment: above zero, within the per-process peaks (+ the nannies)
+    assert 0 < fits[0]["sampled_total_gb"] <= fits[0]["peak_total_gb"] + 1.0
+
+
+@pytest.mark.slow
+def test_quick_accuracy_shows_the_sweeps_correcting_the_merges(bench_scale):
+    out = bench_scale.main(
+        ["--quick", "--accuracy", "--workers", "0", "--accuracy-iters", "0", "2"]
+    )
+    runs = out["accuracy"]["runs"]
+    k = out["accuracy"]["k"]
+    assert [(r["stack_rank"], r["stack_iter"]) for r in runs] == [
+        (2 * k, 0),
+        (2 * k, 2),
+        (3 * k, 0),
+        (3 * k, 2),
+    ]
+    for merges, swept in zip(runs[::2], runs[1::2]):
+        assert swept[f"max_degrees_top{k}"] < merges[f"max_degrees_top{k}"]
+        assert swept["eig_rel_error_max"] < merges["eig_rel_error_max"]
+        assert swept["sweep_seconds"] > 0

@@ -3,8 +3,8 @@
 One switch, same answer: the fit through the active ``Client`` (a ``LocalCluster`` of 2 worker
 processes here) spans the local fit's shared space (same seed) to well below 1e-6 degrees --
 dense, sparse, masked and row-weighted views, views split into row blocks, and the incremental
-stacked step (``stack_rank``), whose merges run on the workers in the local fit's order. Pitfalls, a test
-each: views are sent to the workers once (tasks get futures), a worker killed mid-fit costs a
+stacked step (``stack_rank``), whose merges and sweeps (``stack_iter``) run on the workers in the
+local fit's order. Pitfalls, a test each: views are sent to the workers once (tasks get futures), a worker killed mid-fit costs a
 rerun but not the answer, a missing ``distributed`` or ``Client`` is a clear error.
 (``dask.array.linalg.svd_compressed`` is not used; ``workbench.gcca._dask`` says why.)
 """
@@ -101,6 +101,14 @@ CASES = {
     ),
     # the incremental stacked step, truncating (4 views x 8 columns kept in 10 directions)
     "incremental": ({"stack_rank": 10}, lambda: (_views(seed=6), None)),
+    "incremental-merges-only": (
+        {"stack_rank": 10, "stack_iter": 0},
+        lambda: (_views(seed=6), None),
+    ),
+    "incremental-weighted": (
+        {"stack_rank": 10, "stack_iter": 3, "row_weighting": "glove", "row_weight_max": 5.0},
+        lambda: (_sparse(_views(seed=8)), _masks()),
+    ),
     "incremental-sparse-masks": (
         {"stack_rank": 10, "svd_solver": "randomized", "n_iter": 3, "min_view_support": 2},
         lambda: (_sparse(_views(seed=7)), _masks()),

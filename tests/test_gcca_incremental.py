@@ -2,9 +2,12 @@
 
 Exact while nothing of rank is dropped: with ``stack_rank`` at least the number of stacked
 columns, or at least the rank of the stacked matrix when it is smaller, the fit equals the exact
-step's (shared space, eigenvalues, maps). With truncation it is an approximation that can only
-lose: its eigenvalues stay below the exact ones (interlacing of a compression), and it converges
-to the exact fit as ``stack_rank`` grows.
+step's (shared space, eigenvalues, maps). With truncation the merges alone (``stack_iter=0``)
+are an approximation that can only lose: its eigenvalues stay below the exact ones (interlacing
+of a compression), and it converges to the exact fit as ``stack_rank`` grows. The sweeps of
+:mod:`workbench.gcca._refine` (``stack_iter``) recompute every view's block from the view and
+its factor: exact on every SVD route when nothing is dropped, and converging to the exact fit as
+the sweeps add up, Ritz values below the exact eigenvalues.
 """
 
 from __future__ import annotations
@@ -142,7 +145,7 @@ def test_truncation_approximates_from_below_and_converges():
     exact = MVLSA(**params).fit(views)
     angles = []
     for rank in (8, 16, 32, 60):
-        inc = MVLSA(**params, stack_rank=rank).fit(views)
+        inc = MVLSA(**params, stack_rank=rank, stack_iter=0).fit(views)
         assert np.all(inc.eigenvalues_ <= exact.eigenvalues_ * (1 + 1e-10))
         angles.append(_degrees(exact.embedding_, inc.embedding_))
     assert angles[0] > 1.0  # truncating to k directions at every step loses a lot here
@@ -158,6 +161,71 @@ def test_float32_views_stay_float32():
     exact = MVLSA(n_components=6, view_rank=10, random_state=0).fit(views)
     assert inc.embedding_.dtype == np.float32
     assert _degrees(exact.embedding_.astype(float), inc.embedding_.astype(float)) < 1e-2
+
+
+@pytest.mark.parametrize(
+    "solver",
+    [
+        {"svd_solver": "dense"},
+        {"svd_solver": "gram"},
+        {"svd_solver": "randomized"},  # adaptive block Krylov
+        {"svd_solver": "randomized", "n_oversamples": 5, "n_iter": 2},  # fixed route
+    ],
+)
+def test_sweeps_recompute_the_blocks_exactly(solver):
+    """Nothing dropped, one sweep: the blocks recomputed from the views (``L_j B_j S_j^{-1}``)
+    are the SVDs' own ``U_j`` on every route, with row weights, masks and dropped rows."""
+    views = [sp.csr_array(np.where(v > 0.3, v, 0.0)) for v in _views(seed=8)]
+    rng = np.random.default_rng(8)
+    masks = [rng.random(400) > 0.15 for _ in views]
+    params = {
+        "n_components": 6,
+        "view_rank": 10,
+        "random_state": 0,
+        "row_weighting": "glove",
+        "row_weight_max": 3.0,
+        "min_view_support": 2,
+        **solver,
+    }
+    exact = MVLSA(**params).fit(views, masks=masks)
+    inc = MVLSA(**params, stack_rank=50, stack_iter=1).fit(views, masks=masks)
+    assert not inc.row_mask_.all()
+    assert _degrees(exact.embedding_, inc.embedding_) < 1e-6
+    np.testing.assert_allclose(inc.eigenvalues_, exact.eigenvalues_, rtol=1e-9)
+    for a, b in zip(inc.view_maps_, exact.view_maps_):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-9)
+
+
+def test_sweeps_converge_to_the_exact_step():
+    """Truncating merges (``stack_rank = k``), then sweeps: the angle to the exact space and the
+    eigenvalues' error shrink with every sweep, the Ritz values stay below the exact eigenvalues,
+    and many sweeps reach the exact fit."""
+    views = [sp.csr_array(np.where(v > 0.8, v, 0.0)) for v in _views(seed=4, noise=1.0)]
+    params = {"n_components": 8, "view_rank": 12, "random_state": 0, "svd_solver": "dense"}
+    exact = MVLSA(**params).fit(views)
+    angles, errors = [], []
+    for n_sweeps in (0, 1, 3, 60):
+        inc = MVLSA(**params, stack_rank=16, stack_iter=n_sweeps).fit(views)
+        assert np.all(inc.eigenvalues_ <= exact.eigenvalues_ * (1 + 1e-10))
+        angles.append(_degrees(exact.embedding_, inc.embedding_))
+        errors.append(float(np.abs(inc.eigenvalues_ / exact.eigenvalues_ - 1).max()))
+    assert angles[0] > 1.0
+    assert angles[0] > angles[1] > angles[2] > angles[3]
+    assert errors[0] > errors[1] > errors[2] > errors[3]
+    assert angles[3] < 1e-3
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "match"),
+    [
+        (-1, ValueError, "stack_iter"),
+        (1.5, ValueError, "stack_iter must be an integer"),
+        ("2", TypeError, "stack_iter"),
+    ],
+)
+def test_bad_stack_iter_is_named(value, error, match):
+    with pytest.raises(error, match=match):
+        MVLSA(n_components=6, view_rank=10, stack_rank=20, stack_iter=value).fit(_views())
 
 
 @pytest.mark.parametrize(

@@ -37,13 +37,9 @@ blocks differs, so the shared space agrees with the local fit up to rounding (te
 1e-6 degrees in float64).
 
 With ``stack_rank`` (the incremental stacked step of :mod:`workbench.gcca._incremental`),
-steps 2-4 become a tree of merges: the views' whole blocks of :math:`\tilde M` are merged
-pairwise on the workers in the local fit's order (its ``_MergeTree`` and ``_merge``, so the same
-answer), and one task forms ``H``, its eigenvalues and :math:`\tilde M^\top H` from the root.
-Tasks are submitted view by view, and earlier submissions have priority, so a merge that is
-ready runs before later views' SVDs and each block is freed once merged: the workers hold the
-views, at most ``log2(J) + 1`` runs of ``N x r`` and a few blocks, never :math:`\tilde M`;
-merges of different subtrees run on different workers.
+steps 2-4 become a tree of merges on the workers and, with ``stack_iter``, sweeps over the views
+where they are: :mod:`workbench.gcca._dask_incremental`. :func:`~workbench.gcca._dask_fit.fit_dask`
+runs either.
 
 Views too big for one worker
 ----------------------------
@@ -63,7 +59,7 @@ recomputed from their inputs. Scattered data has no lineage: when the lost worke
 (or a piece sent from the client), the futures that depend on it are cancelled (or a scatter to
 it fails with ``CommClosedError``). The fit then
 sends the lost data again from the client's copies and runs the distributed steps again (at
-most :data:`MAX_ATTEMPTS` times, with a warning); every step is deterministic for a given
+most :data:`~workbench.gcca._dask_fit.MAX_ATTEMPTS` times, with a warning); every step is deterministic for a given
 seed, so the answer is the same. ``fit_stats_["dask_attempts"]`` says how many runs it took.
 
 Why not ``dask.array.linalg.svd_compressed``
@@ -78,7 +74,6 @@ it could not give the local fit's answer. The split-view path reuses the local s
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
 import logging
 import math
@@ -86,7 +81,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -94,7 +89,6 @@ import scipy.sparse as sp
 from workbench._dask import tree_reduce
 from workbench._typing import Matrix
 
-from ._incremental import _finish, _leaf, _merge, _MergeTree, _Partial
 from ._linalg import _gram64, _largest_entry_signs, _lowdin_factor
 from ._stacked import (
     _check_stack_rank,
@@ -117,9 +111,6 @@ Piece = tuple[np.ndarray | None, np.ndarray]
 
 logger = logging.getLogger(__name__)
 
-
-#: Runs of the distributed steps before a fit that keeps losing scattered data gives up.
-MAX_ATTEMPTS = 3
 
 #: With ``block_rows=None``, a view larger than this fraction of the smallest worker memory
 #: limit is split into row blocks of at most this size.
@@ -233,25 +224,6 @@ def _factor(res: _ViewResult) -> _ViewFactor:
     return res.factor
 
 
-def _as_partial(x: _Partial | Piece, n_rows: int, dtype: np.dtype) -> _Partial:
-    """A run of the incremental step, or a view's piece (its rows of M~) as its leaf."""
-    if isinstance(x, _Partial):
-        return x
-    rows, vals = x
-    return _leaf(vals if rows is None else _assemble(n_rows, dtype, [x]))
-
-
-def _merge_task(
-    a: _Partial | Piece, b: _Partial | Piece, n_rows: int, dtype: np.dtype, rank: int
-) -> _Partial:
-    """One merge of the incremental stacked step (the local fit's :func:`_merge`)."""
-    return _merge([_as_partial(a, n_rows, dtype), _as_partial(b, n_rows, dtype)], rank)
-
-
-def _finish_task(x: _Partial | Piece, n_rows: int, dtype: np.dtype, k: int, rank: int) -> Any:
-    return _finish(_as_partial(x, n_rows, dtype), k, rank)
-
-
 # --------------------------------------------------------------------------------------------
 # client-side helpers
 # --------------------------------------------------------------------------------------------
@@ -324,6 +296,12 @@ class _Session:
         for f in self.futures:
             f.release()
         self.futures.clear()
+
+
+def _release_views(scattered: dict[int, list[Future]]) -> None:
+    for futs in scattered.values():
+        _release(futs)
+    scattered.clear()
 
 
 def _release(futures: Sequence[Future]) -> None:
@@ -452,66 +430,11 @@ def _layout(client: Client, plan: _MVLSAPlan, block_rows: int | None) -> _Layout
     return _Layout(split, bounds, n_workers)
 
 
-def fit_dask(client: Client, plan: _MVLSAPlan, *, block_rows: int | None = None) -> _StackedFit:
-    """The distributed MVLSA fit (see the module docstring); the local fit's result."""
-    layout = _layout(client, plan, block_rows)
-    scattered: dict[int, list[Future]] = {}  # view -> its future(s); kept across attempts
-    try:
-        for attempt in range(1, MAX_ATTEMPTS + 1):
-            ses = _Session(client)
-            try:
-                run = _run if plan.stack_rank is None else _run_incremental
-                res = run(ses, plan, layout, scattered)
-            except (concurrent.futures.CancelledError, OSError) as exc:  # (CommClosedError)
-                if attempt == MAX_ATTEMPTS or getattr(client, "status", "running") != "running":
-                    raise RuntimeError(
-                        f"backend='dask': data scattered to the workers was lost {attempt} "
-                        f"times (workers leaving the cluster); giving up: {exc}"
-                    ) from exc
-                for j in _lost_views(client, scattered):
-                    _release(scattered.pop(j))
-                logger.warning(
-                    "backend='dask': a worker holding scattered data was lost (%s); sending the "
-                    "lost views again and rerunning the distributed steps (attempt %d of %d)",
-                    exc,
-                    attempt + 1,
-                    MAX_ATTEMPTS,
-                )
-                continue
-            finally:
-                ses.release()
-            res.stats.update(
-                dask_workers=layout.n_workers,
-                dask_attempts=attempt,
-                dask_row_blocks=int(layout.bounds.size - 1),
-                dask_blocked_views=sorted(layout.split),
-            )
-            return res
-        raise AssertionError("unreachable")  # pragma: no cover
-    finally:
-        for futs in scattered.values():
-            _release(futs)
-        scattered.clear()
-
-
-def _lost_views(client: Client, scattered: dict[int, list[Future]]) -> list[int]:
-    """Views with a scattered future that is cancelled or held by no worker (the scheduler has
-    processed the loss by now: it cancelled the dependent task); all of them if in doubt."""
-    lost = {j for j, futs in scattered.items() if any(f.status != "finished" for f in futs)}
-    alive = [f for j, futs in scattered.items() if j not in lost for f in futs]
-    try:
-        held = client.who_has(alive) if alive else {}
-    except concurrent.futures.CancelledError:
-        return list(scattered)
-    lost |= {j for j, futs in scattered.items() if any(not held.get(f.key) for f in futs)}
-    return sorted(lost)
-
-
 def _scatter_views(
     ses: _Session, plan: _MVLSAPlan, layout: _Layout, scattered: dict[int, list[Future]]
 ) -> None:
     """Send every view (or its row blocks) that is not on the workers yet, once (released by
-    :func:`fit_dask`, not by the session: they outlive a failed run)."""
+    :func:`~workbench.gcca._dask_fit.fit_dask`, not by the session: they outlive a failed run)."""
     client = ses.client
     missing = [j for j in range(len(plan.prep.views)) if j not in scattered]
     if not missing:
@@ -550,6 +473,19 @@ def _scatter_views(
     logger.info("backend='dask': %d views sent to the workers", len(missing))
 
 
+def _split_operator(
+    ses: _Session, plan: _MVLSAPlan, j: int, blocks: list[Future], step: int
+) -> _RowBlockOperator:
+    """View ``j``'s observed kept rows, held by the workers in row blocks of ``step`` rows."""
+    x = plan.prep.views[j]
+    n_j = plan.view_scale(j)[0].size
+    op = _RowBlockOperator(
+        ses, blocks, np.append(np.arange(0, n_j, step), n_j), x.shape[1], x.dtype
+    )
+    op.is_sparse = sp.issparse(x)  # the adaptive SVD picks the local fit's block width from it
+    return op
+
+
 def _split_view_svd(
     ses: _Session, plan: _MVLSAPlan, j: int, blocks: list[Future], step: int, bounds: np.ndarray
 ) -> tuple[list[Future], _ViewFactor, int]:
@@ -557,9 +493,7 @@ def _split_view_svd(
     the workers); its pieces of M~ (cut at ``bounds``) scattered."""
     x = plan.prep.views[j]
     rj, wj, scale = plan.view_scale(j)
-    vb = np.append(np.arange(0, rj.size, step), rj.size)
-    op = _RowBlockOperator(ses, blocks, vb, x.shape[1], x.dtype)
-    op.is_sparse = sp.issparse(x)  # the adaptive SVD picks the local fit's block width from it
+    op = _split_operator(ses, plan, j, blocks, step)
     opts = plan.opts
     if opts.solver.method != "randomized":  # ("auto"; _layout refused "dense" and "gram")
         logger.info("backend='dask': view %d is split into row blocks: randomized SVD", j)
@@ -577,21 +511,32 @@ def _split_view_svd(
     return futs, fac, nnz
 
 
-def _submit_view(
-    ses: _Session, plan: _MVLSAPlan, j: int, view: Future, bounds: np.ndarray, track: bool = True
-) -> Future:
-    """The task of view ``j`` (not split into row blocks) on the worker holding it."""
+def _row_arrays(ses: _Session, plan: _MVLSAPlan, j: int, view: Future) -> list[Future | None]:
+    """View ``j``'s row arrays -- its observed kept rows (None: all), their ``d_ij``,
+    ``d_ij / sqrt(C_ii)`` and kept-row positions -- sent to the worker holding the view, not put
+    into the task graph (which the scheduler relays)."""
     rj, wj, scale = plan.view_scale(j)
     rows = None if rj.size == plan.prep.views[j].shape[0] else rj
-    # the view's row arrays go to its worker, not into the task graph (relayed by the scheduler)
     held = list(ses.client.who_has([view]).get(view.key, ()))[:1] or None
     arrays = (rows, wj, scale, plan.pos[rj])
-    sent = [None if a is None else ses.scatter(a, workers=held) for a in arrays]
+    return [None if a is None else ses.scatter(a, workers=held) for a in arrays]
+
+
+def _submit_view(
+    ses: _Session,
+    plan: _MVLSAPlan,
+    j: int,
+    view: Future,
+    arrays: list[Future | None],
+    bounds: np.ndarray,
+    track: bool = True,
+) -> Future:
+    """The task of view ``j`` (not split into row blocks) on the worker holding it."""
     return ses.submit(
         f"svd-{j}",
         _view_task,
         view,
-        *sent,
+        *arrays,
         bounds,
         plan.cap[j],
         float(plan.reg[j]),
@@ -607,13 +552,14 @@ def _view_summaries(
     summaries: dict[int, Future],
     split_out: dict[int, tuple[list[Future], _ViewFactor, int]],
     scattered: dict[int, list[Future]],
+    *,
+    release: bool = True,
 ) -> tuple[list[np.ndarray], list[np.ndarray | None], list[float], int, int]:
     """Singular values, means, ``r_j``, passes, nonzeros of the views once all are factorized
-    (then the views are released)."""
+    (then the views are released, unless ``release`` is False)."""
     gathered = dict(zip(summaries, ses.gather(list(summaries.values()))))
-    for futs in scattered.values():  # every view is factorized: free the workers' memory
-        _release(futs)
-    scattered.clear()
+    if release:  # every view is factorized: free the workers' memory
+        _release_views(scattered)
     svals, means, regs, passes, nnz = [], [], [], 0, 0
     for j in sorted([*gathered, *split_out]):
         if j in split_out:
@@ -627,58 +573,6 @@ def _view_summaries(
         passes += p
         nnz += nz
     return svals, means, regs, passes, nnz
-
-
-def _run_incremental(
-    ses: _Session, plan: _MVLSAPlan, layout: _Layout, scattered: dict[int, list[Future]]
-) -> _StackedFit:
-    """The distributed fit with the incremental stacked step: per view, its SVD task, then the
-    merges its block completes in the local fit's tree (:func:`_merge_task`, the local fit's
-    :func:`~workbench.gcca._incremental._merge`). Tasks are submitted view by view, so a merge
-    that is ready runs before the SVDs of later views (earlier submissions have priority): a
-    view's block is freed once merged instead of all blocks piling up."""
-    prep, opts, k = plan.prep, plan.opts, plan.k
-    n_views, n_kept = len(prep.views), int(plan.kept.size)
-    rank = int(cast(int, plan.stack_rank))
-    _scatter_views(ses, plan, layout, scattered)
-    n_merges = 0
-
-    def merge(a: Future, b: Future) -> Future:
-        nonlocal n_merges
-        n_merges += 1
-        return ses.submit(
-            f"merge-{n_merges}", _merge_task, a, b, n_kept, opts.dtype, rank, track=False
-        )
-
-    tree: _MergeTree[Future] = _MergeTree(merge)
-    factors: dict[int, Future] = {}
-    summaries: dict[int, Future] = {}
-    split_out: dict[int, tuple[list[Future], _ViewFactor, int]] = {}
-    for j in range(n_views):
-        if j in layout.split:
-            split_out[j] = _split_view_svd(
-                ses, plan, j, scattered[j], layout.split[j], layout.bounds
-            )
-            piece = split_out[j][0][0]
-        else:
-            res = _submit_view(ses, plan, j, scattered[j][0], layout.bounds, track=False)
-            piece = ses.submit(f"piece-{j}", _piece, res, 0, track=False)
-            factors[j] = ses.submit(f"factor-{j}", _factor, res)
-            summaries[j] = ses.submit(f"summary-{j}", _summary, res)
-            del res
-        tree.push(piece)
-        del piece
-    final = ses.submit("finish", _finish_task, tree.result(), n_kept, opts.dtype, k, rank)
-    del tree
-    svals, means, regs, passes, nnz = _view_summaries(ses, summaries, split_out, scattered)
-    sizes = [s.size for s in svals]
-    t_svd = time.perf_counter()
-    _check_stack_rank(k, sizes)
-    hk, lam_k, mth = ses.gather(final)
-    del final
-    t_gram = time.perf_counter()
-    summary = (svals, means, regs, passes, nnz)
-    return _result(ses, summary, hk, lam_k, mth, split_out, factors, t_svd, t_gram)
 
 
 def _result(
@@ -744,7 +638,9 @@ def _run(
 
     # 1. one task per (unsplit) view, where its data is; split views driven from here
     results = {
-        j: _submit_view(ses, plan, j, scattered[j][0], bounds)
+        j: _submit_view(
+            ses, plan, j, scattered[j][0], _row_arrays(ses, plan, j, scattered[j][0]), bounds
+        )
         for j in range(n_views)
         if j not in layout.split
     }

@@ -16,7 +16,8 @@ counter adds (:class:`_MergeTree`): at most ``log2(J) + 1`` of them, ``N x r`` e
 memory instead of ``N sum_j m_j`` entries, and the merges of a balanced tree can run in
 parallel on a cluster. While no direction of nonzero weight is dropped the result is the exact
 one; a direction dropped in one merge cannot return, so with truncation the top-``k`` space is
-an approximation whose error the benchmark measures against the exact fit.
+an approximation, which the sweeps of :mod:`workbench.gcca._refine` (``stack_iter``) correct;
+the benchmark measures both against the exact fit.
 
 The local and the dask fits call the same :func:`_merge` in the same order, so they give the
 same result.

@@ -23,7 +23,7 @@ from workbench._validation import (
 from workbench.cluster import BACKENDS
 
 from ._base import MaskInput, ViewInput, _GCCABase, _per_view
-from ._dask import fit_dask
+from ._dask_fit import fit_dask
 from ._stacked import _fit_local, _fit_local_incremental, _MVLSAPlan, _SVDOptions
 from ._svd import SVD_METHODS, SVD_TOL, _SVDSettings
 
@@ -125,8 +125,18 @@ class MVLSA(_GCCABase):
         ``backend="dask"`` the merges run on the workers in the same order, giving the local
         answer). It is exact while no merge drops a direction of nonzero weight; otherwise an
         approximation whose eigenvalues lie below the exact ones and whose leading directions
-        are the most accurate -- the last of the ``k`` can be far off where the spectrum is flat
-        (``bench/README.md`` reports the angles to the exact space).
+        are the most accurate -- the last of the ``k`` can be far off where the spectrum is flat,
+        which ``stack_iter`` corrects.
+    stack_iter : int
+        With ``stack_rank`` only: sweeps of subspace iteration over the views that refine the
+        merges' result (:mod:`workbench.gcca._refine`): each recomputes every view's block of
+        :math:`\tilde M` from the view and its factor (two sparse products with ``stack_rank``
+        columns per view, a fraction of the view's SVD) to multiply the ``N x stack_rank``
+        basis by :math:`M`, and a last half sweep gives the Rayleigh-Ritz step. ``0``: the
+        merges' result as it is. Each sweep shrinks the error of the ``i`` th direction by
+        about :math:`\lambda_{r+1} / \lambda_i`; ``bench/README.md`` reports the angles to
+        the exact space for several values. The views stay in memory (on the workers with
+        ``backend="dask"``) until the sweeps are done.
 
     Attributes
     ----------
@@ -152,7 +162,8 @@ class MVLSA(_GCCABase):
         data, ``nnz`` and the ``backend``, for benchmarks; with ``backend="dask"`` also
         ``dask_workers``, ``dask_attempts`` (2 or more if a worker holding views was lost),
         ``dask_row_blocks`` and ``dask_blocked_views``; with ``stack_rank`` (local)
-        ``merge_seconds``, the part of ``svd_seconds`` spent merging.
+        ``merge_seconds``, the part of ``svd_seconds`` spent merging; ``gram_seconds`` holds
+        the ``stack_iter`` sweeps.
 
     Notes
     -----
@@ -176,6 +187,10 @@ class MVLSA(_GCCABase):
     Generalized CCA. NAACL (Sections 3, 3.1, 3.2; eqs. 6-12).
     M. Van De Velden, T. Bijmolt (2006). Generalized canonical correlation analysis of matrices
     with missing rows. Psychometrika 71(2).
+    M. Brand (2002). Incremental singular value decomposition of uncertain data with missing
+    values. ECCV (``stack_rank``).
+    Y. Saad (2011). Numerical Methods for Large Eigenvalue Problems, 2nd ed., SIAM, ch. 5
+    (subspace iteration, ``stack_iter``).
 
     Examples
     --------
@@ -217,6 +232,7 @@ class MVLSA(_GCCABase):
         backend: str = "local",
         block_rows: int | None = None,
         stack_rank: int | None = None,
+        stack_iter: int = 2,
     ) -> None:
         super().__init__(
             n_components,
@@ -238,6 +254,7 @@ class MVLSA(_GCCABase):
         self.backend = backend
         self.block_rows = block_rows
         self.stack_rank = stack_rank
+        self.stack_iter = stack_iter
 
     def _n_threads(self) -> int:
         """``n_jobs`` as a thread count (None: 1; negative: joblib's convention, -1 = all cores)."""
@@ -263,6 +280,7 @@ class MVLSA(_GCCABase):
         backend = check_choice(self.backend, "backend", BACKENDS)
         block_rows = check_int(self.block_rows, "block_rows", low=1, allow_none=True)
         stack_rank = check_int(self.stack_rank, "stack_rank", low=1, allow_none=True)
+        stack_iter = check_int(self.stack_iter, "stack_iter", low=0)
         check_choice(self.svd_solver, "svd_solver", SVD_METHODS)
         check_bool(self.relative_regularization, "relative_regularization")
         n_oversamples = check_int(self.n_oversamples, "n_oversamples", low=0, allow_none=True)
@@ -321,6 +339,7 @@ class MVLSA(_GCCABase):
             opts=opts,
             k=k,
             stack_rank=stack_rank,
+            stack_iter=stack_iter,
         )
         if client is None and stack_rank is not None:
             res = _fit_local_incremental(plan, n_jobs)

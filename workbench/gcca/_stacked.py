@@ -5,12 +5,13 @@ functions on the workers, with the same seeds."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import cast
+from typing import TypeVar, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -22,9 +23,12 @@ from workbench._typing import Matrix
 from ._base import _Prepared
 from ._incremental import _finish, _leaf, _merge, _MergeTree, _Partial
 from ._linalg import _signed_embedding, _top_eigh
+from ._refine import _add_into, _basis, _on_kept_rows, _ritz, _rows_of, _ViewBlock
 from ._svd import _RowOperand, _SVDSettings, _truncated_svd
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,7 @@ class _MVLSAPlan:
     opts: _SVDOptions
     k: int
     stack_rank: int | None = None  # None: the exact stacked step; r: the incremental one
+    stack_iter: int = 0  # sweeps refining the incremental step (workbench.gcca._refine)
 
     def view_scale(self, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """View ``j``'s observed kept rows, their weights ``d_ij`` and ``d_ij / sqrt(C_ii)``
@@ -266,11 +271,28 @@ def _local_result(
     )
 
 
+def _in_windows(fn: Callable[[int, int], T], n_items: int, n_jobs: int) -> Iterator[T]:
+    """``fn(j, n_threads)`` for ``j = 0, 1, ...``, yielded in order: ``n_jobs`` at a time in
+    threads, each on one thread (all BLAS libraries limited to one thread meanwhile); a last
+    window of fewer items runs one at a time on ``n_jobs`` threads."""
+    n_par = min(n_jobs, n_items)
+    for start in range(0, n_items, max(n_par, 1)):
+        window = range(start, min(start + n_par, n_items))
+        if n_par > 1 and len(window) == n_par:
+            with threadpool_limits(limits=1), ThreadPoolExecutor(n_par) as ex:
+                done = list(ex.map(lambda j: fn(j, 1), window))
+        else:
+            done = [fn(j, n_jobs) for j in window]
+        yield from done
+        del done
+
+
 def _fit_local_incremental(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
     """The in-process fit with the incremental stacked step (``stack_rank``): the views' blocks
     of :math:`\\tilde M` are merged pairwise in view order (:class:`_MergeTree` of
     :mod:`workbench.gcca._incremental`) and dropped once merged; at most ``n_jobs`` blocks and
-    ``log2(J) + 1`` runs of ``N x stack_rank`` are in memory."""
+    ``log2(J) + 1`` runs of ``N x stack_rank`` are in memory. Then ``stack_iter`` sweeps of
+    :mod:`workbench.gcca._refine` over the views."""
     prep, opts, k = plan.prep, plan.opts, plan.k
     rank = int(cast(int, plan.stack_rank))
     n_views = len(prep.views)
@@ -283,12 +305,8 @@ def _fit_local_incremental(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
             x, plan.cap[j], wj, plan.reg[j], plan.seeds[j], opts, view=j, n_threads=n_threads
         )
         blk = _scaled_factor(u, scale, fac.t, out=u if u.dtype == opts.dtype else None)
-        if rj.size < n_kept:
-            full = np.zeros((n_kept, fac.s.size), dtype=opts.dtype)
-            full[plan.pos[rj]] = blk
-            blk = full
         del u
-        return blk, fac, _view_nnz(x)
+        return _on_kept_rows(blk, plan.pos[rj], n_kept), fac, _view_nnz(x)
 
     t_merge = 0.0
 
@@ -302,25 +320,60 @@ def _fit_local_incremental(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
     tree = _MergeTree(merge)
     facs: list[_ViewFactor] = []
     nnz = 0
-    n_par = min(n_jobs, n_views)
     with tqdm(total=n_views, desc="MVLSA views (incremental)", disable=None, leave=False) as bar:
-        for start in range(0, n_views, max(n_par, 1)):
-            window = range(start, min(start + n_par, n_views))
-            if n_par > 1 and len(window) == n_par:
-                with threadpool_limits(limits=1), ThreadPoolExecutor(n_par) as ex:
-                    done = list(ex.map(lambda j: view_block(j, 1), window))
-            else:
-                done = [view_block(j, n_jobs) for j in window]
-            for blk, fac, nz in done:  # pushed in view order
-                tree.push(_leaf(blk))
-                facs.append(fac)
-                nnz += nz
-                bar.update()
-            del done
+        for blk, fac, nz in _in_windows(view_block, n_views, n_jobs):  # pushed in view order
+            tree.push(_leaf(blk))
+            del blk
+            facs.append(fac)
+            nnz += nz
+            bar.update()
     t_svd = time.perf_counter()
     _check_stack_rank(k, [f.s.size for f in facs])
-    hk, lam_k, mth = _finish(tree.result(), k, rank)
-    del tree
+    if plan.stack_iter:
+        root = tree.result()
+        del tree
+        hk, lam_k, mth = _refine_local(plan, facs, root.l, n_jobs)
+    else:
+        hk, lam_k, mth = _finish(tree.result(), k, rank)
+        del tree
     res = _local_result(facs, hk, lam_k, mth, nnz, t_svd, time.perf_counter())
     res.stats["merge_seconds"] = t_merge
     return res
+
+
+def _refine_local(
+    plan: _MVLSAPlan, facs: Sequence[_ViewFactor], start: np.ndarray, n_jobs: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``stack_iter`` sweeps of :mod:`workbench.gcca._refine` from the columns of ``start``
+    and the Rayleigh-Ritz step: ``H``, its eigenvalues and :math:`\\tilde M^\\top H`."""
+    n_views, n_kept, dtype = len(plan.prep.views), plan.kept.size, plan.opts.dtype
+
+    def view_block(j: int, n_threads: int) -> tuple[_ViewBlock, np.ndarray]:
+        x, _, _ = plan.prep.view_rows(j)
+        rj, wj, scale = plan.view_scale(j)
+        w = wj if plan.opts.weighted else None
+        return _ViewBlock(x, facs[j], w, scale, dtype, n_threads), plan.pos[rj]
+
+    def product(qb: np.ndarray, j: int, n_threads: int) -> np.ndarray:
+        blk, pos = view_block(j, n_threads)
+        return _on_kept_rows(blk.matmat(blk.rmatmat(_rows_of(qb, pos))), pos, n_kept)
+
+    q = _basis(start)
+    desc = "MVLSA stack_iter sweeps"
+    with tqdm(total=plan.stack_iter * n_views, desc=desc, disable=None, leave=False) as bar:
+        for _ in range(plan.stack_iter):
+            total: _MergeTree[np.ndarray] = _MergeTree(_add_into)
+            for z in _in_windows(functools.partial(product, q), n_views, n_jobs):
+                total.push(z)
+                del z
+                bar.update()
+            q = _basis(total.result())
+            del total
+
+    def projection(j: int, n_threads: int) -> np.ndarray:
+        blk, pos = view_block(j, n_threads)
+        return blk.rmatmat(_rows_of(q, pos))
+
+    ub, lam_k, vb = _ritz(list(_in_windows(projection, n_views, n_jobs)), plan.k, dtype)
+    hk, mth = _signed_embedding(q @ ub.astype(dtype), vb, lam_k)
+    return hk, lam_k, mth

@@ -410,6 +410,12 @@ class _ImplicitOperator:
             return self.l_block(b)
         return self.ops.map(self.l_block, b, self.shape[0])
 
+    def rmatmat(self, q: np.ndarray) -> np.ndarray:
+        """``L^T q`` (in column panels for a sparse ``X``)."""
+        if self.ops is None:
+            return self.lt_block(q)
+        return self.ops.map(self.lt_block, q, self.shape[1])
+
     def _normal_panel(self, zp: np.ndarray) -> np.ndarray:
         y = np.asarray(self.x @ zp)
         if self.w2 is not None:
