@@ -35,6 +35,7 @@ from ._dask import (
     _Layout,
     _matmul,
     _piece,
+    _release,
     _release_views,
     _result,
     _row_arrays,
@@ -230,6 +231,7 @@ def _sweeps(
             ws[j] = ses.submit(f"project-{j}", _projection_task, blocks[j], q)
     remote = [j for j in ws if j not in layout.split]
     ws.update(zip(remote, ses.gather([ws[j] for j in remote])))
+    _release(list(blocks.values()))  # (they hold the views on the workers)
     ub, lam_k, vb = _ritz([ws[j] for j in range(n_views)], plan.k, dtype)
     h = ses.gather(ses.submit("h", _matmul, q, ub.astype(dtype)))
     hk, mth = _signed_embedding(h, vb, lam_k)
