@@ -186,11 +186,12 @@ def _array_bytes(obj) -> int:
     return 0
 
 
-def test_views_are_sent_to_the_workers_once(client, monkeypatch):
+@pytest.mark.parametrize("stack_rank", [None, 10])
+def test_views_are_sent_to_the_workers_once(client, monkeypatch, stack_rank):
     """Each view is scattered exactly once, to one worker; the view tasks get its future and no
     task is submitted with view-sized data; the client allocates no copy of a view (scattered
     straight to the workers, not serialized for the scheduler); nothing of the fit stays on the
-    workers after it."""
+    workers after it -- also with the incremental step, whose sweeps run where the views are."""
     views = _views(n=2000, dims=(600, 610, 620, 630))  # 9.6-10.1 MB each
     scatters, submits = [], []  # (no futures kept here: they would pin the data)
     real_scatter, real_submit = client.scatter, client.submit
@@ -211,7 +212,9 @@ def test_views_are_sent_to_the_workers_once(client, monkeypatch):
     tracemalloc.start()
     try:
         with client.as_current():
-            MVLSA(n_components=4, view_rank=8, random_state=0, backend="dask").fit(views)
+            MVLSA(
+                n_components=4, view_rank=8, random_state=0, backend="dask", stack_rank=stack_rank
+            ).fit(views)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
