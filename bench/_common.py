@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import sys
 import time
 from collections.abc import Callable
@@ -34,6 +35,7 @@ __all__ = [
     "add_json_argument",
     "add_quick_argument",
     "ensure_repo_on_path",
+    "machine",
     "make_parser",
     "peak_rss_gb",
     "peak_rss_mb",
@@ -122,6 +124,45 @@ def peak_rss_mb() -> float | None:
 # ----------------------------------------------------------------------------- output
 
 
+def _cpu() -> dict[str, Any]:
+    """CPU model and its widest vector extension (a virtual machine's model name may not say)."""
+    model, flags = platform.processor() or platform.machine(), set()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+            elif line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    simd = next((f for f in ("avx512f", "avx2", "avx", "sse4_2") if f in flags), None)
+    return {"cpu": model, "simd": simd}
+
+
+def machine() -> dict[str, Any]:
+    """What the numbers were measured on: CPU model, cores, memory, and the BLAS libraries
+    loaded with the kernel each runs (threadpoolctl), so that rows measured on machines of the
+    same size but another processor can be told apart."""
+    info: dict[str, Any] = {**_cpu(), "cores": os.cpu_count()}
+    try:
+        pages, page = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+        info["memory_gb"] = round(pages * page / 2**30, 1)
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        pass
+    try:
+        import numpy  # noqa: F401 - loads numpy's BLAS so that threadpoolctl sees it
+        from threadpoolctl import threadpool_info
+
+        info["blas"] = [
+            {k: lib.get(k) for k in ("internal_api", "version", "architecture", "num_threads")}
+            for lib in threadpool_info()
+        ]
+    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+        pass
+    return info
+
+
+
 def print_json(out: dict[str, Any]) -> None:
     """Print the results as indented JSON on stdout."""
     print(json.dumps(out, indent=2))
@@ -134,6 +175,7 @@ def write_json(out: dict[str, Any], path: str | os.PathLike[str] | None) -> None
 
 
 def report(out: dict[str, Any], path: str | os.PathLike[str] | None) -> None:
-    """:func:`print_json` then :func:`write_json`."""
+    """:func:`print_json` then :func:`write_json`, with :func:`machine` under ``"machine"``."""
+    out.setdefault("machine", machine())
     print_json(out)
     write_json(out, path)

@@ -10,8 +10,9 @@ Three parts, each configuration in its own subprocess (so peak memory is its own
    that no block width can be tuned to it. Both libraries get mvlearn's preprocessing
    (row-standardised, column-centred views) and no regularization, so they solve the same
    problem. MVLSA runs once per entry of ``--dense-runs`` (``run:dtype`` of the centred views):
-   ``defaults`` is MVLSA at the package defaults (``svd_solver="auto"``: the adaptive
-   randomized per-view SVD here, m = 50 <= d / 20), ``gram`` the exact d x d scatter route
+   ``defaults`` is MVLSA at the package defaults (``svd_solver="auto"``: the exact d x d
+   scatter route here, since m = 50 > d / 28), ``randomized`` the adaptive randomized block
+   Krylov route (what ``auto`` takes for m <= d / 28), ``gram`` the exact d x d scatter route
    (``gram:float64`` is the exact GCCA every space is compared with), ``fixed`` a block
    tuned to rank 100 (randomized, ``--dense-n-iter 1 --dense-n-oversamples 78``: blocks of 128
    columns, which only suit a signal of rank ~100). Reported per run: the rank drawn, times,
@@ -64,6 +65,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+from _common import machine
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -371,7 +374,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--corpus", default=None, help='override the corpus of parts 2-3 ("1M", "5M", "25M")')
     ap.add_argument("--vocab", type=int, default=None, help="override the vocabulary size of part 2")
     ap.add_argument("--dense-n", type=int, default=None, help="override N of part 1")
-    ap.add_argument("--dense-runs", default="defaults:float32,defaults:float64,gram:float64,fixed:float32",
+    ap.add_argument("--dense-runs", default="defaults:float32,randomized:float32,gram:float64,fixed:float32",
                     help="MVLSA runs of part 1, run:dtype of the (centred) views, run one of defaults "
                          "(package defaults), gram, dense, randomized (adaptive), fixed (--dense-n-iter / "
                          "--dense-n-oversamples); gram:float64 (the exact reference) is always added; "
@@ -403,7 +406,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                 text=True, check=False).stdout.strip() or None
     except OSError:
         commit = None
-    results: dict[str, Any] = {"quick": args.quick, "commit": commit, "settings": vars(args) | {"cfg": cfg}}
+    results: dict[str, Any] = {"quick": args.quick, "commit": commit, "machine": machine(),
+                               "settings": vars(args) | {"cfg": cfg}}
     tmp = Path(tempfile.mkdtemp(prefix="bench_gcca_"))
 
     if "dense" in parts:

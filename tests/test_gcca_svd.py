@@ -217,9 +217,10 @@ def test_thick_restart_keeps_the_answer():
 def test_auto_picks_the_route():
     rng = np.random.default_rng(0)
     x = rng.standard_normal((4200, 1000))  # n d > 4e6, d <= GRAM_MAX_COLS
-    assert GRAM_RANK_RATIO == 20
-    assert truncated_svd(x, 50, center=False, tol=0.5).method == "randomized"  # 50 <= d / 20
-    assert truncated_svd(x, 51, center=False).method == "gram"
+    assert GRAM_RANK_RATIO == 28
+    assert truncated_svd(x, 35, center=False, tol=0.5).method == "randomized"  # 35 <= d / 28
+    assert truncated_svd(x, 36, center=False).method == "gram"
+    assert truncated_svd(x, 50, center=False).method == "gram"  # d = 20 rank: syrk is cheaper
     assert truncated_svd(x, 50, center=False, n_oversamples=5, n_iter=0).method == "gram"
     xs = sp.random_array((5000, 1000), density=0.01, random_state=0, format="csr")
     assert truncated_svd(xs, 10).method == "gram"  # sparse: the scatter route stays
@@ -325,7 +326,7 @@ def test_bad_parameters(kwargs, error, match):
 # ----------------------------------------------------------------------------- MVLSA
 def test_mvlsa_defaults_recover_the_planted_shared_space():
     """MVLSA at its defaults on dense views sharing a planted space, with a per-view signal of
-    random rank: the adaptive per-view SVDs (auto picks them: m <= d / 20) give the shared space
+    random rank: the adaptive per-view SVDs (auto picks them: m <= d / 28) give the shared space
     of the exact per-view SVDs, which is the planted one up to noise."""
     rng = np.random.default_rng(11)
     n, d, k, n_views = 4100, 1000, 20, 3
