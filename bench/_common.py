@@ -162,7 +162,6 @@ def machine() -> dict[str, Any]:
     return info
 
 
-
 def print_json(out: dict[str, Any]) -> None:
     """Print the results as indented JSON on stdout."""
     print(json.dumps(out, indent=2))

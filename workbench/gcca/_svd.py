@@ -288,10 +288,11 @@ def truncated_svd(
     2,000 columns, ``"auto"`` weighs the ``n d^2 / 2`` multiply-adds of the scatter matrix
     (one ``syrk``) against the ``2 n d |Q|`` of the Krylov products (``gemm`` of width
     ``b``), where the final basis ``|Q|`` is about four times ``rank`` or more whenever the
-    wanted directions lie inside a larger signal. ``syrk`` runs at 1.75 (float32) to 2 (float64)
-    times the rate of a ``gemm`` of width 50 (OpenBLAS, AVX-512), so the scatter route is
-    the cheaper one while :math:`d < 4 \cdot 1.75\, |Q| \approx 28\, \mathrm{rank}`: the
-    adaptive route is taken for ``rank <= d / 28``.
+    wanted directions lie inside a larger signal. Per multiply-add, ``syrk`` runs at about
+    1.75 times the rate of a ``gemm`` of width 50 (the measured rates are in
+    ``bench/README.md``), so the scatter route is the cheaper one while
+    :math:`d < 4 \cdot 1.75\, |Q| \approx 28\, \mathrm{rank}`: the adaptive route is taken
+    for ``rank <= d / 28``.
 
     **Fixed-oversampling route** (``n_oversamples`` given): iterates on the short ``d x l``
     side, :math:`Z \leftarrow \mathrm{lu}(L^T L Z)` (the block is normalized by pivoted LU,
