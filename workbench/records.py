@@ -19,7 +19,7 @@ import os
 import string
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -41,7 +41,10 @@ __all__ = [
     "RECORD_FILE_ENV",
     "OUTPUT_DIR_ENV",
     "narrate",
+    "record_all",
     "recorded",
+    "roundtrip",
+    "StudyResult",
     "to_jsonable",
     "record",
     "read_records",
@@ -159,18 +162,94 @@ def record(name: str, value: Any) -> Any:
         payload = _jsonable(value, "the value")
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"record({name!r}): {exc}") from None
-    _RECORDED[name] = payload
+    _store({name: payload})
+    return payload
+
+
+def _store(payloads: Mapping[str, Any]) -> None:
+    """Keep ``payloads`` (JSON values by record name) in this process, in the run's records file
+    and, in a kernel, in the executed notebook."""
+    _RECORDED.update(payloads)
     target = os.environ.get(RECORD_FILE_ENV)
     if target:
         path = Path(target)
         current: dict[str, Any] = {}
         if path.exists():
             current = json.loads(path.read_text(encoding="utf-8") or "{}")
-        current[name] = payload
+        current.update(payloads)
         atomic_write_text(path, json.dumps(current, indent=2, sort_keys=True))
     if get_ipython() is not None:  # embed in the executed notebook as well
-        display({RECORD_MIME: {name: payload}}, raw=True)
-    return payload
+        display({RECORD_MIME: dict(payloads)}, raw=True)
+
+
+@runtime_checkable
+class StudyResult(Protocol):
+    """What :func:`record_all` records: a study's frozen result, whose ``records()`` is the one
+    definition of every record key of its notebook (a ``TypedDict`` of JSON values)."""
+
+    def records(self) -> Mapping[str, Any]: ...
+
+
+def record_all(result: StudyResult) -> dict[str, Any]:
+    """Record every value of ``result.records()`` -- the one way a notebook records its numbers.
+
+    Parameters
+    ----------
+    result : StudyResult
+        A study's result (e.g. what ``mvlsa.run_ablation`` returns); its ``records()`` maps each
+        record key to a JSON value.
+
+    Returns
+    -------
+    dict
+        The JSON form of everything recorded so far in this run (what the Discussion reads).
+
+    Raises
+    ------
+    TypeError
+        ``result`` has no ``records()`` method, it does not return a mapping with string keys,
+        or a value has an unsupported type (the message names the record).
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Result:
+    ...     n: int
+    ...     def records(self):
+    ...         return {"n": self.n, "half": self.n / 2}
+    >>> record_all(Result(3))["half"]
+    1.5
+    """
+    if not isinstance(result, StudyResult):
+        raise TypeError(
+            "record_all() needs a study result with a records() method, got "
+            f"{type(result).__name__}"
+        )
+    values = result.records()
+    if not isinstance(values, Mapping):
+        raise TypeError(
+            f"{type(result).__name__}.records() must return a mapping, got {type(values).__name__}"
+        )
+    payloads: dict[str, Any] = {}
+    for name, value in values.items():
+        if not isinstance(name, str) or not name:
+            raise TypeError(
+                f"{type(result).__name__}.records(): keys must be non-empty strings, got {name!r}"
+            )
+        try:
+            payloads[name] = _jsonable(value, "the value")
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"record_all(): record {name!r}: {exc}") from None
+    _store(payloads)
+    return recorded()
+
+
+def roundtrip(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` as they read back from a records file (JSON round trip of their JSON form):
+    tests check that a study's ``records()`` equals its own round trip, i.e. holds JSON values
+    only."""
+    return json.loads(json.dumps(_jsonable(dict(values), "records")))
 
 
 #: Values recorded in this process (what :func:`narrate` reads).

@@ -1,0 +1,57 @@
+"""The shared facts: the rule behind each qualitative word."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.records import record_all, roundtrip
+from workbench.studies import facts
+
+
+def test_significant_reads_the_corrected_p_value():
+    assert facts.significant(0.049)
+    assert not facts.significant(0.05)
+    assert not facts.significant(None)
+    assert not facts.significant(float("nan"))
+
+
+def test_direction_needs_significance_and_the_mrds():
+    assert facts.direction(0.02, is_significant=True) == "higher"
+    assert facts.direction(-0.02, is_significant=True) == "lower"
+    assert facts.direction(0.02, is_significant=False) == "no detectable difference"
+    assert facts.direction(0.02, is_significant=True, mrds=0.03) == "no detectable difference"
+    assert facts.direction(None, is_significant=True) == "no detectable difference"
+
+
+def test_seed_count():
+    c = facts.seed_count([True, False, True])
+    assert (c.k, c.n, c.every, c.some, c.none) == (2, 3, False, True, False)
+    assert facts.seed_count({"0": True, "1": True}).every
+    assert facts.seed_count([None, False]).none
+    with pytest.raises(ValueError, match="0 <= k <= n"):
+        facts.SeedCount(3, 2)
+
+
+def test_a_finding_absent_from_one_run_is_not_comparable_not_moved():
+    cmp = facts.compare_findings({"a": "x", "b": "y", "only here": "z"},
+                                 {"a": "x", "b": "w", "only there": "v"})  # fmt: skip
+    assert cmp is not None
+    assert cmp.moved == {"b": ("y", "w")}
+    assert cmp.unchanged == ["a"]
+    assert cmp.not_comparable == ["only here", "only there"]
+    assert cmp.n_compared == 2
+    assert facts.compare_findings({"a": "x"}, None) is None
+
+
+class _Result:
+    def records(self):
+        return {"n": 3, "per_seed": {"0": 0.5, "1": None}}
+
+
+def test_record_all_records_every_key_and_round_trips(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_RECORD_FILE", str(tmp_path / "records.json"))
+    out = record_all(_Result())
+    assert out["n"] == 3 and out["per_seed"] == {"0": 0.5, "1": None}
+    assert roundtrip(_Result().records()) == _Result().records()
+    with pytest.raises(TypeError, match="records\\(\\) method"):
+        record_all({"n": 3})  # type: ignore[arg-type]
