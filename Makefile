@@ -15,11 +15,12 @@ BENCH_ARGS  ?=
 
 export MPLBACKEND ?= Agg
 
-.PHONY: run test lint lab bench venv clean distclean help
+.PHONY: run test test-fast lint lab bench venv clean distclean help
 
 help:
 	@echo "make run    - create .venv if needed, run every notebook (--size $(SIZE), $(JOBS) at a time) into $(OUT)"
-	@echo "make test   - ruff, mypy and pytest (tests/, doctests of workbench/, notebooks on small data; slow tests excluded)"
+	@echo "make test   - ruff, mypy, import layers and pytest (tests/, doctests of workbench/, notebooks on small data; slow tests excluded)"
+	@echo "make test-fast - ruff and the unit tests and doctests in parallel (no notebooks, no browser, no slow tests)"
 	@echo "make lab    - JupyterLab on notebooks/"
 	@echo "make bench  - run the benchmark scripts in bench/ (BENCH_ARGS=--quick for a reduced size)"
 	@echo "make clean  - remove results and caches (distclean also removes .venv)"
@@ -39,11 +40,19 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# the inner loop: unit tests and doctests on every core; the notebooks and the browser tier are
+# left to `make test`
+test-fast: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/pytest -n auto -q -m "not slow and not notebooks and not browser" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # Jupyter refuses to run as root unless told so: add --allow-root only for root (id -u = 0)
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)

@@ -126,3 +126,78 @@ def test_import_workbench_needs_no_extra():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def _absolute(module: str, level: int, path: Path) -> str:
+    """The absolute dotted name of an import in ``path`` (``level`` leading dots)."""
+    if level == 0:
+        return module
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    base = parts[: len(parts) - level + (1 if path.name == "__init__.py" else 0)]
+    if path.name != "__init__.py":
+        base = parts[: len(parts) - level]
+    return ".".join([*base, module] if module else base)
+
+
+def _owner(dotted: str) -> str:
+    """The top-level subpackage or module of ``workbench`` a dotted name belongs to."""
+    parts = dotted.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _cross_private_imports(path: Path) -> list[str]:
+    """Imports in ``path`` of a private name (a ``_``-prefixed module or object) that belongs
+    to another top-level subpackage of ``workbench`` than the importing module's own. The
+    package's shared private modules at its top (``workbench._io``, ``workbench._validation``,
+    ...) are the package's own and may be imported anywhere in it."""
+    here = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    own = _owner(here)
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            target = _absolute(node.module or "", node.level, path)
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.Import):
+            target, names = "", []
+            for a in node.names:
+                if a.name.startswith("workbench.") and _owner(a.name) != own:
+                    if any(p.startswith("_") for p in a.name.split(".")[2:]):
+                        found.append(f"line {node.lineno}: import {a.name}")
+            continue
+        else:
+            continue
+        if not target.startswith("workbench") or _owner(target) in (own, ""):
+            continue
+        if _owner(target).startswith("_"):  # the package's own shared private modules
+            continue
+        private = [p for p in target.split(".")[2:] if p.startswith("_")]
+        private += [n for n in names if n.startswith("_") and n != "__version__"]
+        if private:
+            found.append(f"line {node.lineno}: from {target} import {', '.join(names)}")
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_rel)
+def test_no_import_of_another_packages_private_names(path):
+    found = _cross_private_imports(path)
+    assert not found, f"{_rel(path)} imports private names of another package: {found}"
+
+
+def test_private_import_check_catches_one(tmp_path):
+    fake = PACKAGE / "viz" / "_probe_for_test.py"
+    try:
+        fake.write_text("from workbench.studies._text import as_float\nfrom ..gcca import _x\n")
+        assert len(_cross_private_imports(fake)) == 2
+    finally:
+        fake.unlink()
+
+
+def test_layers_contract_holds():
+    """The layers of ``[tool.importlinter]`` in pyproject.toml (import-linter)."""
+    lint = Path(sys.executable).with_name("lint-imports")
+    if not lint.exists():
+        pytest.skip("import-linter is not installed (the dev extra brings it)")
+    proc = subprocess.run([str(lint)], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]

@@ -23,7 +23,7 @@ def logged(tmp_path):
 
 def test_not_set_up_outside_a_kernel():
     assert not notebook_log.in_kernel()
-    notebook_log._auto_setup()
+    notebook_log.auto_setup()
     assert not notebook_log._STATE
 
 
@@ -33,7 +33,7 @@ def test_a_kernel_of_another_project_is_left_alone(tmp_path, monkeypatch):
     monkeypatch.setattr(notebook_log, "in_kernel", lambda: True)
     monkeypatch.delenv(OUTPUT_DIR_ENV, raising=False)
     monkeypatch.chdir(tmp_path)  # a user's own project, not a workbench checkout
-    notebook_log._auto_setup()
+    notebook_log.auto_setup()
     assert not notebook_log._STATE and not (tmp_path / "results").exists()
     monkeypatch.setenv(OUTPUT_DIR_ENV, str(tmp_path / "run"))  # a runner run
     assert notebook_log._in_workbench_run()

@@ -189,10 +189,10 @@ def test_find_records_and_compare_sizes(tmp_path):
     import hashlib
     import json
 
-    from workbench.records import _project_root, find_records
+    from workbench.records import find_records, project_root
 
     current = hashlib.sha256(
-        (_project_root() / "notebooks" / "03_mvlsa.ipynb").read_bytes()
+        (project_root() / "notebooks" / "03_mvlsa.ipynb").read_bytes()
     ).hexdigest()
 
     def write(folder, size, status, records, finished, sha=current):

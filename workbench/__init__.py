@@ -13,6 +13,6 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 # inside a Jupyter kernel: log records and warnings go to workbench.log in the results folder,
 # not into output cells (workbench.notebook_log); nothing changes in scripts or tests
-from workbench.notebook_log import _auto_setup  # noqa: E402
+from workbench.notebook_log import auto_setup  # noqa: E402
 
-_auto_setup()
+auto_setup()

@@ -32,8 +32,10 @@ __all__ = [
     "OUTPUT_DIR_ENV",
     "QUIET_CATEGORIES",
     "WarningSummary",
+    "auto_setup",
     "in_kernel",
     "output_dir",
+    "project_root",
     "setup_notebook_logging",
     "teardown_notebook_logging",
 ]
@@ -66,7 +68,7 @@ def _checkout_root() -> Path | None:
     return None
 
 
-def _project_root() -> Path:
+def project_root() -> Path:
     """The workbench checkout containing the working directory (or the working directory)."""
     return _checkout_root() or Path.cwd().resolve()
 
@@ -74,7 +76,7 @@ def _project_root() -> Path:
 def output_dir() -> Path:
     """The folder where the current notebook run writes its tables and figures."""
     env = os.environ.get(OUTPUT_DIR_ENV)
-    path = Path(env) if env else _project_root() / "results" / "interactive"
+    path = Path(env) if env else project_root() / "results" / "interactive"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -218,7 +220,7 @@ def _in_workbench_run() -> bool:
     return bool(os.environ.get(OUTPUT_DIR_ENV)) or _checkout_root() is not None
 
 
-def _auto_setup() -> None:
+def auto_setup() -> None:
     """Called when :mod:`workbench` is imported: set up inside a kernel of a workbench run (see
     :func:`_in_workbench_run`), never fail the import."""
     if _STATE or not in_kernel() or not _in_workbench_run():

@@ -31,7 +31,7 @@ from matplotlib.figure import Figure
 from workbench._io import atomic_path, atomic_write_text
 from workbench._typing import PathLikeStr
 from workbench._validation import check_bool, check_dir, check_file, format_error
-from workbench.notebook_log import OUTPUT_DIR_ENV, _project_root, output_dir
+from workbench.notebook_log import OUTPUT_DIR_ENV, output_dir, project_root
 
 RECORD_MIME = "application/vnd.workbench.record+json"
 RECORD_FILE_ENV = "WORKBENCH_RECORD_FILE"
@@ -450,8 +450,8 @@ def find_records(
     if any(c in notebook for c in "/\\*?[]"):
         raise ValueError(f"notebook must be a notebook name such as '03_mvlsa', got {notebook!r}")
     current_only = check_bool(current_only, "current_only")
-    base = check_dir(root, "root") if root is not None else _project_root() / "results"
-    folder = _project_root() / "notebooks"
+    base = check_dir(root, "root") if root is not None else project_root() / "results"
+    folder = project_root() / "notebooks"
     if folder.is_dir() and not (folder / f"{notebook}.ipynb").is_file():
         known = sorted(p.stem for p in folder.glob("*.ipynb"))
         raise ValueError(f"unknown notebook {notebook!r}; notebooks: {', '.join(known)}")

@@ -12,8 +12,7 @@ from gensim.utils import RULE_DISCARD, RULE_KEEP
 
 from workbench._validation import check_float, check_int
 from workbench.embeddings import WordVectors
-from workbench.views import TokenCorpus
-from workbench.views._base import iter_token_documents
+from workbench.views import TokenCorpus, iter_token_documents
 
 from ._common import _word_vectors
 

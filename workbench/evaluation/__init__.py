@@ -22,10 +22,11 @@ multi-sense containers additionally provide ``sense_vectors(word)``, ``context_c
 and ``global_vector(word)`` (:class:`workbench.embeddings.MultiSenseVectors`).
 """
 
+from ._common import lookup_row
 from .accuracy import AccuracyResult, evaluate_toefl, knn_classify
 from .analogies import GEOGRAPHIC_SECTION, AnalogyResult, evaluate_analogies
 from .retrieval import RetrievalResult, crosslingual_retrieval, retrieval
-from .scws import SCWSResult, evaluate_scws
+from .scws import SCWSResult, evaluate_scws, sense_probabilities
 from .wordsim import WordSimResult, evaluate_wordsim, wordsim_suite
 
 __all__ = [
@@ -42,5 +43,7 @@ __all__ = [
     "retrieval",
     "crosslingual_retrieval",
     "knn_classify",
+    "lookup_row",
+    "sense_probabilities",
     "GEOGRAPHIC_SECTION",
 ]

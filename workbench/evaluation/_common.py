@@ -77,7 +77,7 @@ def _unit_rows(mat: np.ndarray, dtype: DTypeLike = np.float64) -> np.ndarray:
     return m / norms
 
 
-def _lookup(index: dict[str, int], word: str, lowercase: bool) -> int:
+def lookup_row(index: dict[str, int], word: str, lowercase: bool) -> int:
     """Row of ``word`` (lowercased first when ``lowercase``; falls back to the original form)."""
     if lowercase:
         row = index.get(word.lower())

@@ -22,9 +22,9 @@ from ._common import (
     _block_scores,
     _check_vectors,
     _frozen,
-    _lookup,
     _prepare,
     _unit_rows,
+    lookup_row,
 )
 
 logger = logging.getLogger(__name__)
@@ -111,8 +111,8 @@ def evaluate_toefl(
         answer = str(row[5]).strip().lower()
         if answer not in letters:
             raise ValueError(f"TOEFL question {i}: answer must be one of a-d, got {row[5]!r}")
-        s = _lookup(index, str(row[0]), lowercase)
-        ch = [_lookup(index, str(w), lowercase) for w in row[1:5]]
+        s = lookup_row(index, str(row[0]), lowercase)
+        ch = [lookup_row(index, str(w), lowercase) for w in row[1:5]]
         known = np.array([c >= 0 for c in ch])
         if s < 0 or not known.any() or (oov == "skip" and not known.all()):
             continue

@@ -19,8 +19,8 @@ from ._common import (
     _Accuracy,
     _check_vectors,
     _frozen,
-    _lookup,
     _unit_rows,
+    lookup_row,
 )
 
 logger = logging.getLogger(__name__)
@@ -146,7 +146,7 @@ def evaluate_analogies(
 
     def rows(col: str) -> np.ndarray:
         r = np.array(
-            [_lookup(index, str(w), lowercase) for w in questions[col].tolist()], dtype=np.int64
+            [lookup_row(index, str(w), lowercase) for w in questions[col].tolist()], dtype=np.int64
         )
         r[r >= n_vocab] = -1
         return r

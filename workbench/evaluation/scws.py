@@ -23,10 +23,10 @@ from workbench.embeddings import WordVectors
 
 from ._common import (
     _check_vectors,
-    _lookup,
     _safe_corr,
     _Scored,
     _unit_rows,
+    lookup_row,
 )
 
 logger = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ class SCWSResult(_Scored):
         }
 
 
-def _sense_probs(ctx: np.ndarray | None, centers: np.ndarray) -> np.ndarray:
+def sense_probabilities(ctx: np.ndarray | None, centers: np.ndarray) -> np.ndarray:
     """p(sense | context): cosine of context to each centre shifted to [0, 1], normalised."""
     k = centers.shape[0]
     if ctx is None or k == 1:
@@ -173,7 +173,7 @@ def evaluate_scws(
     index, gmat = _check_vectors(glob)
 
     def word_row(w: str) -> int:
-        return _lookup(index, w, lowercase)
+        return lookup_row(index, w, lowercase)
 
     def senses(w: str, row: int) -> tuple[np.ndarray, np.ndarray]:
         key = glob.words[row]
@@ -218,8 +218,8 @@ def evaluate_scws(
         s1, c1 = senses(it.word1, r1)
         s2, c2 = senses(it.word2, r2)
         sim = _unit_rows(s1) @ _unit_rows(s2).T
-        p1 = _sense_probs(context_vec(it.context1), c1)
-        p2 = _sense_probs(context_vec(it.context2), c2)
+        p1 = sense_probabilities(context_vec(it.context1), c1)
+        p2 = sense_probabilities(context_vec(it.context2), c2)
         rec.update(
             avgSim=float(sim.mean()),
             avgSimC=float(p1 @ sim @ p2),

@@ -18,10 +18,10 @@ from workbench.embeddings import MultiSenseVectors, WordVectors
 from ._common import (
     _check_vectors,
     _frozen,
-    _lookup,
     _safe_corr,
     _Scored,
     _unit_rows,
+    lookup_row,
 )
 
 logger = logging.getLogger(__name__)
@@ -151,8 +151,8 @@ def evaluate_wordsim(
     except (TypeError, ValueError) as exc:
         raise ValueError(f"column 'score' of {name!r} must be numeric ratings: {exc}") from None
     gold_ok = check_finite(gold, f"gold ratings (column 'score') of {name!r}", nan_policy=policy)
-    r1 = np.array([_lookup(index, w, lowercase) for w in w1], dtype=np.int64)
-    r2 = np.array([_lookup(index, w, lowercase) for w in w2], dtype=np.int64)
+    r1 = np.array([lookup_row(index, w, lowercase) for w in w1], dtype=np.int64)
+    r2 = np.array([lookup_row(index, w, lowercase) for w in w2], dtype=np.int64)
     oov_mask = (r1 < 0) | (r2 < 0)
     unit = _unit_rows(mat)
     if oov == "mean" and len(mat):

@@ -26,9 +26,7 @@ from scipy import stats
 from workbench._validation import check_array, check_finite, check_int
 from workbench.datasets import SCWSItem, load_scws, load_wordsim, scws_context
 from workbench.embeddings import MultiSenseVectors
-from workbench.evaluation import WordSimResult
-from workbench.evaluation._common import _lookup
-from workbench.evaluation.scws import _sense_probs
+from workbench.evaluation import WordSimResult, lookup_row, sense_probabilities
 
 __all__ = ["SenseSimilarityTask", "scws_task", "avg_sim_task", "scws_split"]
 
@@ -193,7 +191,7 @@ def scws_task(
 
     def context_vec(text: str) -> np.ndarray | None:
         left, _target, right = scws_context(text, window)
-        rows = [r for r in (_lookup(index, t, True) for t in list(left) + list(right)) if r >= 0]
+        rows = [r for r in (lookup_row(index, t, True) for t in list(left) + list(right)) if r >= 0]
         return gmat[rows].mean(axis=0) if rows else None
 
     def chosen(word_row: int, context: str) -> np.ndarray:
@@ -202,7 +200,7 @@ def scws_task(
         c = np.atleast_2d(np.asarray(msv.context_centers(key), dtype=np.float64))
         if s.shape[0] == 0:
             return gmat[word_row][None, :]
-        return s[int(np.argmax(_sense_probs(context_vec(context), c)))][None, :]
+        return s[int(np.argmax(sense_probabilities(context_vec(context), c)))][None, :]
 
     first: list[np.ndarray] = []
     second: list[np.ndarray] = []
@@ -210,7 +208,7 @@ def scws_task(
     scored = np.zeros(len(items), dtype=bool)
     oov: list[tuple[str, str]] = []
     for i, it in enumerate(items):
-        r1, r2 = _lookup(index, it.word1, True), _lookup(index, it.word2, True)
+        r1, r2 = lookup_row(index, it.word1, True), lookup_row(index, it.word2, True)
         if r1 < 0 or r2 < 0:
             first.append(np.zeros((0, dim)))
             second.append(np.zeros((0, dim)))

@@ -27,7 +27,9 @@ from ._base import (
     TokenCorpus,
     View,
     Vocabulary,
+    WordIndexed,
     check_views,
+    iter_token_documents,
     view_statistics,
 )
 from ._cooccurrence import (
@@ -49,6 +51,8 @@ from ._structured import PAPER_RELATIONS, RELATION_MAP, bitext_view, dependency_
 
 __all__ = [
     "Vocabulary",
+    "WordIndexed",
+    "iter_token_documents",
     "EncodedCorpus",
     "DocumentSource",
     "TokenCorpus",
