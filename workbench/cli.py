@@ -6,14 +6,13 @@ Exit codes: 0 success, 1 a notebook failed, 2 bad usage (nothing was run), 130 i
 from __future__ import annotations
 
 import argparse
-import json
 import logging
-import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from workbench import _io, runner
+from workbench._cache_clear import clear_cache
 
 __all__ = ["build_parser", "main"]
 
@@ -115,34 +114,20 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _cache(args: argparse.Namespace) -> int:
-    root = _io.cache_root()
+    try:
+        root = _io.cache_root()
+        if args.namespace is not None:
+            _io.Cache(args.namespace)  # refuses '../x', '/etc', '.hidden' with a clear message
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.action == "clear":
+        return _clear(root, args)
     caches = [c for c in _io.iter_entries(root) if args.namespace in (None, c.namespace)]
-    trees = [p.parent for p in sorted(root.rglob(_io.TREE_MANIFEST))]
+    trees = list(_io.iter_trees(root))
     if args.namespace is not None and not caches:
         print(f"error: no cache namespace {args.namespace!r} under {root}", file=sys.stderr)
         return 2
-    if args.action == "clear":
-        targets = (
-            [c.folder for c in caches] if args.namespace else sorted(p for p in root.iterdir())
-        )
-        if not targets:
-            print(f"nothing to clear under {root}")
-            return 0
-        if not args.yes:
-            if not sys.stdin.isatty():
-                print("error: clear removes cached data; pass --yes to confirm", file=sys.stderr)
-                return 2
-            answer = input(f"remove {len(targets)} cache item(s) under {root}? [y/N] ")
-            if answer.strip().lower() not in ("y", "yes"):
-                print("nothing removed")
-                return 0
-        for target in targets:
-            if target.is_dir() and not target.is_symlink():
-                shutil.rmtree(target, ignore_errors=True)
-            else:
-                target.unlink(missing_ok=True)
-        print(f"removed {len(targets)} cache item(s) under {root}")
-        return 0
     bad = 0
     print(f"cache root: {root}")
     for c in caches:
@@ -154,7 +139,7 @@ def _cache(args: argparse.Namespace) -> int:
         if args.action == "verify":
             for orphan in c.orphans():
                 print(f"{c.namespace:<28} {orphan.name}  (no manifest names it)")
-    for folder in trees:
+    for folder in trees if args.namespace is None else []:
         problem = _io.verify_tree(folder) if args.action == "verify" else ""
         bad += bool(problem)
         print(f"{folder.relative_to(root).as_posix():<28} (extracted folder)  "
@@ -165,19 +150,39 @@ def _cache(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _clear(root: Path, args: argparse.Namespace) -> int:
+    """``cache clear``: only what the cache wrote (see :mod:`workbench._cache_clear`)."""
+    try:
+        plan = clear_cache(root, namespace=args.namespace, dry_run=True)
+    except ValueError as exc:  # NotACacheError, unknown namespace
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not plan.removed:
+        for path in plan.left:
+            print(f"left {path} (not written by the cache)")
+        print(f"nothing to clear under {root}")
+        return 0
+    if not args.yes:
+        if not sys.stdin.isatty():
+            print("error: clear removes cached data; pass --yes to confirm", file=sys.stderr)
+            return 2
+        answer = input(f"remove {len(plan.removed)} cache file(s) under {root}? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            print("nothing removed")
+            return 0
+    report = clear_cache(root, namespace=args.namespace)
+    for path in report.left:
+        print(f"left {path} (not written by the cache)")
+    for path, error in report.failed:
+        print(f"error: cannot remove {path}: {error}", file=sys.stderr)
+    print(f"removed {len(report.removed)} cache item(s) under {root}"
+          + (f"; {len(report.failed)} could not be removed" if report.failed else ""))  # fmt: skip
+    return 1 if report.failed else 0
+
+
 def _listed(cache: _io.Cache) -> list[_io.EntryStatus]:
-    """Entries of ``cache`` from their manifests only (no hashing)."""
-    out = []
-    for manifest_path in sorted(cache.folder.glob("*.json")):
-        try:
-            m = json.loads(manifest_path.read_text(encoding="utf-8"))
-            size = int((m.get("data") or {}).get("size", 0))
-            out.append(_io.EntryStatus(cache.namespace, manifest_path.stem, manifest_path, True,
-                                       "", size, str(m.get("created", ""))))  # fmt: skip
-        except (OSError, ValueError, AttributeError, TypeError) as exc:
-            out.append(_io.EntryStatus(cache.namespace, manifest_path.stem, manifest_path,
-                                       False, f"manifest unreadable ({exc.__class__.__name__})"))  # fmt: skip
-    return out
+    """Entries of ``cache`` from their manifests only (no hashing; special files not read)."""
+    return cache.entries()
 
 
 def _run(args: argparse.Namespace) -> int:
