@@ -8,7 +8,13 @@ path of a user file in the same format (not checksum-verified). Missing files ra
 raises ``IsADirectoryError`` for a folder without such files); empty, truncated or
 malformed files (undecodable bytes, NaN / infinite numbers, wrong column counts) raise
 :class:`DataFormatError` naming the file and the line. Text files are UTF-8 (a leading
-byte-order mark is dropped), plain or gzip-compressed.
+byte-order mark is dropped; ``\\r\\n`` line ends are accepted), plain or gzip-compressed; a NUL
+byte (a binary or UTF-16 file) is refused naming the line. A documented repair (repeated rating
+pairs averaged, an analogy file without section headers) gives one :class:`DataFormatWarning`.
+
+Name or path: a ``pathlib.Path``, or a string with a path separator or a dot, is always a path;
+a bare string that is a bundled name (case-insensitive) is the bundled data, unless a file of
+that name exists in the current folder: the ambiguity is a ``ValueError`` (write ``./ws``).
 
 =====================  ==========================================================
 resource               loader
@@ -30,6 +36,7 @@ WordNet 3.0            :func:`load_wordnet`
 from ._common import (
     ChecksumError,
     DataFormatError,
+    DataFormatWarning,
     cache_dir,
     data_dir,
     dataset_checksums,
@@ -69,6 +76,7 @@ __all__ = [
     "ChecksumError",
     "Corpus",
     "DataFormatError",
+    "DataFormatWarning",
     "Document",
     "LEXICON_NAMES",
     "ParallelCorpus",

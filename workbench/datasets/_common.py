@@ -7,7 +7,7 @@ import logging
 import os
 import threading
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from workbench._io import cache_root, file_sha256
@@ -17,6 +17,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = [
     "DataFormatError",
+    "DataFormatWarning",
     "ChecksumError",
     "data_dir",
     "shared_data_dir",
@@ -32,6 +33,10 @@ _REPO_ROOT = Path(__file__).resolve().parents[2]
 
 class ChecksumError(DataFormatError):
     """A bundled data file does not match the sha256 listed in ``data/checksums.sha256``."""
+
+
+class DataFormatWarning(UserWarning):
+    """A data file was read with a documented repair (e.g. repeated rating pairs averaged)."""
 
 
 def data_dir() -> Path:
@@ -170,6 +175,61 @@ def check_name_or_path(value: object, name: str) -> str:
     return os.fsdecode(value)
 
 
+def _spelled_as_path(key: str) -> bool:
+    """A path separator, a dot (a suffix, ``.``, ``..``) or a leading ``~``: always a path."""
+    return (
+        os.sep in key
+        or (os.altsep is not None and os.altsep in key)
+        or "." in key
+        or key.startswith("~")
+    )
+
+
+def resolve_name_or_path(
+    value: object,
+    param: str,
+    names: Iterable[str],
+    *,
+    what: str,
+    hint: str = "or a path",
+    accept_dir: bool = False,
+) -> tuple[str | None, Path | None]:
+    """``(name, None)`` for a bundled name, ``(None, path)`` for a user file or folder.
+
+    The rule shared by every loader that takes a bundled name or a path:
+
+    * a :class:`os.PathLike` (``pathlib.Path``), or a string holding a path separator, a dot
+      (a suffix: ``ws.txt``; ``./ws``) or a leading ``~`` is always a path;
+    * a bare string that is one of ``names`` (case-insensitive) is the bundled set, unless a
+      file of that name (with ``accept_dir``: or a folder) exists in the current folder: that
+      ambiguity is a ``ValueError`` naming both and telling to write ``./<name>`` for the file;
+    * any other bare string is a path if it exists, else a ``ValueError`` listing ``names``.
+
+    ``TypeError`` for a value that is neither a str nor a path (see :func:`check_name_or_path`).
+    """
+    key = check_name_or_path(value, param)
+    if isinstance(value, os.PathLike) or _spelled_as_path(key):
+        return None, Path(key).expanduser()
+    valid = ", ".join(names)
+    if not key.strip():
+        raise ValueError(f"{param} must be a dataset name ({valid}) or a path, got {key!r}")
+    canonical = {n.casefold(): n for n in names}.get(key.casefold())
+    here = Path(key)
+    if canonical is not None:
+        if here.is_file() or (accept_dir and here.is_dir()):
+            kind = "folder" if here.is_dir() else "file"
+            raise ValueError(
+                f"{param}={key!r} is ambiguous: it names the bundled {what} {canonical!r} and "
+                f"the {kind} {str(here.resolve())!r} in the current folder; write "
+                f"{'./' + key!r} (or pass a pathlib.Path) for the {kind}, or rename it to use "
+                "the bundled one"
+            )
+        return canonical, None
+    if here.exists():
+        return None, here
+    raise ValueError(f"unknown {what} {key!r}; valid names: {valid} ({hint})")
+
+
 def resolve_file(path: str | os.PathLike[str], *, verify: bool = True, name: str = "path") -> Path:
     """``path`` checked by :func:`~workbench._validation.check_file` and verified if bundled.
 
@@ -226,6 +286,7 @@ def bundled(rel: str) -> Path:
 
 
 _GZIP_MAGIC = b"\x1f\x8b"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def is_gzip(path: Path) -> bool:
@@ -244,7 +305,10 @@ def first_undecodable_line(path: Path, gz: bool) -> tuple[int, str] | None:
                 try:
                     raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
-                    return lineno, f"byte {raw[exc.start]:#04x} at column {exc.start + 1}"
+                    what = f"byte {raw[exc.start]:#04x} at column {exc.start + 1}"
+                    if lineno == 1 and raw.startswith(_UTF16_BOMS):
+                        what += ", a UTF-16 byte-order mark: save the file as UTF-8"
+                    return lineno, what
     except (EOFError, OSError, zlib.error):
         return None
     return None
@@ -253,10 +317,12 @@ def first_undecodable_line(path: Path, gz: bool) -> tuple[int, str] | None:
 def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, line)`` (1-based, newline stripped) from a text or gzip file.
 
-    The file is UTF-8; a leading byte-order mark is dropped (``utf-8-sig``). Gzip is recognised
-    by the ``.gz`` suffix or by its magic bytes. Truncated / corrupt gzip streams raise
-    :class:`DataFormatError` naming the file and the line at which reading failed; undecodable
-    bytes raise it naming the file, the line and the column of the first bad byte.
+    The file is UTF-8; a leading byte-order mark is dropped (``utf-8-sig``); line ends may be
+    ``\\n``, ``\\r\\n`` or ``\\r``. Gzip is recognised by the ``.gz`` suffix or by its magic bytes.
+    Truncated / corrupt gzip streams raise :class:`DataFormatError` naming the file and the line
+    at which reading failed; undecodable bytes raise it naming the file, the line and the column
+    of the first bad byte; a NUL character (a binary file, or UTF-16 text) raises it naming the
+    line and the column.
     """
     lineno = 0
     gz = is_gzip(path)
@@ -267,6 +333,13 @@ def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
             fh = open(path, encoding="utf-8-sig", newline="")  # noqa: SIM115
         with fh:
             for lineno, line in enumerate(fh, 1):  # noqa: B007
+                if "\x00" in line:
+                    raise format_error(
+                        path,
+                        lineno,
+                        f"NUL byte at column {line.index(chr(0)) + 1}: this is a binary file (or "
+                        "UTF-16 text), not UTF-8 text",
+                    )
                 yield lineno, line.rstrip("\r\n")
     except UnicodeDecodeError as exc:
         # the decoder works on blocks: find the exact line by decoding line by line

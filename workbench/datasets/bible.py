@@ -11,7 +11,7 @@ import pandas as pd
 
 from workbench._validation import check_choice
 
-from ._common import bundled, check_name_or_path, fail, iter_lines, resolve_file
+from ._common import bundled, fail, iter_lines, resolve_file, resolve_name_or_path
 from .text import tokenize
 
 logger = logging.getLogger(__name__)
@@ -62,7 +62,9 @@ def load_bible(translation: str | os.PathLike[str]) -> pd.DataFrame:
     translation : {"KJV", "RV1909", "WEB"} or path
         Bundled translations (case-insensitive): King James (English, 31,102 verses),
         Reina-Valera 1909 (Spanish, same versification), World English Bible (English, 37,791
-        verses including the deuterocanon). Or a user file (plain or ``.gz``) of tab-separated
+        verses including the deuterocanon). Or a user file (a ``pathlib.Path`` or a string
+        with a ``/`` or a dot; a bare name that is also a file in the current folder is refused:
+        write ``./KJV`` for the file), plain or ``.gz``, of tab-separated
         lines ``book<TAB>chapter<TAB>verse<TAB>text`` with an optional header line
         ``book chapter verse text``; chapter and verse are integers; text may be empty.
 
@@ -98,19 +100,18 @@ def load_bible(translation: str | os.PathLike[str]) -> pd.DataFrame:
     0  Gen        1      1  In the beginning God created the heaven.
     1  Gen        1      2          And the earth was without form.
     """
-    key = check_name_or_path(translation, "translation")
     lang: str | None
-    if not isinstance(translation, os.PathLike) and key.upper() in BIBLE_TRANSLATIONS:
-        name = key.upper()
+    bundled_name, user = resolve_name_or_path(
+        translation, "translation", tuple(BIBLE_TRANSLATIONS), what="Bible translation"
+    )
+    if bundled_name is not None:
+        name = bundled_name
         rel, lang = BIBLE_TRANSLATIONS[name]
         path = bundled(rel)
-    elif isinstance(translation, os.PathLike) or os.sep in key or "." in key:
-        path = resolve_file(key, name="translation")
-        name, lang = path.name.split(".")[0], None
     else:
-        raise ValueError(
-            f"unknown Bible translation {key!r}; valid: {', '.join(BIBLE_TRANSLATIONS)} (or a path)"
-        )
+        assert user is not None
+        path = resolve_file(user, name="translation")
+        name, lang = path.name.split(".")[0], None
     st = path.stat()
     cache_key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
     if cache_key in _CACHE:

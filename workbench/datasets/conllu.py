@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._common import bundled, check_name_or_path, fail, iter_lines, resolve_file
+from ._common import bundled, fail, iter_lines, resolve_file, resolve_name_or_path
 
 __all__ = ["Token", "Sentence", "load_conllu", "CONLLU_SPLITS"]
 
@@ -58,16 +58,24 @@ def load_conllu(name_or_path: str | os.PathLike[str] = "train") -> list[Sentence
     Each token line must have 10 tab-separated fields; ``ID`` and ``HEAD`` of syntactic words must
     be integers (``HEAD`` ``_`` is read as -1, i.e. unannotated), ids numbered 1, 2, ... within
     each sentence and every ``HEAD`` 0 (the root) or the id of another word of the same sentence.
+    The heads of a sentence must form a tree: exactly one root (``HEAD`` 0) and no cycle. A
+    sentence with unannotated heads (``_``) may have no root, but never two roots or a cycle.
     Lines with range ids (``1-2``) or decimal ids (``8.1``) are skipped. Sentences are separated
     by blank lines. A file without any sentence is an error.
+
+    A string with a ``/`` or a dot, or a ``pathlib.Path``, is a path; a bare split name that is
+    also a file in the current folder is refused (write ``./train`` for the file).
 
     Raises
     ------
     FileNotFoundError, IsADirectoryError
         Missing file, or a folder given.
+    ValueError
+        Unknown split name, or a bare split name that is also a file in the current folder.
     DataFormatError
-        Empty file, malformed token line, ``HEAD`` outside its sentence, undecodable bytes,
-        truncated gzip (file and line in the message).
+        Empty file, malformed token line, ``HEAD`` outside its sentence, a sentence without a
+        root, with two roots or with a cycle of heads, ids out of sequence, undecodable bytes,
+        truncated gzip (file, line and sentence id in the message).
 
     Examples
     --------
@@ -79,20 +87,18 @@ def load_conllu(name_or_path: str | os.PathLike[str] = "train") -> list[Sentence
     >>> [(t.form, t.deprel, t.head) for t in sentences[0].tokens[:4]]
     [('From', 'case', 3), ('the', 'det', 3), ('AP', 'obl', 4), ('comes', 'root', 0)]
     """
-    key = check_name_or_path(name_or_path, "name_or_path")
-    if not isinstance(name_or_path, os.PathLike) and key.lower() in CONLLU_SPLITS:
-        path = bundled(CONLLU_SPLITS[key.lower()])
+    split, user = resolve_name_or_path(
+        name_or_path, "name_or_path", tuple(CONLLU_SPLITS), what="treebank split"
+    )
+    if split is not None:
+        path = bundled(CONLLU_SPLITS[split])
         st = path.stat()
         cache_key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
         if cache_key not in _CACHE:  # sentences are immutable: cache bundled splits per process
             _CACHE[cache_key] = tuple(_read(path))
         return list(_CACHE[cache_key])
-    elif isinstance(name_or_path, os.PathLike) or os.sep in key or "." in key:
-        path = resolve_file(key, name="name_or_path")
-    else:
-        raise ValueError(
-            f"unknown treebank split {key!r}; valid: {', '.join(CONLLU_SPLITS)} (or a path)"
-        )
+    assert user is not None
+    path = resolve_file(user, name="name_or_path")
     return list(_read(path))
 
 
@@ -116,11 +122,50 @@ def _sentence(
             )
         if tok.head == tok.id:
             raise fail(path, lineno, f"HEAD of token {tok.id} is the token itself")
+    _check_tree(path, sent_id or str(n), tokens, lines)
     return Sentence(
         sent_id or str(n),
         text if text is not None else " ".join(t.form for t in tokens),
         tuple(tokens),
     )
+
+
+def _check_tree(path: Path, sent: str, tokens: list[Token], lines: list[int]) -> None:
+    """One root (none allowed while heads are unannotated) and no cycle of heads."""
+    where = f"sentence {sent!r} (line {lines[0]})"
+    roots = [k for k, tok in enumerate(tokens) if tok.head == 0]
+    if len(roots) > 1:
+        first, second = roots[0], roots[1]
+        raise fail(
+            path,
+            lines[second],
+            f"{where} has {len(roots)} roots (HEAD 0): tokens "
+            f"{', '.join(str(tokens[k].id) for k in roots)}; the first is on line "
+            f"{lines[first]} (a sentence has exactly one root)",
+        )
+    annotated = all(tok.head != -1 for tok in tokens)
+    if not roots and annotated:
+        raise fail(path, lines[0], f"{where} has no root (no token with HEAD 0)")
+    # follow each token's heads; state 1 = on the current path, 2 = reaches the root or a '_'
+    state = [0] * (len(tokens) + 1)
+    state[0] = 2
+    for tok in tokens:
+        chain: list[int] = []
+        i = tok.id
+        while i > 0 and state[i] == 0:
+            state[i] = 1
+            chain.append(i)
+            i = tokens[i - 1].head
+        if i > 0 and state[i] == 1:
+            cycle = chain[chain.index(i) :]
+            raise fail(
+                path,
+                lines[min(cycle) - 1],
+                f"{where}: the heads of tokens {' -> '.join(map(str, [*cycle, i]))} form a "
+                "cycle (the heads of a sentence form a tree)",
+            )
+        for j in chain:
+            state[j] = 2
 
 
 def _read(path: Path) -> Iterator[Sentence]:

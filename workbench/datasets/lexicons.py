@@ -30,6 +30,7 @@ from ._common import (
     file_sha256,
     iter_lines,
     resolve_file,
+    resolve_name_or_path,
 )
 
 logger = logging.getLogger(__name__)
@@ -50,12 +51,11 @@ WORDNET_FILE = "lexicons/wordnet-3.0.tar.gz"
 
 
 def _lexicon_path(name_or_path: str | os.PathLike[str], names: dict[str, str]) -> Path:
-    key = check_name_or_path(name_or_path, "name_or_path")
-    if not isinstance(name_or_path, os.PathLike) and key.lower() in names:
-        return bundled(names[key.lower()])
-    if isinstance(name_or_path, os.PathLike) or os.sep in key or "." in key:
-        return resolve_file(key, name="name_or_path")
-    raise ValueError(f"unknown lexicon {key!r}; valid names: {', '.join(names)} (or a path)")
+    name, user = resolve_name_or_path(name_or_path, "name_or_path", tuple(names), what="lexicon")
+    if name is not None:
+        return bundled(names[name])
+    assert user is not None
+    return resolve_file(user, name="name_or_path")
 
 
 def load_lexicon(name_or_path: str | os.PathLike[str] = "ppdb") -> dict[str, set[str]]:
@@ -66,7 +66,9 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "ppdb") -> dict[str, set
     name_or_path : {"ppdb", "framenet"} or path
         Bundled retrofitting lexicons of Faruqui et al. (2015): PPDB-XL (102,902 lines) and
         FrameNet (10,822 lines), or a user file of whitespace-separated lines
-        ``word nbr1 nbr2 ...`` (plain or ``.gz``).
+        ``word nbr1 nbr2 ...`` (plain or ``.gz``). A string with a ``/`` or a dot, or a
+        ``pathlib.Path``, is a path; a bare name that is also a file in the current folder is
+        refused (write ``./ppdb`` for the file).
 
     Returns
     -------

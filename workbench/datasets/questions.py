@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,7 +12,14 @@ import pandas as pd
 
 from workbench._validation import check_choice
 
-from ._common import bundled, check_name_or_path, fail, iter_lines, resolve_file
+from ._common import (
+    DataFormatWarning,
+    bundled,
+    check_name_or_path,
+    fail,
+    iter_lines,
+    resolve_file,
+)
 
 __all__ = ["load_analogies", "load_toefl", "ANALOGY_SEMANTIC_SECTIONS"]
 
@@ -39,7 +47,12 @@ def load_analogies(
       four whitespace-separated words ``a b c d``.
     * MSR (Mikolov, Yih & Zweig, 2013, as commonly redistributed, e.g. ``msr.txt``): lines of
       four words ``a b c d`` and no header. A file without any ``: name`` header is read as one
-      section, named ``section`` (default: the file name without its extension).
+      section, named ``section`` (default: the file name without its extension); without
+      ``section=`` or ``kind=`` this gives a :class:`DataFormatWarning` (a Google-format file
+      that lost its headers would otherwise load silently as one section).
+
+    A file that mixes both (questions before the first header) is an error. ``path`` is always
+    a path (there is no bundled name to confuse it with).
 
     Parameters
     ----------
@@ -66,6 +79,11 @@ def load_analogies(
         section, an empty file (file and line in the message).
     ValueError
         ``section`` / ``kind`` given for a file with headers, or ``kind`` not allowed.
+
+    Warns
+    -----
+    DataFormatWarning
+        A file without any ``: section`` header read without ``section=`` or ``kind=``.
 
     References
     ----------
@@ -133,6 +151,15 @@ def load_analogies(
             f"{p.name} has headers"
         )
     name = section if section is not None else p.name.split(".")[0]
+    if not headed and section is None and kind is None:
+        warnings.warn(
+            f"{p.name}: no ': section' header line; its {len(rows)} questions are read as one "
+            f"section named {name!r} (kind by that name: "
+            f"{'syntactic' if name.startswith('gram') else 'semantic'}); pass section= and/or "
+            f"kind= for a file without headers, e.g. kind='syntactic' for MSR [{p}]",
+            DataFormatWarning,
+            stacklevel=2,
+        )
     df = pd.DataFrame(
         [(sec if sec is not None else name, *w) for sec, *w in rows],
         columns=["section", "a", "b", "c", "d"],

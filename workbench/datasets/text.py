@@ -12,13 +12,13 @@ from pathlib import Path
 from workbench._validation import check_bool, check_int
 
 from ._common import (
-    check_name_or_path,
     data_dir,
     fail,
     file_sha256,
     iter_lines,
     resolve_dir_files,
     resolve_file,
+    resolve_name_or_path,
     shared_data_dir,
 )
 
@@ -286,6 +286,10 @@ def load_corpus(
 
     Notes
     -----
+    A ``pathlib.Path``, or a string with a ``/`` or a dot, is a path; a bare name such as
+    ``"1M"`` that is also a file or folder in the current folder is refused (write ``./1M``
+    for it); any other bare string is a path.
+
     A directory is read as ONE corpus: its files named ``*.txt`` or ``*.txt.gz``
     (:data:`CORPUS_FILE_SUFFIXES`; sub-folders, hidden files and other files are skipped) in
     sorted file-name order (code-point order: zero-pad numbers, ``part-002.txt``), each in the
@@ -297,7 +301,8 @@ def load_corpus(
     Raises
     ------
     ValueError
-        Unknown corpus name (the message lists the valid names), ``max_tokens`` < 0.
+        Unknown corpus name (the message lists the valid names), a bare name that is also a
+        file or folder in the current folder, ``max_tokens`` < 0.
     TypeError
         ``max_tokens`` not an integer (e.g. the string ``'10'``), ``lowercase`` not a bool.
     FileNotFoundError
@@ -319,11 +324,17 @@ def load_corpus(
     [('a.txt', 4), ('B1', 2), ('B2', 2)]
     >>> import shutil; shutil.rmtree(folder)
     """
-    key = check_name_or_path(name_or_path, "name_or_path")
     lowercase = check_bool(lowercase, "lowercase")
     max_tokens = check_int(max_tokens, "max_tokens", low=0, allow_none=True)
-    if not isinstance(name_or_path, os.PathLike) and key.upper() in CORPUS_NAMES:
-        name = key.upper()
+    name, user = resolve_name_or_path(
+        name_or_path,
+        "name_or_path",
+        tuple(CORPUS_NAMES),
+        what="corpus",
+        hint="or a file path",
+        accept_dir=True,
+    )
+    if name is not None:
         rel = CORPUS_NAMES[name]
         if name == "25M":
             root = shared_data_dir()
@@ -336,11 +347,8 @@ def load_corpus(
         else:
             path = resolve_file(data_dir() / rel)
         return Corpus(name, path, lowercase=lowercase, max_tokens=max_tokens)
-    p = Path(key).expanduser()
-    if not isinstance(name_or_path, os.PathLike) and p.suffix == "" and not p.exists():
-        raise ValueError(
-            f"unknown corpus {key!r}; valid names: {', '.join(CORPUS_NAMES)} (or a file path)"
-        )
+    assert user is not None
+    p = user
     if p.is_dir():
         files = resolve_dir_files(
             p, CORPUS_FILE_SUFFIXES, name="name_or_path", what="corpus text files"

@@ -6,6 +6,7 @@ import csv
 import math
 import os
 import re
+import warnings
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,15 @@ import pandas as pd
 
 from workbench._validation import check_choice, check_int
 
-from ._common import bundled, check_name_or_path, fail, iter_lines, resolve_file
+from ._common import (
+    DataFormatWarning,
+    bundled,
+    check_name_or_path,
+    fail,
+    iter_lines,
+    resolve_file,
+    resolve_name_or_path,
+)
 from .text import tokenize
 
 __all__ = [
@@ -101,7 +110,9 @@ def _is_header(fields: list[str]) -> bool:
     return False
 
 
-def _read_pairs(path: Path) -> pd.DataFrame:
+def _read_pairs(path: Path) -> tuple[pd.DataFrame, list[int]]:
+    """The pairs of a rating file and the line of each."""
+    lines: list[int] = []
     w1: list[str] = []
     w2: list[str] = []
     scores: list[float] = []
@@ -126,9 +137,67 @@ def _read_pairs(path: Path) -> pd.DataFrame:
         w1.append(a)
         w2.append(b)
         scores.append(_parse_float(path, lineno, s, "score"))
+        lines.append(lineno)
     if not w1:
         raise fail(path, None, "no word pairs found")
-    return pd.DataFrame({"word1": w1, "word2": w2, "score": np.asarray(scores, dtype=float)})
+    df = pd.DataFrame({"word1": w1, "word2": w2, "score": np.asarray(scores, dtype=float)})
+    return df, lines
+
+
+#: Repeated pairs whose scores differ by more than this fraction of the file's score range
+#: (max - min) are named as contradicting in the warning.
+CONTRADICTION_FRACTION = 0.1
+
+
+def _average_repeats(df: pd.DataFrame, path: Path, lines: list[int]) -> pd.DataFrame:
+    """Keep each unordered pair once, at its first line, with the mean of its scores.
+
+    Words are compared as written (case kept, as the loader keeps it). One
+    :class:`DataFormatWarning` names the file, the number of repeated pairs, an example with its
+    line numbers, and separately the pairs whose scores contradict each other.
+    """
+    first: dict[tuple[str, str], int] = {}
+    groups: dict[int, list[int]] = {}
+    for i, (a, b) in enumerate(zip(df["word1"], df["word2"])):
+        j = first.setdefault((a, b) if a <= b else (b, a), i)
+        if j != i:
+            groups.setdefault(j, [j]).append(i)
+    if not groups:
+        return df
+    scores = df["score"].to_numpy(dtype=float)
+    lo, hi = float(scores.min()), float(scores.max())
+    tolerance = CONTRADICTION_FRACTION * (hi - lo)
+    merged = scores.copy()
+    drop = np.zeros(len(df), dtype=bool)
+    contradicting: list[list[int]] = []
+    for j, members in groups.items():
+        merged[j] = scores[members].mean()
+        drop[members[1:]] = True
+        if np.ptp(scores[members]) > tolerance:
+            contradicting.append(members)
+
+    def describe(members: list[int]) -> str:
+        at = ", ".join(str(lines[i]) for i in members)
+        values = ", ".join(f"{scores[i]:g}" for i in members)
+        a, b = df["word1"].iat[members[0]], df["word2"].iat[members[0]]
+        return f"{a!r}/{b!r} (lines {at}; scores {values})"
+
+    example = describe(next(iter(groups.values())))
+    msg = (
+        f"{path.name}: {len(groups)} word pair(s) appear more than once ({int(drop.sum())} "
+        f"repeated line(s)), e.g. {example}; each pair is kept once, where it first appears, "
+        f"with the mean of its scores ({int((~drop).sum())} pairs left)"
+    )
+    if contradicting:
+        shown = "; ".join(describe(m) for m in contradicting[:3])
+        more = " ..." if len(contradicting) > 3 else ""
+        msg += (
+            f". {len(contradicting)} of them CONTRADICT (scores differ by more than "
+            f"{CONTRADICTION_FRACTION:.0%} of the score range {lo:g}-{hi:g}): {shown}{more}"
+        )
+    warnings.warn(f"{msg} [{path}]", DataFormatWarning, stacklevel=3)
+    out = df.assign(score=merged)[~drop].reset_index(drop=True)
+    return out
 
 
 # --------------------------------------------------------------------------- data + gold files
@@ -165,8 +234,12 @@ def _aligned_lines(path: Path) -> list[tuple[int, str]]:
     return out
 
 
-def _read_data_gold(data: Path, gold: Path) -> pd.DataFrame:
-    """Word pairs (``word1<TAB>word2`` a line) and their scores (one a line) from two files."""
+def _read_data_gold(data: Path, gold: Path) -> tuple[pd.DataFrame, list[int]]:
+    """Word pairs (``word1<TAB>word2`` a line) and their scores (one a line) from two files.
+
+    Also returns the line of each pair in ``data``.
+    """
+    lines: list[int] = []
     w1: list[str] = []
     w2: list[str] = []
     for lineno, line in _aligned_lines(data):
@@ -179,6 +252,7 @@ def _read_data_gold(data: Path, gold: Path) -> pd.DataFrame:
             )
         w1.append(fields[0])
         w2.append(fields[1])
+        lines.append(lineno)
     scores: list[float] = []
     score_lines = _aligned_lines(gold)
     for lineno, line in score_lines:
@@ -199,7 +273,8 @@ def _read_data_gold(data: Path, gold: Path) -> pd.DataFrame:
             score_lines[len(w1)][0],
             f"score without a word pair: {data.name} has only {len(w1)} pairs",
         )
-    return pd.DataFrame({"word1": w1, "word2": w2, "score": np.asarray(scores, dtype=float)})
+    df = pd.DataFrame({"word1": w1, "word2": w2, "score": np.asarray(scores, dtype=float)})
+    return df, lines
 
 
 def _first_fields(path: Path) -> list[str]:
@@ -221,8 +296,10 @@ def load_wordsim(
     ----------
     name_or_path : str or path
         One of :data:`WORDSIM_NAMES` (case-insensitive; ``"SCWS"`` gives the 2003 SCWS pairs
-        with their average rating, contexts ignored), or the path of a user file with one pair a
-        line, ``word1<TAB>word2<TAB>score`` (comma-separated with CSV quoting, or
+        with their average rating, contexts ignored), or the path of a user file (a
+        ``pathlib.Path``, or a string with a ``/`` or a suffix; a bare string that is both a
+        name and a file in the current folder is refused: write ``./ws`` for the file) with one
+        pair a line, ``word1<TAB>word2<TAB>score`` (comma-separated with CSV quoting, or
         whitespace-separated, also accepted); an optional header line ``word1 word2 <name>``;
         blank lines and lines starting with ``#`` are skipped. A leading UTF-8 byte-order mark
         is dropped.
@@ -251,7 +328,8 @@ def load_wordsim(
     Raises
     ------
     ValueError
-        Unknown name (the message lists the valid names), or ``split`` not allowed.
+        Unknown name (the message lists the valid names), a bare name that is also a file in the
+        current folder, or ``split`` not allowed.
     TypeError
         ``name_or_path`` or ``gold`` is not a str or a path.
     FileNotFoundError
@@ -261,6 +339,23 @@ def load_wordsim(
     DataFormatError
         Empty file, malformed line, NaN / infinite score, different numbers of pairs and scores
         (file and line number in the message).
+
+    Warns
+    -----
+    DataFormatWarning
+        A user file in which the same unordered pair (words compared as written, case kept)
+        appears more than once: see Notes.
+
+    Notes
+    -----
+    Repeated pairs in a user file: each pair is kept once, in the row of its first appearance
+    (words as written there), with the mean of its scores; one warning names the file, the
+    number of repeated pairs and an example with its line numbers, and separately names the
+    pairs whose scores *contradict* (differ by more than 10 % of the file's score range,
+    max - min). The bundled sets are read as published (checksum-verified), repeats included,
+    so that results compare with the literature: WS has 2 pairs twice (``money``/``bank``,
+    ``money``/``cash``), RW, SIMLEX, WS-REL and MTURK-287 one each, SCWS 28 (the same words in
+    different contexts).
 
     Examples
     --------
@@ -275,41 +370,41 @@ def load_wordsim(
     >>> len(load_wordsim("MEN", split="dev")), len(load_wordsim("MEN", split="test"))
     (2000, 1000)
     """
-    key = check_name_or_path(name_or_path, "name_or_path")
     check_choice(split, "split", (None, "dev", "test"))
-    canonical = key.upper()
     gold_path: Path | None = None
+    canonical: str | None = None
     if gold is not None:
+        key = check_name_or_path(name_or_path, "name_or_path")
         check_name_or_path(gold, "gold")
-        path = resolve_file(key, name="name_or_path")
+        user: Path | None = Path(key).expanduser()
         gold_path = resolve_file(gold, name="gold")
-        df = _read_data_gold(path, gold_path)
-        df.attrs["name"] = _set_name(path)
-    elif not isinstance(name_or_path, os.PathLike) and canonical in WORDSIM_FILES:
-        if canonical == "SCWS":
-            items = load_scws()
-            df = pd.DataFrame(
-                {
-                    "word1": [it.word1 for it in items],
-                    "word2": [it.word2 for it in items],
-                    "score": np.array([it.score for it in items], dtype=float),
-                }
-            )
-            path = bundled(WORDSIM_FILES["SCWS"])
-        else:
-            path = bundled(WORDSIM_FILES[canonical])
-            df = _read_pairs(path)
+    else:
+        canonical, user = resolve_name_or_path(
+            name_or_path,
+            "name_or_path",
+            WORDSIM_NAMES,
+            what="word-similarity set",
+            hint="or pass the path of a word1<TAB>word2<TAB>score file",
+        )
+    if canonical == "SCWS":
+        items = load_scws()
+        df = pd.DataFrame(
+            {
+                "word1": [it.word1 for it in items],
+                "word2": [it.word2 for it in items],
+                "score": np.array([it.score for it in items], dtype=float),
+            }
+        )
+        path = bundled(WORDSIM_FILES["SCWS"])
+        df.attrs["name"] = canonical
+    elif canonical is not None:
+        path = bundled(WORDSIM_FILES[canonical])
+        df, _ = _read_pairs(path)  # as published: repeated pairs kept (see Notes)
         df.attrs["name"] = canonical
     else:
-        p = Path(key).expanduser()
-        looks_like_path = isinstance(name_or_path, os.PathLike) or os.sep in key or p.suffix != ""
-        if not looks_like_path and not p.exists():
-            raise ValueError(
-                f"unknown word-similarity set {key!r}; valid names: {', '.join(WORDSIM_NAMES)} "
-                "(or pass the path of a word1<TAB>word2<TAB>score file)"
-            )
-        path = resolve_file(p, name="name_or_path")
-        if path.name.endswith(_DATA_SUFFIX):
+        assert user is not None
+        path = resolve_file(user, name="name_or_path")
+        if gold_path is None and path.name.endswith(_DATA_SUFFIX):
             found = [c for c in _gold_candidates(path) if c.is_file()]
             if found:
                 gold_path = resolve_file(found[0], name="gold")
@@ -319,7 +414,8 @@ def load_wordsim(
                     f"{path.name} holds word pairs without scores (SemEval-2017 layout) but no "
                     f"scores file was found at {tried}; pass gold=<path of the scores file>"
                 )
-        df = _read_data_gold(path, gold_path) if gold_path is not None else _read_pairs(path)
+        df, lines = _read_data_gold(path, gold_path) if gold_path is not None else _read_pairs(path)
+        df = _average_repeats(df, path, lines)
         df.attrs["name"] = _set_name(path)
     df.attrs["path"] = str(path)
     if gold_path is not None:
@@ -410,6 +506,11 @@ def load_scws(path: str | os.PathLike[str] | None = None) -> list[SCWSItem]:
     ``<b> word </b>`` in each context. A user file may have any number (>= 0) of individual
     ratings after the average.
 
+    An item with the same two words in the same two contexts as an earlier one (another id)
+    is kept, with one :class:`DataFormatWarning` naming the file and the lines; a repeated id is
+    a :class:`DataFormatError`. The bundled file has no such repeat (its 28 repeated word pairs
+    are in different contexts).
+
     References
     ----------
     E. H. Huang, R. Socher, C. D. Manning, A. Y. Ng. Improving word representations via global
@@ -427,6 +528,7 @@ def load_scws(path: str | os.PathLike[str] | None = None) -> list[SCWSItem]:
     p = bundled(WORDSIM_FILES["SCWS"]) if path is None else resolve_file(path)
     items: list[SCWSItem] = []
     seen: dict[int, int] = {}
+    same: dict[frozenset[tuple[str, str]], list[int]] = {}
     for lineno, line in iter_lines(p):
         if not line.strip():
             continue
@@ -446,8 +548,18 @@ def load_scws(path: str | os.PathLike[str] | None = None) -> list[SCWSItem]:
             if "<b>" not in ctx or "</b>" not in ctx:
                 raise fail(p, lineno, f"context {k - 4} has no <b> ... </b> target marker")
         items.append(SCWSItem(item_id, f[1], f[2], f[3], f[4], f[5], f[6], score, ratings))
+        same.setdefault(frozenset(((f[1], f[5]), (f[3], f[6]))), []).append(lineno)
     if not items:
         raise fail(p, None, "no SCWS items found")
+    repeated = [at for at in same.values() if len(at) > 1]
+    if repeated:
+        warnings.warn(
+            f"{p.name}: {len(repeated)} item(s) repeat another one (same words in the same "
+            f"contexts), e.g. lines {', '.join(map(str, repeated[0]))}; all are kept, each "
+            f"with its own id [{p}]",
+            DataFormatWarning,
+            stacklevel=2,
+        )
     return items
 
 

@@ -66,6 +66,57 @@ def _parse_header(line: bytes) -> tuple[int, int] | None:
     return None
 
 
+def _numeric_pair(line: bytes) -> str | None:
+    """``line`` as text if it is two numbers that are not both non-negative integers."""
+    parts = line.removeprefix(_BOM).split()
+    if len(parts) != 2 or all(p.isdigit() for p in parts):
+        return None
+    try:
+        text = [p.decode("ascii") for p in parts]
+    except UnicodeDecodeError:
+        return None
+    return " ".join(text) if all(_is_float(p) for p in text) else None
+
+
+#: Deflate never compresses more than 1032:1, so a gzip file of ``s`` bytes holds at most
+#: ``1032 * s`` bytes of data.
+_GZIP_MAX_RATIO = 1032
+
+
+def _check_header(path: Path, n: int, dim: int, *, binary: bool) -> None:
+    """Refuse a ``<n_words> <dim>`` header that is not positive or cannot fit in the file.
+
+    A vector takes more than ``4 * dim`` bytes in a binary file (``dim`` float32 after its
+    word) and more than ``2 * dim`` characters in a text file (a digit and a separator a
+    value); the check runs before anything is allocated or read. A header a little too large
+    is found when the vectors run out (the message then gives the count read).
+    """
+    header = f"'{n} {dim}'"
+    if dim < 1:
+        raise format_error(path, 1, f"header announces dimension {dim} ({header}; must be >= 1)")
+    if n < 1:
+        raise format_error(path, 1, f"header announces {n} vectors ({header}; must be >= 1)")
+    per_vector = 4 * dim if binary else 2 * dim
+    need = n * per_vector
+    size = path.stat().st_size
+    gz = is_gzip(path)
+    room = size * _GZIP_MAX_RATIO if gz else size
+    if need > room:
+        kind = "binary: dim float32" if binary else "text: a digit and a space a value"
+        held = (
+            f"the gzip file has {size:,} bytes (at most {room:,} uncompressed)"
+            if gz
+            else f"the file has {size:,} bytes"
+        )
+        raise format_error(
+            path,
+            1,
+            f"header {header} announces {n:,} vectors of dimension {dim:,}, at least {need:,} bytes "
+            f"({per_vector:,} per vector, {kind}), but {held}: the header is wrong or the file "
+            "is truncated",
+        )
+
+
 def _looks_like_text(line: bytes, dim: int) -> bool:
     """Whether ``line`` (the line after a header) is a text vector line ``word v1 ... v_dim``."""
     try:
@@ -88,6 +139,14 @@ def _detect_format(path: Path) -> str:
             first = fh.readline(1 << 16)
             hdr = _parse_header(first)
             if hdr is None:
+                bad = _numeric_pair(first)
+                if bad is not None and len(fh.readline(1 << 20).split()) > 2:
+                    raise format_error(
+                        path,
+                        1,
+                        f"header {bad!r} is not a word2vec header: '<n_words> <dim>' must be two "
+                        "positive integers",
+                    )
                 return "glove-text"
             if stem.endswith(".bin"):
                 return "word2vec-binary"
@@ -122,13 +181,13 @@ def _read_text(path: Path, fmt: str, limit: int | None) -> tuple[list[str], np.n
                             raise format_error(
                                 path,
                                 1,
-                                "expected a word2vec header '<n_words> <dim>' (a file without "
-                                "header is read with format='glove-text' or 'auto')",
+                                f"expected a word2vec header '<n_words> <dim>' (two positive "
+                                f"integers), got {line.strip()[:60]!r} (a file without header "
+                                "is read with format='glove-text' or 'auto')",
                             )
                         expected_n, dim = hdr
                         dim_from = "the header says"
-                        if dim < 1:
-                            raise format_error(path, 1, f"header announces dimension {dim}")
+                        _check_header(path, expected_n, dim, binary=False)
                         continue
                     header_like = hdr
                 if limit is not None and len(words) >= limit:
@@ -221,23 +280,22 @@ _NUMERIC_TEXT = frozenset(b"0123456789.-+eE \t\r\n")
 def _read_binary(path: Path, limit: int | None) -> tuple[list[str], np.ndarray]:
     try:
         with _open_binary(path) as fh:
-            hdr = _parse_header(fh.readline(1 << 16))
+            first = fh.readline(1 << 16)
+            hdr = _parse_header(first)
             if hdr is None:
                 raise format_error(
                     path,
                     1,
-                    "expected a word2vec header '<n_words> <dim>' (a file without header is a "
-                    "GloVe text file: format='glove-text' or 'auto')",
+                    f"expected a word2vec header '<n_words> <dim>' (two positive integers), got "
+                    f"{first.strip()[:60]!r} (a file without header is a GloVe text file: "
+                    "format='glove-text' or 'auto')",
                 )
             n, dim = hdr
-            if dim < 1:
-                raise format_error(path, 1, f"header announces dimension {dim}")
-            if n < 1:
-                raise format_error(path, 1, f"header announces {n} vectors")
+            _check_header(path, n, dim, binary=True)
             if limit is not None:
                 n = min(n, limit)
             nbytes = 4 * dim
-            out = np.empty((n, dim), dtype=np.float32)
+            data = bytearray()  # grows with what is read: never more than the file holds
             words: list[str] = []
             for i in range(n):
                 buf = bytearray()
@@ -278,7 +336,7 @@ def _read_binary(path: Path, limit: int | None) -> tuple[list[str], np.ndarray]:
                         f"vector {i + 1}: word is not valid UTF-8 (is the dimension {dim} of "
                         "the header right?)",
                     ) from None
-                out[i] = np.frombuffer(raw, dtype="<f4")
+                data += raw
             if limit is None or limit > hdr[0]:
                 rest = fh.read(4096)
                 if rest.strip():
@@ -290,6 +348,7 @@ def _read_binary(path: Path, limit: int | None) -> tuple[list[str], np.ndarray]:
                     )
     except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
         raise format_error(path, None, f"truncated or corrupt gzip stream ({exc})") from exc
+    out = np.frombuffer(data, dtype="<f4").astype(np.float32, copy=False).reshape(n, dim)
     finite = np.isfinite(out).all(axis=1)
     if not finite.all():
         bad = int(np.flatnonzero(~finite)[0])
