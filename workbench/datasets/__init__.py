@@ -41,6 +41,10 @@ from ._common import (
     data_dir,
     dataset_checksums,
     file_sha256,
+    first_undecodable_line,
+    is_gzip,
+    resolve_dir_files,
+    resolve_file,
     shared_data_dir,
     verify_checksums,
 )
@@ -67,6 +71,10 @@ from .wordsim import (
 )
 
 __all__ = [
+    "first_undecodable_line",
+    "is_gzip",
+    "resolve_dir_files",
+    "resolve_file",
     "ANALOGY_SEMANTIC_SECTIONS",
     "BIBLE_BOOKS",
     "BIBLE_DIVISIONS",

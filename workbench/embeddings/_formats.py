@@ -39,7 +39,7 @@ from workbench._validation import (
     check_int,
     format_error,
 )
-from workbench.datasets._common import first_undecodable_line, is_gzip
+from workbench.datasets import first_undecodable_line, is_gzip
 from workbench.embeddings._vectors import WordVectors, _dedupe
 
 logger = logging.getLogger(__name__)

@@ -15,8 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import DTypeLike
 
-from workbench.datasets import Sentence, Token
-from workbench.datasets._common import resolve_dir_files, resolve_file
+from workbench.datasets import Sentence, Token, resolve_dir_files, resolve_file
 
 from ._counting import count_pairs
 
