@@ -9,12 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from workbench.records import roundtrip
 from workbench.studies.translingual import (
     ExperimentConfig,
+    TranslingualStudyResult,
     prepare_bible,
+    run_study,
     run_translingual,
     run_verse_retrieval,
-    translingual_records,
 )
 
 TINY = dataclasses.replace(
@@ -68,8 +70,18 @@ def test_run_is_deterministic_across_processes_and_feeds_the_verse_test(data):
     verse = run_verse_retrieval(serial, [3])
     assert set(verse.tests[3].index) == set(TINY.methods)
     assert verse.pools[3]["test"].size == TINY.verse_pool
-    rec = translingual_records(serial, verse)
+    study = TranslingualStudyResult("small", serial, verse, {"paper setup": 1.0,
+                                                             "verse evaluation": 2.0})  # fmt: skip
+    rec = study.records()
     assert rec["seeds"] == [3] and set(rec["verse_top1"]) == set(TINY.methods)
     assert rec["n_terms_language"] == {"en": TINY.n_terms, "es": TINY.n_terms}
+    assert roundtrip(rec) == rec  # JSON values only
+    # the pre-stated claims: Holm over the claims of the seed, recorded with the raw p
+    assert rec["claims_family"]["claims"] == ["OPCA > CL-LSI", "CPLSA > JPLSA", "OPCA > CCA"]
+    assert set(rec["verse_claims"]) == set(rec["claims_family"]["claims"])
+    assert all(c["holm p"][0] >= c["mcnemar p"][0] for c in rec["verse_claims"].values())
+    assert study.table1["superior top1"].sum() == len(rec["superior_set_top1"])
     with pytest.raises(ValueError, match="n_jobs"):
         run_translingual(data, TINY, n_jobs=0)
+    with pytest.raises(ValueError, match="data_size"):
+        run_study(data, TINY, [0], data_size="medium")

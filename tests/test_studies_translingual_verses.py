@@ -1,6 +1,6 @@
 """Tests for the verse-level evaluation, the retrieval scoring and pairwise tests of
-workbench.crosslingual (compare, the PLSA kernel) and of workbench.studies.translingual (verses,
-the notebook-07 Discussion)."""
+workbench.crosslingual (compare, the PLSA kernel) and of workbench.studies.translingual (verses;
+the notebook-07 Discussion is tested in test_studies_translingual_facts.py)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,7 @@ from workbench.crosslingual.plsa import _em_statistics
 from workbench.evaluation import crosslingual_retrieval
 from workbench.significance import compare_accuracy
 from workbench.studies.translingual import (
-    PAPER_CLAIMS,
     FittedModel,
-    discussion_07,
     eligible_verses,
     run_verse_retrieval,
     sample_verse_pools,
@@ -251,83 +249,3 @@ def test_run_verse_retrieval_planted_ranking_and_dev_choice():
     assert verse.pairwise()["significant"].any()
     with pytest.raises(ValueError, match="distinct"):
         run_verse_retrieval(result, [0, 0])
-
-
-# ------------------------------------------------------------------ discussion
-
-
-def planted_records(holds: bool, n_seeds: int = 3) -> dict:
-    methods = ["OPCA", "CPLSA", "Word-by-word", "Word-by-word+LSA", "JPLSA", "CCA", "CL-LSI",
-               "Untranslated"]  # fmt: skip
-    top1 = {m: 0.99 for m in methods} | {"Untranslated": 0.3}
-    verse = {m: [0.5 + 0.01 * i] * n_seeds for i, m in enumerate(reversed(methods))}
-    sign = 1 if holds else -1
-    claims = {
-        f"{a} > {b}": {"difference": [sign * 0.03] * n_seeds, "holm p": [0.001] * n_seeds,
-                       "holds": [holds] * n_seeds}
-        for a, b in PAPER_CLAIMS
-    }  # fmt: skip
-    dims = {"10": 0.5, "400": 0.9}
-    return {
-        "data_size": "small",
-        "n_terms_language": {"en": 10, "es": 10},
-        "n_terms_joint": 18,
-        "n_chapters": {"train": 6, "dev": 3, "test": 2},
-        "n_test_queries": 400,
-        "test_top1": top1,
-        "test_mrr": top1,
-        "chosen_setting": {"OPCA": "gamma=0.1", "CCA": "gamma=3.0"},
-        "superior_set_top1": methods[:-1],
-        "retrieval_pairs": [],
-        "dev_mrr_by_dim": {
-            "OPCA": dims,
-            "CL-LSI": {"10": 0.4, "400": 0.95},
-            "CCA": dims,
-            "JPLSA": {"50": 0.8},
-            "CPLSA": {"50": 0.85},
-        },  # fmt: skip
-        "plsa_peak_iteration": {"JPLSA": {"50": 100}, "CPLSA": {"50": 20}},
-        "plsa_max_iterations": {"JPLSA": 150, "CPLSA": 30},
-        "plsa_eval_every": 5,
-        "plsa_seconds_per_iteration": {"JPLSA 50": 0.1, "CPLSA 50": 0.3},
-        "classification_accuracy": {m: 0.7 for m in methods},
-        "classification_dev_accuracy": {m: 0.5 for m in methods},
-        "superior_set_classification": methods,
-        "classification_pairs": [
-            {"baseline": "CL-LSI", "method": "OPCA", "difference": 0.0, "holm p": 1.0}
-        ],  # fmt: skip
-        "majority_share": 0.3,
-        "dev_largest_book": {"book": "Ps", "chapters": 2},
-        "fit_seconds": {"OPCA": 1.0},
-        "seeds": list(range(n_seeds)),
-        "verse_pool": 100,
-        "verse_min_terms": 3,
-        "verse_eligible": {"dev": 90, "test": 95},
-        "verse_total": {"dev": 100, "test": 100},
-        "verse_top1": verse,
-        "verse_mrr": verse,
-        "verse_chosen": {m: ["d=10"] * n_seeds for m in methods},
-        "verse_ranking": sorted(methods, key=lambda m: -verse[m][0]),
-        "verse_letters": {m: "a" for m in methods},
-        "verse_n_pairs": 28,
-        "verse_significant_pairs": {str(s): 20 for s in range(n_seeds)},
-        "verse_superior_sets": {str(s): ["OPCA"] for s in range(n_seeds)},
-        "verse_claims": claims,
-        "seconds": {"paper setup": 10.0},
-    }
-
-
-def test_discussion_wording_follows_the_records():
-    from workbench.records import narrate
-
-    held = discussion_07(planted_records(True))
-    assert "**replicated**" in held and "cannot rank" in held
-    assert "hold in all 3 seeds" in held
-    rev = discussion_07(planted_records(False))
-    assert "**replicated**" not in rev and "reversed" in rev
-    assert "do not replicate" in rev
-    one = discussion_07(planted_records(True, n_seeds=1))
-    assert "one seed" in one and "**replicated**" not in one
-    # the text goes through narrate (braces escaped, no field left unfilled)
-    rendered = narrate(held).data
-    assert "{" not in rendered and "OPCA" in rendered

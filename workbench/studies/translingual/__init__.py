@@ -11,13 +11,15 @@ matrices and retrieval tests are in :mod:`workbench.crosslingual`; this study ho
   book split, term space, every method chosen on dev and scored on test (Tables 1-3, Figure 3);
 * :func:`run_verse_retrieval` -- the harder verse-level evaluation, once per seed
   (:data:`PAPER_CLAIMS`, :class:`VerseRetrievalResult`);
-* :func:`translingual_records`, :func:`discussion_07` -- the numbers recorded and the Discussion
-  rendered from them.
+* :func:`run_study` -- both, timed, as one frozen :class:`TranslingualStudyResult` whose
+  ``records()`` (:class:`TranslingualRecords`) defines every record of the notebook;
+* :func:`discussion_07` -- the Discussion rendered from the records (template
+  ``templates/discussion_07.md.j2``, facts in :mod:`._facts`, :func:`facts_07`).
 """
 
 from __future__ import annotations
 
-from ._discussion import discussion_07, translingual_records
+from ._discussion import discussion_07
 from ._experiment import (
     BibleData,
     FittedModel,
@@ -25,6 +27,13 @@ from ._experiment import (
     prepare_bible,
     run_translingual,
     top_matches,
+)
+from ._facts import Facts07, facts_07
+from ._result import (
+    CLASSIFICATION_PAIRS,
+    TranslingualRecords,
+    TranslingualStudyResult,
+    run_study,
 )
 from ._settings import METHODS, SIZES, ExperimentConfig, settings
 from ._verses import (
@@ -51,6 +60,11 @@ __all__ = [
     "eligible_verses",
     "sample_verse_pools",
     "run_verse_retrieval",
-    "translingual_records",
+    "CLASSIFICATION_PAIRS",
+    "TranslingualRecords",
+    "TranslingualStudyResult",
+    "run_study",
+    "Facts07",
+    "facts_07",
     "discussion_07",
 ]
