@@ -206,8 +206,8 @@ def run_tour(settings: TourSettings, *, cutoffs: Sequence[int]) -> TourResult:
         zipf=fit_zipf(counts),
         heaps=fit_heaps(curve),
         eval_sets=eval_sets,
-        coverage=coverage_table(counts.index, eval_sets, [*cutoffs, None]),
-        missing=missing_words(counts.index, eval_sets),
+        coverage=coverage_table(list(counts.index), eval_sets, [*cutoffs, None]),
+        missing=missing_words(list(counts.index), eval_sets),
     )
 
 

@@ -278,7 +278,7 @@ def wordsim_findings(rec: Mapping[str, Any]) -> list[WordsimFinding]:
             WordsimFinding(
                 dataset=str(d),
                 gains=gains,
-                n=int(summary.loc[d, "n"]),
+                n=int(as_float(summary.loc[d, "n"])),
                 r_ab=float(summary.loc[d, "r_ab"]),
                 t_mean=float(np.mean(stats)) if stats else float("nan"),
                 seeds=count,
@@ -348,7 +348,7 @@ def other_differences(rec: Mapping[str, Any]) -> OtherDifferences:
         named.add(d)
         exceeding.append(Exceeding(
             str(d), _column(rec, d, "difference"), as_float(rest.at[d, "mrds"]),
-            SeedCount(int(rest.at[d, "seeds_exceeding_mrds"]), len(seeds)),
+            SeedCount(int(as_float(rest.at[d, "seeds_exceeding_mrds"])), len(seeds)),
             finite(rest.at[d, "pvalue_max"]),
         ))  # fmt: skip
     closest = None

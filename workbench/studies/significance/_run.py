@@ -21,6 +21,7 @@ from workbench.records import to_jsonable
 from workbench.significance import (
     MVLSA_TABLE2,
     AccuracyComparisonResult,
+    ResultsTable,
     SeedSummary,
     SuperiorSetResult,
     bootstrap_ci,
@@ -38,6 +39,7 @@ from workbench.significance import (
 )
 from workbench.views import Vocabulary, encode_corpus, preprocess, window_view
 
+from .._text import as_float
 from ._settings import SignificanceSettings, comparison_over_seeds
 
 __all__ = ["SignificanceRecords", "SignificanceResult", "run_significance", "TABLE2_VARIANTS"]
@@ -226,7 +228,7 @@ class SignificanceResult:
         )
 
     @property
-    def results_table(self) -> pd.Series:
+    def results_table(self) -> ResultsTable:
         """The paper-style results table (Spearman x 100, mean over seeds; bold within the
         MRDS of the row's best; † where B - A is significant after Holm over the sets in every
         seed)."""
@@ -295,7 +297,7 @@ def _table2() -> dict[str, Any]:
     """Section 1: Table 2 recomputed, its variants, footnote 4 and the MRDS scaling."""
     reproduced = mvlsa_table2()
     comparison = mvlsa_table2_comparison(table=reproduced)
-    worst = comparison.loc[comparison["difference"].abs().idxmax()]
+    worst = comparison.iloc[int(np.argmax(comparison["difference"].abs().to_numpy()))]
     worst_cell = {
         "dataset": worst["dataset"],
         "n": int(worst["n"]),
@@ -303,21 +305,19 @@ def _table2() -> dict[str, Any]:
         "difference": float(worst["difference"]),
     }
     paper_cells = MVLSA_TABLE2.iloc[:10].drop(columns="n").stack()
-    variant_error = pd.Series(
-        {
-            label: float(
-                (mvlsa_table2(**kw, accuracy=False).iloc[:10].drop(columns="n").stack()  # type: ignore[arg-type]
-                 - paper_cells).abs().max()
-            )
-            for label, kw in TABLE2_VARIANTS.items()
-        },
-        name="max |difference| (points)",
-    )  # fmt: skip
+    errors: dict[str, float] = {
+        label: float(
+            (mvlsa_table2(**kw, accuracy=False).iloc[:10].drop(columns="n").stack()  # type: ignore[arg-type]
+             - paper_cells).abs().max()
+        )
+        for label, kw in TABLE2_VARIANTS.items()
+    }  # fmt: skip
+    variant_error = pd.Series(errors, name="max |difference| (points)")
     # the text's definition: significant for *every* baseline accuracy theta up to 0.9
     thetas = np.round(np.arange(0.05, 0.905, 0.05), 2)
     forall = {
-        name: 100 * mrds_accuracy(int(MVLSA_TABLE2.loc[name, "n"]), 0.05, accuracies=thetas,
-                                  aggregate="max")
+        name: 100 * mrds_accuracy(int(as_float(MVLSA_TABLE2.loc[name, "n"])), 0.05,
+                                  accuracies=thetas.tolist(), aggregate="max")
         for name in ACCURACY_ROWS
     }  # fmt: skip
     # how MRDS scales with n (log-log slope over the ten rating sets) and with r_AB
@@ -408,7 +408,8 @@ def run_significance(
         coverage=suites[name_a].set_index("dataset")[["n_pairs", "n_scored"]],
         comparisons=comparisons,
         comparison_seeds=comparison_over_seeds(comparisons),
-        tests_men=dependent_corr_table(men["r_b"], men["r_a"], men["r_ab"], int(men["n"])),
+        tests_men=dependent_corr_table(as_float(men["r_b"]), as_float(men["r_a"]),
+                                       as_float(men["r_ab"]), int(as_float(men["n"]))),  # fmt: skip
         bootstrap=bootstrap,
         analogy_comparison={
             s: compare_accuracy(r["analogies"][name_a], r["analogies"][name_b])
