@@ -166,7 +166,7 @@ def test_window_place_follows_the_densities():
     rec["density_per_family"]["positional"] = 0.05
     assert views.window_place(rec) == "not denser than the positional views"
     assert "window view sums `Z_k + Z_kᵀ` and is not denser than the positional views" in (
-        views.discussion_02(rec, ).data
+        views.discussion_02(rec).data
     )
 
 
