@@ -1,5 +1,6 @@
 """Unit tests of the tour notebook's Discussion (workbench.studies.tour.discussion_00) on synthetic
-records, and the honest-numbers rule for the markdown of notebooks 00-02."""
+records, and the honest-numbers and recording rules for notebooks 00-02 (the facts behind the
+words: tests/test_studies_intro_facts.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import nbformat
 import pytest
 
 from workbench.coverage import cutoff_label
-from workbench.records import narrate
 from workbench.studies import tour
 from workbench.studies.tour import _cutoff_value, discussion_00
 
@@ -58,21 +58,26 @@ def test_cutoff_value_inverts_cutoff_label():
     assert _cutoff_value("all") == float("inf")
 
 
+def _text(rec) -> str:
+    return discussion_00(rec).data
+
+
 def test_discussion_00_states_the_recorded_numbers():
-    text = discussion_00(_records())
+    text = _text(_records())
     assert "Zipf and Heaps hold as expected" in text and "5,061,657 tokens" in text
-    assert "slope is -1.16" in text and "tokens^0.60" in text
-    assert "39 % of the types are hapaxes" in text
+    assert "slope is -1.16" in text and "tokens^0.6" in text
+    assert "38.8 % of the types are hapaxes" in text
     # the largest cut-off below the vocabulary size (100K > 75,139 types)
     assert "well covered, but not completely" in text
-    assert "82–88 % pair coverage at a 50K vocabulary and 84–91 % with all 75,139 types" in text
+    assert "82.0–88.0 % pair coverage at a 50K vocabulary and 84.0–91.0 % with all 75,139 types" in text
     assert "SIMLEX and RG are essentially complete" in text
-    assert "A 10K vocabulary loses 46 % of MEN and 50 % of WS" in text
-    assert "*computer, movie, {{brace}}, software*" in text  # braces escaped for narrate
-    assert "RW (rare words) is the exception**: 46 %" in text
-    assert "11 % of the semantic questions" in text and "83 % of the syntactic" in text
+    assert "A 10K vocabulary loses 46.0 % of MEN and 50.0 % of WS" in text
+    assert "*computer, movie, {brace}, software*" in text  # one formatting pass: braces stay
+    assert "A plausible reason, not tested here" in text  # no untested causal claim
+    assert "RW (rare words) is the exception**: 46.0 %" in text and "biased" not in text
+    assert "11.0 % of the semantic questions" in text and "83.0 % of the syntactic" in text
+    assert "capitals" not in text  # the missing words are quoted instead of an untested reason
     assert "Nothing here is random" in text
-    assert "{brace}" in str(narrate(text).data)
 
 
 def test_discussion_00_wording_follows_the_numbers():
@@ -80,23 +85,35 @@ def test_discussion_00_wording_follows_the_numbers():
     rec["coverage"]["MEN"] = _row(0.3, 0.5, 0.6, 0.6, 0.6, items=3000)
     rec["coverage"]["RW"] = _row(0.5, 0.8, 0.9, 0.9, 0.9, items=2034)
     rec["coverage"]["analogy semantic"] = _row(0.5, 0.6, 0.7, 0.9, 0.9, items=8869)
-    text = discussion_00(rec)
+    text = _text(rec)
     assert "do not hold as expected" in text
     assert "only partly covered" in text and "at a 10K vocabulary" in text
     assert "RW (rare words) is covered like the rest" in text
-    assert "semantic analogies are reachable" in text and "capitals" not in text
+    assert "semantic analogies are reachable" in text and "separately for the two halves" not in text
+
+
+def test_discussion_00_refuses_records_of_another_notebook():
+    with pytest.raises(KeyError, match="lacks the records"):
+        discussion_00({"corpus": "1M"})
+    with pytest.raises(TypeError, match="records of a run of notebook 00"):
+        discussion_00([])
 
 
 @pytest.mark.parametrize("name", ["00_tour", "01_significance", "02_views"])
 def test_no_decimal_number_typed_into_markdown(name):
-    """Results are stated only through code that reads the run's records (narrate)."""
+    """Results are stated only through templates filled from the run's records; the notebook
+    records with ``record_all(result)`` only (no ``record(`` / ``narrate(`` / ``recorded()``)."""
     nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=nbformat.NO_CONVERT)
     for i, cell in enumerate(nb.cells):
         if cell.cell_type == "markdown":
             hits = DECIMAL.findall(re.sub(r"`[^`]*`", "", cell.source))
             assert not hits, f"{name} markdown cell {i} types {hits}"
     last = nb.cells[-1]
-    assert last.cell_type == "code" and "narrate(" in last.source and "discussion_0" in last.source
+    assert last.cell_type == "code" and last.source.startswith("record_all(result)\n")
+    assert "discussion_0" in last.source.splitlines()[-1]
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    for banned in ("record(", "narrate(", "recorded("):
+        assert banned not in code.replace("record_all(", ""), f"{name} calls {banned}"
 
 
 def test_settings_per_size():

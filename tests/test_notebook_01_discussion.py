@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from workbench.records import narrate, to_jsonable
+from workbench.records import to_jsonable
 from workbench.significance import MVLSA_TABLE2
 from workbench.studies import significance
 from workbench.studies.significance import comparison_over_seeds, discussion_01, records_frame
@@ -137,36 +137,50 @@ def test_comparison_over_seeds_rejects_bad_input():
 
 
 def test_discussion_01_reads_every_number_from_the_records():
-    text = discussion_01(_records())
+    text = discussion_01(_records()).data
     assert "66 published cells" in text and "0.12 points" in text
     assert "does *not* reproduce the table (errors up to 1.03 points)" in text
     assert "one-sided Williams' t**" in text
     assert "6.38" in text and "TOEFL 13.13" in text and "much larger" in text
-    assert "like 1/√n" in text and "45 % of its value" in text
+    assert "like 1/√n" in text and "45.0 % of its value" in text
     assert "over 3 seeds" in text
-    assert "significant after the Holm correction for every one of the 3 seeds" in text
+    assert "Holm's correction over the 4 rating sets of each seed" in text  # the family, named
+    assert "9.0 ± 0.1 points higher" in text and "significant after Holm in every seed" in text
     assert "only 272 of RW's 2,034 pairs" in text
     # MTURK-287: 13.4 against an MRDS of 13.5 does *not* exceed it
-    assert "exceeds the (one-sided, liberal) MRDS" not in text
+    assert "exceeds the (one-sided, uncorrected) MRDS" not in text
     assert "MTURK-287's +13.4 points (MRDS 13.5" in text
-    # analogies: significant for one of three seeds, superior set separated for one
-    assert "significant at 5 % for 1 of the 3 seeds" in text
-    assert "separates a significantly superior subset for 1 of the 3 seeds" in text
-    assert "worse than LSA-w2" in text and "60.0 % on AN-SYN" in text  # the paper, from data
-    str(narrate(text))  # braces are escaped: narrate formats it without a KeyError
+    assert "none is significant after Holm over the 4 rating sets of each seed" in text
+    # analogies: McNemar significant in one seed of three -> no direction word, the seed count
+    assert "a difference not consistent across seeds" in text and "worse than" not in text
+    assert "one test per seed so no correction: significant at 5 % in 1 of 3 seeds" in text
+    assert "Bonferroni over the 1 pair of systems" in text
+    assert "separates a significantly superior subset in 1 of 3 seeds" in text
+    assert "60.0 % on AN-SYN" in text  # the paper, from data
+    assert "{{" not in text
 
 
 def test_discussion_01_wording_follows_the_numbers():
-    text = discussion_01(_records(mturk_exceeds=True, men_sig=lambda s: s != 1, steiger=0.12))
+    text = discussion_01(_records(mturk_exceeds=True, men_sig=lambda s: s != 1, steiger=0.12)).data
     assert (
-        "on MTURK-287 a +13.4 ± 0.1-point difference exceeds the (one-sided, liberal) MRDS of "
-        "13.0 points for every one of the 3 seeds, but its uncorrected two-sided p is up to 0.090"
+        "on MTURK-287 a +13.4 ± 0.1-point difference exceeds the (one-sided, uncorrected) MRDS of "
+        "13.0 points in every seed, but its uncorrected two-sided p is up to 0.090"
     ) in text
-    assert "significant after the Holm correction for 2 of the 3 seeds" in text
+    assert "B − A is +9.0 ± 0.1 points" in text and "higher" not in text.split("MEN:")[1][:60]
+    assert "significant after Holm in 2 of 3 seeds, so its direction is not established" in text
     assert "reproduces it about as well" in text and "does *not* reproduce" not in text
-    one = discussion_01(_records(n_seeds=1))
-    assert "`SEEDS = 1`" in one and "significant after the Holm correction." in one
-    assert "not significant at 5 %" not in one and "significant at 5 %;" in one
+    one = discussion_01(_records(n_seeds=1)).data
+    assert "`SEEDS = 1`" in one and "significant after Holm." in one
+    assert "not significant at 5 %" not in one and "no correction: significant at 5 %;" in one
+    # McNemar significant but the difference inside the accuracy MRDS: no detectable difference
+    assert "show no detectable difference (B − A = -0.5 points, inside the accuracy MRDS)" in one
+
+
+def test_discussion_01_refuses_records_of_another_notebook():
+    with pytest.raises(KeyError, match="lacks the records"):
+        discussion_01({"seeds": [0]})
+    with pytest.raises(TypeError, match="records of a run of notebook 01"):
+        discussion_01(None)
 
 
 def test_settings_per_size():

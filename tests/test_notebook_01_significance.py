@@ -115,7 +115,8 @@ def test_discussion_and_outputs(run):
     assert "over 2 seeds of the randomized SVD" in text
     summary = _frame(rec["wordsim_comparison_seeds"]).set_index("dataset")
     if (summary["seeds_significant"] == 0).all():
-        assert "No difference on the 13 rating sets is significant" in text
+        assert "No difference on the 13 rating sets is significant after Holm" in text
+    assert "Holm's correction over the 13 rating sets of each seed" in text
     assert f"only {rec['coverage_pairs']['RW']['n_scored']:,} of RW's" in text
     assert "{{" not in text and "n/a" not in text
     folder = run.output_dir

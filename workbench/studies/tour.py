@@ -1,25 +1,65 @@
-"""The tour study (notebook ``00_tour``): its settings per data size and its Discussion.
+"""The tour study (notebook ``00_tour``): settings, the run's result, its facts and Discussion.
 
-The data, vocabulary and coverage functions the notebook calls are the data-layer tools of
-:mod:`workbench.coverage`; this study holds :func:`settings` (which corpus, how many tokens) and
-:func:`discussion_00` (the Discussion rendered from a run's records).
+The data, vocabulary and coverage functions are the data-layer tools of
+:mod:`workbench.coverage`; this study holds :func:`settings` (which corpus, how many tokens),
+:func:`run_tour` (every count, fit and coverage the notebook shows, as a frozen
+:class:`TourResult` whose :meth:`~TourResult.records` defines every record key), the facts that
+decide each qualitative word of the Discussion (each with its rule) and :func:`discussion_00`,
+which renders ``templates/discussion_00.md.j2`` from the records.
+
+Nothing in this notebook is random and nothing is tested for significance: every fact is a
+stated threshold on exact counts.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypedDict
 
+import pandas as pd
+from IPython.display import Markdown
+
+from workbench import datasets as ds
+from workbench import templating
 from workbench._validation import check_choice, check_int
+from workbench.coverage import (
+    PowerLawFit,
+    coverage_table,
+    data_inventory,
+    fit_heaps,
+    fit_zipf,
+    missing_words,
+    type_token_curve,
+    vocabulary_counts,
+)
+from workbench.records import to_jsonable
 
-from ._text import escape, join_and
-
-__all__ = ["SIZES", "TourSettings", "settings", "discussion_00"]
+__all__ = [
+    "SIZES",
+    "TourSettings",
+    "settings",
+    "TourResult",
+    "TourRecords",
+    "run_tour",
+    "CoverageSpan",
+    "CommonCoverage",
+    "Facts00",
+    "zipf_heaps_hold",
+    "complete_sets",
+    "common_sets_coverage",
+    "missing_examples",
+    "rw_is_exception",
+    "semantic_analogies",
+    "facts_00",
+    "discussion_00",
+]
 
 #: The data sizes of notebook 00.
 SIZES = ("small", "full")
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 @dataclass(frozen=True)
@@ -49,17 +89,169 @@ def settings(size: str, *, small_max_tokens: int = 500_000) -> TourSettings:
     return TourSettings(size, corpus="1M", max_tokens=small_max_tokens)
 
 
+# --------------------------------------------------------------------------- the result
+
+
+class TourRecords(TypedDict):
+    """The records of notebook 00 (JSON values; the one definition of every key)."""
+
+    corpus: str
+    n_documents: int
+    n_tokens: int
+    n_types: int
+    n_hapax: int
+    zipf_exponent: float
+    heaps_beta: float
+    data_files: int
+    data_bytes: int
+    #: the cut-off labels, smallest first, ending with ``"all"``
+    cutoffs: list[str]
+    #: ``{set: {"items": n, <cut-off label>: fraction covered, ...}}``
+    coverage: dict[str, dict[str, float]]
+    #: ``{set: "w1, w2, ..."}``: the most used words of the set the whole vocabulary lacks
+    missing_examples: dict[str, str]
+
+
+@dataclass(frozen=True, eq=False)
+class TourResult:
+    """Everything notebook 00 shows: the data inventory, the corpus counts and fits, the coverage
+    of every evaluation set and the words they miss (:func:`run_tour`)."""
+
+    settings: TourSettings
+    #: one row per bundled data file (:func:`workbench.coverage.data_inventory`)
+    inventory: pd.DataFrame
+    n_documents: int
+    n_tokens: int
+    #: word -> count, most frequent first
+    counts: pd.Series
+    #: the type/token curve (:func:`workbench.coverage.type_token_curve`)
+    curve: pd.DataFrame
+    zipf: PowerLawFit
+    heaps: PowerLawFit
+    #: the evaluation sets by name (rating sets, the analogies and their two halves)
+    eval_sets: dict[str, pd.DataFrame] = field(repr=False)
+    #: coverage by set (rows) and cut-off (columns; ``items`` the size of the set)
+    coverage: pd.DataFrame
+    #: :func:`workbench.coverage.missing_words` of the whole vocabulary
+    missing: pd.DataFrame
+
+    @property
+    def folders(self) -> pd.DataFrame:
+        """The inventory per folder: ``files``, ``bytes``, ``lines`` and ``MB``."""
+        folders = self.inventory.groupby("folder").agg(
+            files=("file", "size"), bytes=("bytes", "sum"), lines=("lines", "sum")
+        )
+        folders["MB"] = (folders["bytes"] / 1e6).round(2)
+        return folders
+
+    @property
+    def corpus_summary(self) -> dict[str, Any]:
+        """The corpus in a few numbers (displayed by the notebook)."""
+        return {
+            "corpus": self.settings.corpus,
+            "documents (books)": self.n_documents,
+            "tokens": self.n_tokens,
+            "types": len(self.counts),
+            "types seen >= 5 times": int((self.counts >= 5).sum()),
+            "hapax legomena": int((self.counts == 1).sum()),
+            "Zipf exponent (ranks 10-10,000)": round(self.zipf.exponent, 3),
+            "Heaps beta": round(self.heaps.exponent, 3),
+        }
+
+    def records(self) -> TourRecords:
+        """The records of the run (see :class:`TourRecords`)."""
+        coverage = to_jsonable(self.coverage.to_dict(orient="index"))
+        return TourRecords(
+            corpus=self.settings.corpus,
+            n_documents=int(self.n_documents),
+            n_tokens=int(self.n_tokens),
+            n_types=len(self.counts),
+            n_hapax=int((self.counts == 1).sum()),
+            zipf_exponent=float(self.zipf.exponent),
+            heaps_beta=float(self.heaps.exponent),
+            data_files=len(self.inventory),
+            data_bytes=int(self.inventory["bytes"].sum()),
+            cutoffs=[str(c) for c in self.coverage.columns if c != "items"],
+            coverage=coverage,
+            missing_examples={str(k): str(v) for k, v in self.missing["examples"].items()},
+        )
+
+
+def run_tour(settings: TourSettings, *, cutoffs: Sequence[int]) -> TourResult:
+    """Describe the bundled data and the corpus of ``settings``, and the coverage of every
+    evaluation set by the vocabulary cut at each of ``cutoffs`` (the whole vocabulary is
+    added as the last column, ``"all"``)."""
+    if not isinstance(settings, TourSettings):
+        raise TypeError(f"settings must be a TourSettings, got {type(settings).__name__}")
+    inventory = data_inventory(ds.data_dir())
+    corpus = ds.load_corpus(settings.corpus, max_tokens=settings.max_tokens)
+    documents = list(corpus.iter_documents())
+    tokens = [token for document in documents for token in document.tokens]
+    counts = vocabulary_counts(tokens)
+    curve = type_token_curve(tokens)
+    eval_sets: dict[str, pd.DataFrame] = {
+        name: ds.load_wordsim(name) for name in ds.WORDSIM_NAMES
+    }
+    analogies = ds.load_analogies()
+    eval_sets["analogy"] = analogies
+    eval_sets["analogy semantic"] = analogies[analogies["kind"] == "semantic"]
+    eval_sets["analogy syntactic"] = analogies[analogies["kind"] == "syntactic"]
+    return TourResult(
+        settings=settings,
+        inventory=inventory,
+        n_documents=len(documents),
+        n_tokens=len(tokens),
+        counts=counts,
+        curve=curve,
+        zipf=fit_zipf(counts),
+        heaps=fit_heaps(curve),
+        eval_sets=eval_sets,
+        coverage=coverage_table(list(counts.index), eval_sets, [*cutoffs, None]),
+        missing=missing_words(list(counts.index), eval_sets),
+    )
+
+
+# --------------------------------------------------------------------------- facts
+
+#: The usual ranges of the fitted exponents (Zipf slope over ranks 10-10,000; Heaps beta).
+ZIPF_RANGE = (-1.4, -0.8)
+HEAPS_RANGE = (0.3, 0.9)
+#: Full-vocabulary pair coverage from which a rating set counts as essentially complete.
+COMPLETE = 0.97
+#: Levels of the common sets' coverage: worst full-vocabulary coverage at least 0.8 / 0.5.
+WELL_COVERED, PARTLY_COVERED = 0.8, 0.5
+#: RW is the exception when its coverage is below this share of the lowest other rating set's.
+EXCEPTION_SHARE = 0.75
 #: Rating sets built from web text that a books corpus covers well but not completely.
-_COMMON_SETS = ("MEN", "SCWS", "WS", "MTURK-287", "MTURK-771")
+COMMON_SETS = ("MEN", "SCWS", "WS", "MTURK-287", "MTURK-771")
+#: The sets whose missing words the Discussion quotes, in this order.
+EXAMPLE_SETS = ("MEN", "WS", "MTURK-771", "SIMLEX")
+
+CoverageLevel = Literal["well covered, but not completely", "only partly covered", "poorly covered"]
 
 
-def _pct(v: float) -> str:
-    return f"{100 * float(v):.0f} %"
+@dataclass(frozen=True)
+class CoverageSpan:
+    """The lowest and highest coverage of some sets at one cut-off."""
+
+    low: float
+    high: float
 
 
-def _pct_range(values: Sequence[float]) -> str:
-    lo, hi = round(100 * min(values)), round(100 * max(values))
-    return f"{lo} %" if lo == hi else f"{lo}–{hi} %"
+@dataclass(frozen=True)
+class CommonCoverage:
+    """How well the common rating sets are covered (:func:`common_sets_coverage`)."""
+
+    sets: list[str]
+    level: CoverageLevel
+    #: the largest cut-off smaller than the vocabulary (None: every cut-off covers it all)
+    below: str | None
+    at_below: CoverageSpan | None
+    at_full: CoverageSpan
+    #: rating sets essentially complete with the whole vocabulary
+    complete: list[str]
+    #: ``{set: share of its pairs lost}`` at the smallest cut-off, for MEN and WS
+    lost_at_first: dict[str, float]
 
 
 def _cutoff_value(label: str) -> float:
@@ -70,133 +262,169 @@ def _cutoff_value(label: str) -> float:
     return float(label[:-1] if scale != 1.0 else label) * scale
 
 
-def discussion_00(rec: Mapping[str, Any]) -> str:
-    """The Discussion of the tour notebook (``00_tour``) from its records.
+def _rating_sets(rec: Mapping[str, Any]) -> list[str]:
+    return [n for n in rec["coverage"] if not str(n).lower().startswith("analogy")]
 
-    Every number is read from ``rec`` (the values the notebook recorded:
-    :func:`workbench.records.recorded`) and every qualitative word ("hold", "essentially
-    complete", "the exception") is chosen by comparing them, so a run on other data or other
-    cut-offs cannot contradict its own text.
+
+def _full(rec: Mapping[str, Any], name: str) -> float:
+    return float(rec["coverage"][name][str(rec["cutoffs"][-1])])
+
+
+def zipf_heaps_hold(rec: Mapping[str, Any]) -> bool:
+    """Rule: Zipf and Heaps "hold as expected" when the fitted Zipf slope lies strictly inside
+    :data:`ZIPF_RANGE` and the Heaps exponent strictly inside :data:`HEAPS_RANGE` (a range
+    check on exact fits; no test)."""
+    zipf, beta = float(rec["zipf_exponent"]), float(rec["heaps_beta"])
+    return ZIPF_RANGE[0] < zipf < ZIPF_RANGE[1] and HEAPS_RANGE[0] < beta < HEAPS_RANGE[1]
+
+
+def complete_sets(rec: Mapping[str, Any]) -> list[str]:
+    """Rule: the rating sets (not the analogies) whose pair coverage with the whole vocabulary
+    is at least :data:`COMPLETE` are "essentially complete"."""
+    return [n for n in _rating_sets(rec) if _full(rec, n) >= COMPLETE]
+
+
+def common_sets_coverage(rec: Mapping[str, Any]) -> CommonCoverage | None:
+    """Rule: the common sets are those of :data:`COMMON_SETS` present and not essentially
+    complete; their level is "well covered, but not completely" when the lowest of their
+    full-vocabulary coverages is at least :data:`WELL_COVERED`, "only partly covered" when at
+    least :data:`PARTLY_COVERED`, else "poorly covered". None when there is no such set."""
+    complete = complete_sets(rec)
+    common = [n for n in COMMON_SETS if n in rec["coverage"] and n not in complete]
+    if not common:
+        return None
+    labels = [str(c) for c in rec["cutoffs"]]
+    cov = rec["coverage"]
+    full = [_full(rec, n) for n in common]
+    worst = min(full)
+    level: CoverageLevel = (
+        "well covered, but not completely" if worst >= WELL_COVERED
+        else "only partly covered" if worst >= PARTLY_COVERED
+        else "poorly covered"
+    )  # fmt: skip
+    below = [c for c in labels[:-1] if _cutoff_value(c) < int(rec["n_types"])]
+    at_below = None
+    if below:
+        values = [float(cov[n][below[-1]]) for n in common]
+        at_below = CoverageSpan(min(values), max(values))
+    return CommonCoverage(
+        sets=common,
+        level=level,
+        below=below[-1] if below else None,
+        at_below=at_below,
+        at_full=CoverageSpan(min(full), max(full)),
+        complete=complete,
+        lost_at_first={n: 1 - float(cov[n][labels[0]]) for n in ("MEN", "WS") if n in cov},
+    )
+
+
+def missing_examples(rec: Mapping[str, Any], *, limit: int = 6) -> list[str]:
+    """Rule: the first ``limit`` distinct words of the recorded missing examples of
+    :data:`EXAMPLE_SETS`, in that order (each set's most used missing words first)."""
+    examples = rec.get("missing_examples") or {}
+    words: list[str] = []
+    for name in EXAMPLE_SETS:
+        for w in str(examples.get(name, "")).split(", "):
+            if w and w not in words:
+                words.append(w)
+    return words[:limit]
+
+
+def rw_is_exception(rec: Mapping[str, Any]) -> bool | None:
+    """Rule: RW "is the exception" when its full-vocabulary pair coverage is below
+    :data:`EXCEPTION_SHARE` times the lowest of the other rating sets'; None without RW."""
+    if "RW" not in rec["coverage"]:
+        return None
+    others = [_full(rec, n) for n in _rating_sets(rec) if n != "RW"]
+    return bool(others) and _full(rec, "RW") < EXCEPTION_SHARE * min(others)
+
+
+@dataclass(frozen=True)
+class SemanticAnalogies:
+    """The reach of the semantic analogy questions (:func:`semantic_analogies`)."""
+
+    semantic: float
+    syntactic: float
+    #: the answerable share is below one half
+    mostly_out_of_reach: bool
+    #: fewer semantic than syntactic questions are answerable
+    below_syntactic: bool
+    #: the most used words of the semantic questions the vocabulary lacks
+    missing: list[str]
+
+
+def semantic_analogies(rec: Mapping[str, Any]) -> SemanticAnalogies | None:
+    """Rule: the semantic analogies are "mostly out of reach" when less than half of them are
+    answerable with the whole vocabulary (all four words in it), else "reachable"; they are
+    compared with the syntactic half by the same share. None without both halves."""
+    cov = rec["coverage"]
+    if "analogy semantic" not in cov or "analogy syntactic" not in cov:
+        return None
+    sem, syn = _full(rec, "analogy semantic"), _full(rec, "analogy syntactic")
+    words = str((rec.get("missing_examples") or {}).get("analogy semantic", "")).split(", ")
+    return SemanticAnalogies(sem, syn, sem < 0.5, sem < syn, [w for w in words if w][:6])
+
+
+@dataclass(frozen=True)
+class Facts00:
+    """The facts of notebook 00's Discussion (:func:`facts_00`)."""
+
+    zipf_heaps_hold: bool
+    zipf_range: tuple[float, float]
+    heaps_range: tuple[float, float]
+    hapax_share: float
+    common: CommonCoverage | None
+    complete_share: float
+    missing_examples: list[str]
+    rw_is_exception: bool | None
+    rw_coverage: float | None
+    semantic: SemanticAnalogies | None
+
+
+def facts_00(rec: Mapping[str, Any]) -> Facts00:
+    """Every fact of notebook 00's Discussion from its records."""
+    return Facts00(
+        zipf_heaps_hold=zipf_heaps_hold(rec),
+        zipf_range=ZIPF_RANGE,
+        heaps_range=HEAPS_RANGE,
+        hapax_share=int(rec["n_hapax"]) / int(rec["n_types"]),
+        common=common_sets_coverage(rec),
+        complete_share=COMPLETE,
+        missing_examples=missing_examples(rec),
+        rw_is_exception=rw_is_exception(rec),
+        rw_coverage=_full(rec, "RW") if "RW" in rec["coverage"] else None,
+        semantic=semantic_analogies(rec),
+    )
+
+
+_NEEDED = ("corpus", "n_tokens", "n_types", "n_hapax", "n_documents", "zipf_exponent",
+           "heaps_beta", "cutoffs", "coverage")  # fmt: skip
+
+
+def discussion_00(rec: Mapping[str, Any]) -> Markdown:
+    """The Discussion of the tour notebook (``00_tour``), rendered from its records by
+    ``templates/discussion_00.md.j2``.
 
     Parameters
     ----------
     rec : mapping
-        Needs ``corpus, n_tokens, n_types, n_hapax, n_documents, zipf_exponent, heaps_beta,
-        cutoffs, coverage`` and optionally ``missing_examples`` (``{set: "w1, w2, ..."}``).
+        The run's records (:meth:`TourResult.records`); needs ``corpus, n_tokens, n_types,
+        n_hapax, n_documents, zipf_exponent, heaps_beta, cutoffs, coverage`` and optionally
+        ``missing_examples``.
 
     Returns
     -------
-    str
-        Markdown with braces escaped for :func:`workbench.records.narrate`.
+    IPython.display.Markdown
     """
     if not isinstance(rec, Mapping):
         raise TypeError(
             "rec must be the records of a run of notebook 00 (a mapping, e.g. "
-            f"workbench.records.recorded()), got {type(rec).__name__}"
+            f"result.records()), got {type(rec).__name__}"
         )
-    need = ("corpus", "n_tokens", "n_types", "n_hapax", "n_documents", "zipf_exponent",
-            "heaps_beta", "cutoffs", "coverage")  # fmt: skip
-    missing = [k for k in need if k not in rec]
+    missing = [k for k in _NEEDED if k not in rec]
     if missing:
         raise KeyError(
             f"rec lacks the records {missing} that notebook 00 writes; pass the records of a "
             "complete run of notebook 00"
         )
-    cov: Mapping[str, Mapping[str, float]] = rec["coverage"]
-    labels = [str(c) for c in rec["cutoffs"]]
-    first, full = labels[0], labels[-1]
-    zipf, beta = float(rec["zipf_exponent"]), float(rec["heaps_beta"])
-    n_types, n_hapax = int(rec["n_types"]), int(rec["n_hapax"])
-    lines = []
-    holds = -1.4 < zipf < -0.8 and 0.3 < beta < 0.9
-    lines.append(
-        f"* **Zipf and Heaps {'hold as expected' if holds else 'do not hold as expected'}** "
-        f"(the {rec['corpus']} corpus: {int(rec['n_tokens']):,} tokens, {n_types:,} types, "
-        f"{int(rec['n_documents'])} books). The rank/frequency slope is {zipf:.2f} over ranks "
-        f"10–10,000 and the vocabulary keeps growing as roughly tokens^{beta:.2f}: there is no "
-        f'corpus size at which "all words" are covered, and {_pct(n_hapax / n_types)} of the '
-        "types are hapaxes, which carry almost no distributional signal. The vocabulary cap / "
-        "`min_count` of every view builder is therefore a real modelling choice, not a detail."
-    )
-    rating = [n for n in cov if not str(n).lower().startswith("analogy")]
-    complete = [n for n in rating if cov[n][full] >= 0.97]
-    common = [n for n in _COMMON_SETS if n in cov and n not in complete]
-    if common:
-        # the largest cut-off that is smaller than the vocabulary (others equal "all")
-        below = [c for c in labels[:-1] if _cutoff_value(c) < n_types]
-        worst = min(cov[n][full] for n in common)
-        how = ("well covered, but not completely" if worst >= 0.8 else
-               "only partly covered" if worst >= 0.5 else "poorly covered")  # fmt: skip
-        text = f"* **The common rating sets are {how}.** {join_and(common)} reach "
-        if below:
-            text += (
-                f"{_pct_range([cov[n][below[-1]] for n in common])} pair coverage at a "
-                f"{below[-1]} vocabulary and {_pct_range([cov[n][full] for n in common])} with "
-                f"all {n_types:,} types"
-            )
-        else:
-            text += f"{_pct_range([cov[n][full] for n in common])} pair coverage with all {n_types:,} types"
-        if complete:
-            verb = "is" if len(complete) == 1 else "are"
-            text += f"; {join_and(complete)} {verb} essentially complete (at least 97 %)."
-        else:
-            text += "."
-        lost = [n for n in ("MEN", "WS") if n in cov]
-        if lost:
-            text += (
-                f" A {first} vocabulary loses "
-                + " and ".join(f"{_pct(1 - cov[n][first])} of {n}" for n in lost)
-                + "."
-            )
-        text += (
-            " Every score reported later is on the covered pairs and comes with its coverage, "
-            "so methods are compared on the same pairs."
-        )
-        lines.append(text)
-    examples = rec.get("missing_examples") or {}
-    words: list[str] = []
-    for name in ("MEN", "WS", "MTURK-771", "SIMLEX"):
-        for w in str(examples.get(name, "")).split(", "):
-            if w and w not in words:
-                words.append(w)
-    if words:
-        lines.append(
-            "* **What is missing.** The most used words of the rating sets that the whole "
-            f"vocabulary lacks include *{', '.join(words[:6])}* (table above). The rating sets "
-            "were built from web text and our corpus is public-domain books, a genuine limitation "
-            "of the bundled data relative to the papers' Wikipedia / newswire corpora."
-        )
-    if "RW" in cov:
-        rw = cov["RW"][full]
-        others = [cov[n][full] for n in rating if n != "RW"]
-        exception = others and rw < 0.75 * min(others)
-        lines.append(
-            f"* **RW (rare words) {'is the exception' if exception else 'is covered like the rest'}"
-            f"**: {_pct(rw)} of its pairs are covered by the whole vocabulary"
-            + (
-                ", so RW results on this corpus are computed on a small, biased subset and should "
-                "be read with that caveat."
-                if exception
-                else "."
-            )  # fmt: skip
-        )
-    if "analogy semantic" in cov and "analogy syntactic" in cov:
-        sem, syn = cov["analogy semantic"][full], cov["analogy syntactic"][full]
-        lines.append(
-            f"* **The semantic analogies are {'mostly out of reach' if sem < 0.5 else 'reachable'}"
-            f"**: {_pct(sem)} of the semantic questions are answerable with the whole vocabulary, "
-            f"against {_pct(syn)} of the syntactic ones"
-            + (
-                " (capitals, countries, currencies and US states are rare or absent in these "
-                "books). Analogy accuracies later are reported on scorable questions and "
-                "separately for the two halves; they are not comparable with the papers' absolute "
-                "numbers."
-                if sem < syn
-                else "."
-            )  # fmt: skip
-        )
-    lines.append(
-        "* **Nothing here is random**: the counts, fits and coverage are exact, so the notebook "
-        "has no `SEEDS` parameter and one run is the result."
-    )
-    return escape("\n".join(lines))
+    return templating.render(TEMPLATES, "discussion_00.md.j2", r=rec, facts=facts_00(rec))
