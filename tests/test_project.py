@@ -175,17 +175,26 @@ def test_notebook_conventions(path):
                 if any(m.startswith(("ipywidgets", "workbench.explore")) for m in mods):
                     assert id(node) in guarded, f"{where}: widgets only under `if INTERACTIVE:`"
 
+    # one recording convention: the last cell records the study's result and renders its
+    # Discussion from the template; nothing else records or formats prose
+    for i, cell in enumerate(code):
+        for node in ast.walk(_parse(cell.source, f"{path.name}, code cell {i}")):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                assert name not in ("record", "narrate", "recorded"), (
+                    f"{path.name}, code cell {i}: {name}() — record with record_all(result) and "
+                    "render prose from the study's Discussion template"
+                )
     last = _parse(code[-1].source, f"{path.name}, last code cell")
-    calls = [
-        n
-        for n in ast.walk(last)
-        if isinstance(n, ast.Call)
-        and (
-            (isinstance(n.func, ast.Name) and n.func.id == "record")
-            or (isinstance(n.func, ast.Attribute) and n.func.attr == "record")
-        )
-    ]
-    assert calls, f"{path.name}: the final code cell must call record(name, value)"
+    statements = last.body
+    assert len(statements) == 2, (
+        f"{path.name}: the final code cell must be `record_all(result)` then the Discussion"
+    )
+    first, second = (ast.unparse(s) for s in statements)
+    assert first.startswith("record_all("), f"{path.name}: the final cell starts with {first!r}"
+    assert re.match(r"^\w+\.discussion_\d\d\(", second), (
+        f"{path.name}: the final cell ends with {second!r}, not study.discussion_NN(...)"
+    )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
