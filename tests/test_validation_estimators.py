@@ -213,7 +213,8 @@ def test_gcca_accepts_numpy_integers_and_generators() -> None:
     a = MVLSA(np.int64(2), view_rank=np.int32(3), n_iter=np.int64(2), random_state=0).fit(_X)
     b = MVLSA(2, view_rank=3, n_iter=2, random_state=np.random.default_rng(0)).fit(_X)
     assert a.embedding_.shape == b.embedding_.shape == (30, 2)
-    GCCA(2.0).fit(_X)  # an integral float is an integer
+    with pytest.raises(TypeError, match=r"n_components must be an integer >= 1, got 2.0 \(float\)"):
+        GCCA(2.0).fit(_X)  # an integral float is not an integer (as in scikit-learn)
 
 
 # --------------------------------------------------------------------------------- crosslingual

@@ -8,8 +8,15 @@ the parameter, the value given and what is allowed, e.g.::
     ...
     ValueError: n_iter must be an integer >= 0, got -1
 
-Numbers given as strings (``max_tokens='10'``), booleans given as numbers and NaN are
-refused with a ``TypeError`` / ``ValueError`` rather than converted silently.
+Numbers given as strings (``max_tokens='10'``), booleans given as numbers, floats given as
+integers (``n_components=2.0``, as scikit-learn's ``check_scalar`` does) and NaN are refused with
+a ``TypeError`` / ``ValueError`` rather than converted silently.
+
+:func:`max_abs`, :func:`power_of_two_scale` and :func:`overflow_error` are the shared pieces of
+the estimators' overflow handling: a scale-invariant method rescales an input whose largest
+entry would overflow (or underflow) its products by a power of two (exact in floating point),
+any other method raises :func:`overflow_error` naming the input and "overflow" instead of
+blaming a finite input as "NaN or infinite".
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from workbench._typing import PathLikeStr
 
 __all__ = [
     "DataFormatError",
+    "IntegerParameterError",
     "check_int",
     "check_float",
     "check_bool",
@@ -37,6 +45,9 @@ __all__ = [
     "check_array",
     "check_finite",
     "check_random_state",
+    "max_abs",
+    "power_of_two_scale",
+    "overflow_error",
     "check_file",
     "check_dir",
     "format_error",
@@ -48,6 +59,11 @@ _T = TypeVar("_T")
 
 class DataFormatError(ValueError):
     """A data file is truncated or malformed; the message names the file and the line."""
+
+
+class IntegerParameterError(TypeError, ValueError):
+    """A float (even an integral one, ``2.0``) given for an integer parameter: a ``TypeError``
+    and a ``ValueError``, as scikit-learn's ``InvalidParameterError`` is."""
 
 
 def _range_text(
@@ -103,18 +119,24 @@ def check_int(
 ) -> int | None:
     """``value`` as a Python ``int`` in ``[low, high]`` (``None`` passes when ``allow_none``).
 
-    Integral floats (``5.0``) are accepted; strings, booleans and fractional numbers are not.
+    Only integers are accepted: Python ``int`` and numpy integers (any
+    :class:`numbers.Integral` but ``bool``). As in scikit-learn's ``check_scalar`` /
+    ``_param_validation`` (where ``Integral`` excludes floats), a float is refused even when it
+    is integral (``n_components=2.0``): ``TypeError`` naming ``name``, the value and its type.
+    The error for a float is an :class:`IntegerParameterError`, both a ``TypeError`` and a
+    ``ValueError`` (like scikit-learn's ``InvalidParameterError``). Strings and booleans get a
+    ``TypeError``, an integer outside ``[low, high]`` a ``ValueError``.
     """
     if value is None and allow_none:
         return None
     what = _real_or_raise(value, name, "an integer", _range_text(low, high), allow_none)
-    if isinstance(value, numbers.Integral):
-        out = int(value)
-    else:
+    if not isinstance(value, numbers.Integral):
         v = float(value)
-        if not (math.isfinite(v) and v.is_integer()):
-            raise ValueError(f"{name} must be {what}, got {value!r}")
-        out = int(v)
+        hint = " (a float is not an integer, pass int(value))" if v.is_integer() else ""
+        raise IntegerParameterError(
+            f"{name} must be {what}, got {value!r} ({type(value).__name__}){hint}"
+        )
+    out = int(value)
     if (low is not None and out < low) or (high is not None and out > high):
         raise ValueError(f"{name} must be {what}, got {value!r}")
     return out
@@ -221,6 +243,11 @@ def check_array(
 ) -> np.ndarray | sp.csr_matrix:
     """``X`` as a real ``dtype`` array (or CSR sparse matrix when ``accept_sparse``).
 
+    With ``accept_sparse``, every ``scipy.sparse`` format is accepted, as ``spmatrix`` or
+    ``sparray`` (csr, csc, coo, lil, dok, dia, bsr): its dtype is read from the matrix itself
+    (not from ``.data``, an object array for LIL) and it is converted to a ``csr_matrix``
+    (duplicate COO entries summed), so the result does not depend on the input's format.
+
     Raises ``TypeError`` for non-numeric, complex (unless ``allow_complex``) or sparse (unless
     ``accept_sparse``) input, and ``ValueError`` for the wrong number of dimensions, too few
     rows / columns, or NaN / inf entries when ``finite``. The message names ``name``.
@@ -228,8 +255,7 @@ def check_array(
     if sp.issparse(X):
         if not accept_sparse:
             raise TypeError(f"{name} must be a dense array; got a sparse {type(X).__name__}")
-        data = X.data if hasattr(X, "data") else X.tocsr().data
-        kind = np.asarray(data).dtype.kind
+        kind = np.dtype(X.dtype).kind
         shape = X.shape
     else:
         if isinstance(X, (str, bytes)):
@@ -308,6 +334,59 @@ def check_random_state(value: Any, name: str = "random_state", *, legacy: bool =
         limit = " (below 2**32)" if legacy else ""
         raise ValueError(f"{name} must be {what}{limit}; got {value!r}")
     return seed
+
+
+def max_abs(X: Any) -> float:
+    """Largest absolute entry of a dense array or scipy.sparse matrix (0.0 when empty), as a
+    Python float; one pass, no temporary copy of a dense ``X``."""
+    if sp.issparse(X):
+        data = sp.csr_array(X).data if not hasattr(X, "indptr") else X.data
+        if data.size == 0:
+            return 0.0
+        return float(max(np.max(data), -np.min(data)))
+    arr = np.asarray(X)
+    if arr.size == 0:
+        return 0.0
+    return float(max(np.max(arr), -np.min(arr)))
+
+
+def power_of_two_scale(largest: float, length: int, dtype: DTypeLike = np.float64) -> float:
+    """A power of two ``c`` such that the products of an input scaled by ``c`` neither overflow
+    nor underflow ``dtype``; ``1.0`` when the input is safe as it is.
+
+    ``largest`` is the largest absolute entry of the input and ``length`` the longest sum of
+    products formed from it (e.g. the rows of a Gram matrix ``X^T X``). The input is safe when
+    ``length * largest**2`` stays below ``max / 16`` and ``largest**2`` above ``tiny / eps``
+    of ``dtype``; otherwise ``c = 2**-e`` brings the largest entry to ``[0.5, 1)``. Multiplying by
+    a power of two is exact in floating point (save for entries pushed into the subnormal
+    range, which are negligible next to the largest), so a scale-invariant method gives the
+    same result on the rescaled input.
+    """
+    info = np.finfo(np.dtype(dtype) if np.dtype(dtype).kind == "f" else np.float64)
+    if largest == 0 or not math.isfinite(largest):
+        return 1.0
+    hi = math.sqrt(float(info.max) / 16.0 / max(int(length), 1))
+    lo = math.sqrt(float(info.tiny) / float(info.eps))
+    if lo <= largest <= hi:
+        return 1.0
+    return math.ldexp(1.0, -math.frexp(largest)[1])
+
+
+def overflow_error(
+    name: str,
+    what: str,
+    largest: float,
+    dtype: DTypeLike = np.float64,
+    *,
+    fix: str = "rescale it",
+) -> ValueError:
+    """The ``ValueError`` for a finite input whose products overflow: ``"<name>: <what>
+    overflows <dtype> although the input is finite (largest |entry| <largest>); <fix>"``
+    (never "NaN or infinite", which would blame the input)."""
+    return ValueError(
+        f"{name}: {what} overflows {np.dtype(dtype).name} although the input is finite "
+        f"(largest |entry| {largest:.3g}); {fix}"
+    )
 
 
 def _as_path(path: Any, name: str) -> Path:

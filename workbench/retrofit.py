@@ -8,6 +8,7 @@ the eigenwords notebook for "Eigen + RF", "CCAPrior + RF", "GloVe + RF", ... row
 from __future__ import annotations
 
 import logging
+import math
 import warnings
 from collections.abc import Iterable, Mapping
 from typing import Literal
@@ -15,7 +16,7 @@ from typing import Literal
 import numpy as np
 import scipy.sparse as sp
 
-from workbench._validation import check_array, check_choice, check_float, check_int
+from workbench._validation import check_array, check_choice, check_float, check_int, max_abs
 from workbench.embeddings import WordVectors
 from workbench.lexicons import LexiconGraph, lexicon_adjacency
 
@@ -52,6 +53,22 @@ def retrofit_matrix(
         b = np.where(deg > 0, check_float(beta, "beta", low=0, low_open=True), 0.0)
     active = deg > 0
     denom = a + b * deg  # alpha + sum_j beta_ij
+    growth = float(denom.max(initial=a))
+    if not math.isfinite(growth):
+        raise ValueError(
+            f"alpha + beta * degree overflows float64 (alpha={a:g}, largest degree "
+            f"{int(deg.max(initial=0))}); only the ratio of alpha and beta matters: use smaller ones"
+        )
+    # Q is linear in X (each q_i a weighted average of vectors): a matrix whose sums
+    # alpha x_i + beta sum_j q_j would overflow is retrofitted at a power-of-two scale
+    largest = max_abs(X)
+    scale = 1.0
+    if largest * growth > np.finfo(np.float64).max / 16:
+        scale = math.ldexp(1.0, -math.frexp(largest)[1])
+        logger.info(
+            "retrofit: largest |entry| %.3g; retrofitting the vectors times %g", largest, scale
+        )
+        X = X * scale
     Q = X.copy()
     if method == "jacobi":
         B = sp.diags(b) @ A
@@ -65,7 +82,7 @@ def retrofit_matrix(
             for i in rows:
                 nb = indices[indptr[i] : indptr[i + 1]]
                 Q[i] = (a * X[i] + b[i] * Q[nb].sum(axis=0)) / denom[i]
-    return Q
+    return Q if scale == 1.0 else Q / scale
 
 
 def retrofit(

@@ -28,13 +28,28 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from workbench._typing import Matrix
-from workbench._validation import check_array, check_bool, check_choice, check_float, check_int
+from workbench._validation import (
+    check_array,
+    check_bool,
+    check_choice,
+    check_float,
+    check_int,
+    max_abs,
+    overflow_error,
+    power_of_two_scale,
+)
 
 __all__ = ["CLLSI", "OPCA", "CrossLingualCCA", "check_aligned_views"]
 
 logger = logging.getLogger(__name__)
 
 _SOLVERS = ("auto", "reduced", "dense")
+
+#: How to fix an overflow in OPCA / CCA, which are not rescaled for you.
+_NOT_INVARIANT = (
+    "the method is not scale-invariant (the ridge gamma is absolute), so the view is not "
+    "rescaled for you: rescale the views (and gamma with the square of the factor)"
+)
 
 #: One boolean vector per view marking its observed documents (``None``: all observed).
 Masks: TypeAlias = "Sequence[np.ndarray | None]"
@@ -132,21 +147,41 @@ def _dense(x: Matrix) -> np.ndarray:
 
 
 def _row_basis(
-    blocks: Sequence[Matrix], rtol: float = 1e-10
+    blocks: Sequence[Matrix], rtol: float = 1e-10, *, method: str = "OPCA"
 ) -> tuple[Matrix, np.ndarray, np.ndarray]:
     """Orthonormal basis of the row space of the stacked ``blocks``, by the Gram matrix.
 
     Returns ``(Z, W_scaled, inv_sqrt)`` such that ``U = Z.T @ (W * inv_sqrt)`` is orthonormal
     (V x r) and the projections of the rows are ``Z @ U = W_scaled`` (stacked rows x r).
+    A Gram matrix that overflows raises a ``ValueError`` naming ``method``'s view.
     """
     z = sp.vstack(blocks, format="csr") if sp.issparse(blocks[0]) else np.vstack(blocks)
     gram = _dense(z @ z.T)
+    if not np.isfinite(gram).all():
+        if len(blocks) == 1:
+            raise overflow_error(
+                method, "the Gram matrix of the documents", max_abs(blocks[0]), fix=_NOT_INVARIANT
+            )
+        _check_finite_products([gram], blocks, method, "the Gram matrix of the documents")
     gram = (gram + gram.T) / 2
     w, vecs = la.eigh(gram)
     keep = w > rtol * max(float(w[-1]), np.finfo(float).tiny)
     w, vecs = w[keep], vecs[:, keep]
     sq = np.sqrt(w)
     return z, vecs * sq, vecs / sq
+
+
+def _check_finite_products(
+    products: Sequence[np.ndarray], views: Sequence[Matrix], method: str, what: str
+) -> None:
+    """``ValueError`` naming overflow and the view with the largest entry when a product of
+    finite views (``views`` were checked for NaN / inf) is not finite. OPCA and CCA are not
+    scale-invariant (the ridge ``gamma`` is absolute), so the views are not rescaled."""
+    if all(np.isfinite(p).all() for p in products):
+        return
+    largest = [max_abs(v) for v in views]
+    m = int(np.argmax(largest))
+    raise overflow_error(f"{method} view {m}", what, largest[m], fix=_NOT_INVARIANT)
 
 
 def _top_generalized(s: np.ndarray, n: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -262,6 +297,15 @@ class CLLSI(_Projection):
         d = views[0]
         for v in views[1:]:
             d = d + v
+        # LSA is scale-invariant (components unchanged, singular values times c): a matrix
+        # whose Gram matrix would overflow or underflow is decomposed at a power-of-two scale
+        largest = max_abs(d)
+        c = power_of_two_scale(largest, d.shape[1])
+        if c != 1.0:
+            logger.info(
+                "CLLSI: largest |entry| %.3g; decomposing the documents times %g", largest, c
+            )
+            d = d * c
         gram = _dense(d @ d.T)
         gram = (gram + gram.T) / 2
         n = gram.shape[0]
@@ -277,8 +321,17 @@ class CLLSI(_Projection):
             )
         sv = np.sqrt(w)
         comps = np.asarray(d.T @ (vecs / sv))
+        with np.errstate(over="ignore"):
+            sv_out = sv / c
+        if not np.isfinite(sv_out).all():
+            raise overflow_error(
+                "CLLSI",
+                "the largest singular value of the documents",
+                largest,
+                fix="rescale the views",
+            )
         self.components_ = _fix_signs(comps)
-        self.singular_values_ = sv
+        self.singular_values_ = sv_out
         self.n_features_in_ = d.shape[1]
         return self
 
@@ -322,7 +375,9 @@ class _GeneralizedProjection(_Projection):
         solver = self.solver
         if solver == "auto":
             solver = "dense" if self._dense_is_smaller(n, n_terms, n_views) else "reduced"
-        self._solve(checked, means, solver, int(self.n_components), float(self.gamma))
+        # an overflow is reported by the explicit checks of the products, not as a warning
+        with np.errstate(over="ignore", invalid="ignore"):
+            self._solve(checked, means, solver, int(self.n_components), float(self.gamma))
         self.n_features_in_ = n_terms
         logger.info(
             "%s: %d views, %d docs, %d terms, solver=%s",
@@ -453,9 +508,10 @@ class OPCA(_GeneralizedProjection):
             dbar = sum(dense) / n_views
             s = sum(v.T @ v / n - np.outer(mu, mu) for v, mu in zip(dense, means))
             noise = sum((v - dbar).T @ (v - dbar) / n for v in dense) + gamma * np.eye(n_terms)
+            _check_finite_products([s, noise], views, "OPCA", "the covariance of the documents")
             vals, vecs = _top_generalized(s, noise, k)
         else:
-            z, proj, inv = _row_basis(views)
+            z, proj, inv = _row_basis(views, method="OPCA")
             r = proj.shape[1]
             if k > r:
                 raise ValueError(
@@ -466,6 +522,7 @@ class OPCA(_GeneralizedProjection):
             pbar = sum(blocks) / n_views
             s = sum(b.T @ b / n - np.outer(b.mean(0), b.mean(0)) for b in blocks)
             noise = sum((b - pbar).T @ (b - pbar) / n for b in blocks) + gamma * np.eye(r)
+            _check_finite_products([s, noise], views, "OPCA", "the covariance of the documents")
             vals, a = _top_generalized(s, noise, k)
             vecs = np.asarray(z.T @ (inv @ a))
         self.components_ = _fix_signs(np.asarray(vecs))
@@ -571,13 +628,14 @@ class CrossLingualCCA(_GeneralizedProjection):
             if k > big:
                 raise ValueError(f"n_components={k} exceeds the problem size ({big})")
             s, noise = _block_problem([_dense(v) - mu for v, mu in zip(views, means)], n, gamma)
+            _check_finite_products([s, noise], views, "CCA", "the covariance of the documents")
             vals, vecs = _top_generalized(s, noise, k)
             sections = [vecs[m * n_terms : (m + 1) * n_terms] for m in range(n_views)]
         else:
             bases = []
             cproj = []
-            for v in views:
-                z, proj, inv = _row_basis([v])
+            for m, v in enumerate(views):
+                z, proj, inv = _row_basis([v], method=f"CCA view {m}")
                 bases.append((z, inv))
                 cproj.append(proj - proj.mean(axis=0))
             offs = np.concatenate([[0], np.cumsum([p.shape[1] for p in cproj])])
@@ -587,6 +645,7 @@ class CrossLingualCCA(_GeneralizedProjection):
                     f"n_components={k} exceeds the rank of the training documents ({big})"
                 )
             s, noise = _block_problem(cproj, n, gamma)
+            _check_finite_products([s, noise], views, "CCA", "the covariance of the documents")
             vals, a = _top_generalized(s, noise, k)
             sections = [
                 np.asarray(z.T @ (inv @ a[offs[m] : offs[m + 1]]))

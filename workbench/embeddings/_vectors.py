@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import math
+import numbers
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Literal
@@ -40,6 +42,43 @@ def _dedupe(words: Sequence[str], source: str) -> np.ndarray | None:
         stacklevel=3,
     )
     return np.asarray(keep, dtype=np.int64)
+
+
+#: Below this float64 norm a sum of squares may have lost entries to underflow.
+_NORM_SAFE = float(np.sqrt(np.finfo(np.float64).tiny / np.finfo(np.float64).eps))
+
+
+def _unit_rows(v: np.ndarray) -> np.ndarray:
+    """``v`` with unit-length rows (zero rows stay zero), in ``v``'s dtype.
+
+    The plain norm is kept where it is exact (so results do not change for ordinary vectors);
+    rows whose sum of squares overflows or underflows (norm not finite, or below
+    ``sqrt(tiny / eps)`` of the dtype), and every row of a float16 table (whose squares
+    overflow at 256 and whose sums lose precision), are recomputed in float64 after dividing
+    by the row's largest absolute entry."""
+    info = np.finfo(v.dtype)
+    if v.dtype == np.float16:
+        norms = np.zeros((v.shape[0], 1), dtype=np.float64)
+        redo = np.ones(v.shape[0], dtype=bool)
+    else:
+        with np.errstate(over="ignore", under="ignore"):
+            norms = np.linalg.norm(v, axis=1, keepdims=True)
+        redo = ~(np.isfinite(norms[:, 0]) & (norms[:, 0] >= np.sqrt(info.tiny / info.eps)))
+        redo &= np.any(v != 0, axis=1) if redo.any() else redo
+    if not redo.any():
+        return np.divide(v, norms, out=np.zeros_like(v), where=norms > 0)
+    out = np.zeros_like(v)
+    keep = ~redo
+    if keep.any():
+        out[keep] = v[keep] / norms[keep]
+    for start in range(0, int(redo.sum()), 65536):  # in blocks: a float64 copy of a block only
+        rows = np.flatnonzero(redo)[start : start + 65536]
+        block = v[rows].astype(np.float64)
+        big = np.abs(block).max(axis=1, keepdims=True)
+        block = np.divide(block, big, out=np.zeros_like(block), where=big > 0)
+        n = np.linalg.norm(block, axis=1, keepdims=True)
+        out[rows] = np.divide(block, n, out=np.zeros_like(block), where=n > 0).astype(v.dtype)
+    return out
 
 
 class WordVectors(WordIndexed):
@@ -132,11 +171,15 @@ class WordVectors(WordIndexed):
 
     # ------------------------------------------------------------------ derived tables
     def normalized(self) -> WordVectors:
-        """Copy with unit-length rows (zero rows stay zero); cached."""
+        """Copy with unit-length rows (zero rows stay zero), in the dtype of ``vectors``; cached.
+
+        The norms are computed without overflow or underflow: a row whose sum of squares
+        leaves the range of its dtype (float16 rows of a few hundred entries above ~15 or
+        below ~1e-3, float64 entries near 1e200 or 1e-200) is scaled by its largest entry
+        and normed in float64.
+        """
         if self._normalized is None:
-            v = np.asarray(self.vectors, dtype=self.vectors.dtype)
-            norms = np.linalg.norm(v, axis=1, keepdims=True)
-            out = np.divide(v, norms, out=np.zeros_like(v), where=norms > 0)
+            out = _unit_rows(np.asarray(self.vectors, dtype=self.vectors.dtype))
             wv = WordVectors.__new__(WordVectors)
             out.flags.writeable = False
             wv.words, wv.vectors, wv.index = self.words, out, self.index
@@ -199,11 +242,15 @@ class WordVectors(WordIndexed):
             q = check_array(word_or_vec, "query vector").ravel()
             if q.shape[0] != self.dim:
                 raise ValueError(f"query vector has dimension {q.shape[0]}, expected {self.dim}")
-            n = np.linalg.norm(q)
-            q = q / n if n > 0 else q
+            with np.errstate(over="ignore", under="ignore"):
+                n = float(np.linalg.norm(q))
+            if math.isfinite(n) and n >= _NORM_SAFE:
+                q = q / n
+            else:  # the sum of squares overflowed or underflowed: norm it stably
+                q = _unit_rows(q[None, :])[0]
         if restrict is None:
             rows = np.arange(len(self))
-        elif isinstance(restrict, (int, np.integer)):
+        elif isinstance(restrict, (int, numbers.Real, np.number)):  # a float: named error
             rows = np.arange(min(check_int(restrict, "restrict", low=0), len(self)))
         else:
             rows = np.array([self.index[w] for w in restrict if w in self.index], dtype=np.int64)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import numbers
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -17,7 +18,14 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from workbench._typing import Matrix
-from workbench._validation import check_bool, check_choice, check_float, check_int
+from workbench._validation import (
+    check_bool,
+    check_choice,
+    check_float,
+    check_int,
+    max_abs,
+    power_of_two_scale,
+)
 from workbench.embeddings import WordVectors
 from workbench.views import View
 from workbench.views import check_views as _check_views
@@ -58,6 +66,21 @@ def _per_view(
     return np.asarray(out, dtype=np.int64 if kind is int else np.float64)
 
 
+def _warn_dominated(view: int, top: float, reg: float) -> None:
+    """``UserWarning`` when the (absolute) regularization ``reg`` of a view swamps its largest
+    squared singular value ``top`` (the view's weight :math:`T_j^2 = s^2 / (s^2 + r_j)` is
+    below 1e-8): the view then barely contributes to ``M``; said, not dropped silently."""
+    if not top < 1e-8 * reg:
+        return
+    warnings.warn(
+        f"view {view}: the regularization swamps the view (its largest squared singular value "
+        f"is {top / reg if reg < np.inf else 0.0:.3g} times r_j), so it barely contributes; use "
+        "relative_regularization=True (MVLSA), a smaller regularization or rescale the view",
+        UserWarning,
+        stacklevel=4,
+    )
+
+
 def _working_dtype(views: Sequence[Matrix]) -> np.dtype:
     return (
         np.dtype(np.float32) if all(v.dtype == np.float32 for v in views) else np.dtype(np.float64)
@@ -88,6 +111,9 @@ class _Prepared:
     c: np.ndarray  # C_ii = sum_j d_ij^2 over kept rows (0 elsewhere)
     n_rows: int
     dtype: np.dtype
+    # per view, the power of two c_j the view was multiplied by so that its products neither
+    # overflow nor underflow (1 for every view of ordinary scale; see _GCCABase._prepare)
+    scales: np.ndarray
 
     def kept_rows(self, j: int) -> tuple[np.ndarray, np.ndarray]:
         """View ``j``'s observed kept rows (indices into 0..N-1) and their weights ``d_ij``."""
@@ -186,7 +212,49 @@ class _GCCABase(TransformerMixin, BaseEstimator):
                 f"n_components={self.n_components} exceeds the number of kept rows "
                 f"({int(row_mask.sum())})"
             )
-        return _Prepared(vs, rows, ws, row_mask, support, c, n, _working_dtype(xs))
+        self._check_sizes(vs, rows, row_mask)
+        dtype = _working_dtype(xs)
+        scales = np.ones(n_views)
+        for j, x in enumerate(vs):
+            largest = max_abs(x)
+            scales[j] = power_of_two_scale(largest, x.shape[0] * x.shape[1], dtype)
+            if scales[j] != 1.0:
+                # the method is invariant under (X_j, r_j) -> (c X_j, c^2 r_j): the fit works
+                # on the rescaled view and maps its results back (exact: c is a power of two)
+                logger.info(
+                    "view %d: largest |entry| %.3g would overflow or underflow %s products; "
+                    "fitted on the view times %.3g (results mapped back)",
+                    j,
+                    largest,
+                    dtype.name,
+                    scales[j],
+                )
+                vs[j] = x * scales[j]
+        return _Prepared(vs, rows, ws, row_mask, support, c, n, dtype, scales)
+
+    def _check_sizes(self, vs: list[Matrix], rows: list[np.ndarray], row_mask: np.ndarray) -> None:
+        """The minimum sizes, named: every view needs 2 observed kept rows (1 without centring;
+        one centred row is all zeros) and ``n_components`` at most the largest possible rank
+        of ``M``, :math:`\\sum_j \\min(n_j - 1, d_j)` (``n_j`` without centring)."""
+        name = type(self).__name__
+        least = 2 if self.center else 1
+        ranks = []
+        for j, (x, rj) in enumerate(zip(vs, rows)):
+            n_j = int(np.count_nonzero(row_mask[rj]))
+            if n_j < least:
+                why = " (a single centred row is all zeros)" if self.center else ""
+                raise ValueError(
+                    f"{name} needs at least {least} rows per view, view {j} has {n_j} observed "
+                    f"row(s) among the kept rows{why}"
+                )
+            ranks.append(min(n_j - (1 if self.center else 0), x.shape[1]))
+        k = int(self.n_components)
+        if k > sum(ranks):
+            raise ValueError(
+                f"n_components={k} exceeds the largest possible rank of M, sum over views of "
+                f"min(observed rows{' - 1' if self.center else ''}, columns) = {sum(ranks)} "
+                f"(per view {ranks}); lower n_components"
+            )
 
     def _finish(
         self,

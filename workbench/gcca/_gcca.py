@@ -8,7 +8,7 @@ from typing import cast
 import numpy as np
 import scipy.sparse as sp
 
-from ._base import MaskInput, ViewInput, _GCCABase, _per_view
+from ._base import MaskInput, ViewInput, _GCCABase, _per_view, _warn_dominated
 from ._linalg import _fix_signs, _top_eigh
 
 #: Largest number of kept rows the dense exact :class:`GCCA` accepts (it forms N x N matrices).
@@ -103,6 +103,8 @@ class GCCA(_GCCABase):
         prep = self._prepare(views, masks)
         n_views = len(prep.views)
         reg = _per_view(self.regularization, n_views, "regularization")
+        with np.errstate(over="ignore", invalid="ignore"):  # r_j of a view times c_j: c_j^2 r_j
+            reg_scaled = np.where(reg > 0, reg * prep.scales**2, 0.0)
         kept = np.flatnonzero(prep.row_mask)
         nk = kept.size
         if nk > GCCA_MAX_ROWS:
@@ -126,7 +128,8 @@ class GCCA(_GCCABase):
             f = wj[:, None] * z  # D_j^2 X_j
             lam, vec = np.linalg.eigh(z.T @ z)  # scatter X^T D^2 X
             if reg[j] > 0:
-                inv = 1.0 / (lam + reg[j])
+                _warn_dominated(j, float(lam[-1]), float(reg_scaled[j]))
+                inv = 1.0 / (lam + reg_scaled[j])
             else:
                 tol = max(lam[-1], 0.0) * max(z.shape) * np.finfo(np.float64).eps
                 inv = np.where(lam > tol, 1.0 / np.where(lam > tol, lam, 1.0), 0.0)
@@ -148,8 +151,10 @@ class GCCA(_GCCABase):
         h[kept] = hk
         g = hk / cs[:, None]
         maps, means = [], []
-        for rj, f, vec, inv, mu in parts:
-            maps.append(vec @ (inv[:, None] * (vec.T @ (f.T @ g[rj]))))
-            means.append(mu)
+        for j, (rj, f, vec, inv, mu) in enumerate(parts):
+            # back to the scale of the view as given: U_j = c_j U'_j, mu_j = mu'_j / c_j
+            c_j = prep.scales[j]
+            maps.append(c_j * (vec @ (inv[:, None] * (vec.T @ (f.T @ g[rj])))))
+            means.append(mu if mu is None or c_j == 1.0 else mu / c_j)
         self._finish(h, lam_k, maps, means, prep, [x.shape[1] for x in prep.views])
         return self

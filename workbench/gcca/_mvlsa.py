@@ -22,10 +22,25 @@ from workbench._validation import (
 )
 from workbench.cluster import BACKENDS
 
-from ._base import MaskInput, ViewInput, _GCCABase, _per_view
+from ._base import MaskInput, ViewInput, _GCCABase, _per_view, _warn_dominated
 from ._dask_fit import fit_dask
-from ._stacked import _fit_local, _fit_local_incremental, _MVLSAPlan, _SVDOptions
+from ._stacked import _fit_local, _fit_local_incremental, _MVLSAPlan, _StackedFit, _SVDOptions
 from ._svd import SVD_METHODS, SVD_TOL, _SVDSettings
+
+
+def _unscale(res: _StackedFit, scales: np.ndarray) -> None:
+    """Map the results of views fitted at ``c_j`` times their scale back (in place):
+    ``U_j = c_j U'_j``, ``mu_j = mu'_j / c_j``, ``S_j = S'_j / c_j``, ``r_j = r'_j / c_j^2``
+    (a ``regularization_`` beyond the float64 range is ``inf``)."""
+    with np.errstate(over="ignore"):
+        for j, c in enumerate(scales):
+            if c == 1.0:
+                continue
+            res.maps[j] = res.maps[j] * c
+            mean = res.means[j]
+            res.means[j] = None if mean is None else (mean.astype(np.float64) / c)
+            res.svals[j] = res.svals[j] / c
+            res.reg_used[j] = res.reg_used[j] / c / c if res.reg_used[j] else 0.0
 
 
 class MVLSA(_GCCABase):
@@ -294,6 +309,9 @@ class MVLSA(_GCCABase):
         prep = self._prepare(views, masks)
         n_views = len(prep.views)
         reg = _per_view(self.regularization, n_views, "regularization")
+        relative = bool(self.relative_regularization)
+        with np.errstate(over="ignore", invalid="ignore"):  # r_j of a view times c_j: c_j^2 r_j
+            reg_fit = reg if relative else np.where(reg > 0, reg * prep.scales**2, 0.0)
         ranks = _per_view(self.view_rank, n_views, "view_rank", kind=int)
         k = int(self.n_components)
         if stack_rank is not None and stack_rank < k:
@@ -331,7 +349,7 @@ class MVLSA(_GCCABase):
         plan = _MVLSAPlan(
             prep=prep,
             cap=cap,
-            reg=reg,
+            reg=reg_fit,
             seeds=seeds,
             kept=kept,
             pos=pos,
@@ -349,6 +367,11 @@ class MVLSA(_GCCABase):
             res = fit_dask(client, plan, block_rows=block_rows)
         h = np.zeros((prep.n_rows, k), dtype=prep.dtype)
         h[kept] = res.hk
+        if not relative:
+            for j, sv in enumerate(res.svals):
+                _warn_dominated(j, float(sv[0]) ** 2, float(reg_fit[j]))
+        if np.any(prep.scales != 1.0):
+            _unscale(res, prep.scales)
         self._finish(h, res.lam, res.maps, res.means, prep, [x.shape[1] for x in prep.views])
         self.view_ranks_ = res.sizes
         self.view_singular_values_ = res.svals
