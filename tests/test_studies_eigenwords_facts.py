@@ -98,7 +98,8 @@ def test_prior_helps_lower_and_mixed():
                      ccaprior_sets_worse={k: (1 if i == 1 else 0) for i, k in enumerate(keys)})  # fmt: skip
     assert prior_helps(mixed).verdict == "mixed"
     assert "Mixed:** 1 of 9 CCAPrior configurations are significantly above" in (
-        discussion_06(mixed).data.replace("\n  ", " "))
+        discussion_06(mixed).data.replace("\n  ", " ")
+    )
     assert prior_helps(rec).verdict == "yes"
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from workbench.datasets import SCWSItem
 from workbench.embeddings import MultiSenseVectors
-from workbench.records import roundtrip
 from workbench.evaluation import evaluate_scws
+from workbench.records import roundtrip
 from workbench.rpca import difference_matrix, eliminate_pseudo_senses, pca
 from workbench.senses import (
     SenseNeighbours,

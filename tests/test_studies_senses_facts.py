@@ -93,7 +93,10 @@ def test_facts_08_other_verdicts():
     assert facts.size == "every" and facts.pseudo == "none"
     assert facts.tails == "replicates"  # 0.02 / 0.0027 is more than half the paper's 9
     text = _text(discussion_08(_records_08()))
-    assert "sign test is significant after Holm over the 5 tests of a seed for all 3 components" in text
+    assert (
+        "sign test is significant after Holm over the 5 tests of a seed for all 3 components"
+        in text
+    )
     assert "is a hypothesis the run does not test" in text  # no causal claim about training
     weak = _records_08(outside_3sigma=[0.004, 0.004])
     assert facts_08(weak, paper=paper_08()).tails == "direction"
@@ -143,7 +146,10 @@ def test_table4_counts_seeds_where_both_methods_gain_the_defect_records():
     assert facts.sig_both == SeedCount(0, 2) and facts.up_both == SeedCount(2, 2)
     assert facts.table4 == "partly"
     text = _text(discussion_09(rec))
-    assert "Both methods gain on SCWS in the same seed in every seed (2 of 2), significantly for both in no seed (0 of 2)." in text
+    assert (
+        "Both methods gain on SCWS in the same seed in every seed (2 of 2), significantly for both in no seed (0 of 2)."
+        in text
+    )
     assert "The SCWS gain replicates only partly" in text
 
 
@@ -177,7 +183,9 @@ def test_table4_verdicts():
     rec = _records_09()
     for row in ("V~ PCA", "V~ Ex-RPCA"):
         rec["table4"][row]["p_holm (SCWS)"] = [0.5, 0.5]
-    assert "no detectable difference from the original vectors in any seed" in _text(discussion_09(rec))
+    assert "no detectable difference from the original vectors in any seed" in _text(
+        discussion_09(rec)
+    )
 
 
 def test_wordnet_accurate_indicator_is_a_per_seed_and():

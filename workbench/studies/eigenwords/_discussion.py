@@ -77,7 +77,9 @@ def discussion_06(
     """The Discussion of notebook 06 from its records (``PriorResult.records()``; the notebook
     has no other-size comparison, so ``other`` and ``other_size`` are not used)."""
     if not isinstance(rec, Mapping):
-        raise TypeError(f"discussion_06 needs the run's records (a mapping), got {type(rec).__name__}")
+        raise TypeError(
+            f"discussion_06 needs the run's records (a mapping), got {type(rec).__name__}"
+        )
     missing = [k for k in _NEEDED if k not in rec]
     if missing:
         raise KeyError(f"discussion_06: the records lack {', '.join(missing)} (run the notebook's "

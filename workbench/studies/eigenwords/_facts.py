@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..facts import SeedCount, finite, seed_count
 from .._text import seed_values
+from ..facts import SeedCount, finite, seed_count
 from ._run import LEXICON_NAMES
 
 __all__ = [

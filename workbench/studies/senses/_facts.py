@@ -21,8 +21,8 @@ from typing import Any, Literal
 import numpy as np
 from scipy import stats
 
-from ..facts import ALPHA, SeedCount, seed_count
 from .._text import seed_values
+from ..facts import ALPHA, SeedCount, seed_count
 
 __all__ = [
     "Facts08",
@@ -152,7 +152,7 @@ def facts_08(
     cos = rec["avg_cos"]
     aligned = seed_count(seed_values(cos["PCA"]) > seed_values(cos["random directions"]) + 0.2)
     words = rec["top_words"][ex]
-    listing = [list(words[c * len(words) // k:(c + 1) * len(words) // k]) for c in range(k)]
+    listing = [list(words[c * len(words) // k : (c + 1) * len(words) // k]) for c in range(k)]
     tests = rec["tests"]
     fisher = {m: seed_count(_sig(tests[f"pseudo share of listed pairs vs base rate: {m}"]
                                  ["pvalue_holm"])) for m in ("PCA", ex)}  # fmt: skip
@@ -163,7 +163,9 @@ def facts_08(
     flags = []
     for name in ("Ex-RPCA iterative", "Ex-RPCA ALM"):
         if name in pl:
-            flags.append(seed_values(pl[name]["max_angle_deg"]) < seed_values(pl["PCA"]["max_angle_deg"]))
+            flags.append(
+                seed_values(pl[name]["max_angle_deg"]) < seed_values(pl["PCA"]["max_angle_deg"])
+            )
             flags.append(seed_values(pl[name]["recall"]) > seed_values(pl["PCA"]["recall"]))
     n = len(rec["seeds"])
     planted = joint_count(*flags) if flags else SeedCount(0, n)
@@ -286,7 +288,10 @@ def facts_09(
     accurate = joint_count(beats_raw, partial)
     t4 = rec["table4"]
     methods = []
-    for key, row, pg in (("PCA", "V~ PCA", paper.gain_pca), ("Ex-RPCA", "V~ Ex-RPCA", paper.gain_ex)):
+    for key, row, pg in (
+        ("PCA", "V~ PCA", paper.gain_pca),
+        ("Ex-RPCA", "V~ Ex-RPCA", paper.gain_ex),
+    ):
         r = t4[row]
         g = seed_values(r["SCWS gain"])
         w = seed_values(r["WS-353 gain"])

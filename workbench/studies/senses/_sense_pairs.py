@@ -342,18 +342,18 @@ class SensePairRecords(TypedDict):
     evr_seed: dict[str, list[float]]
     converged: dict[str, list[bool]]
     iterations: dict[str, list[int]]
-    sparse_fraction: dict[str, list[float]]
-    avg_cos: dict[str, list[float]]
-    pseudo_fraction: dict[str, list[float]]
+    sparse_fraction: dict[str, list[float | None]]
+    avg_cos: dict[str, list[float | None]]
+    pseudo_fraction: dict[str, list[float | None]]
     n_listed_pairs: int
-    base_pseudo_rate: list[float]
+    base_pseudo_rate: list[float | None]
     #: per test: statistic, p-value and p-value after Holm over the ``n_tests`` tests of a seed
-    tests: dict[str, dict[str, list[float]]]
+    tests: dict[str, dict[str, list[float | None]]]
     n_tests: int
     outside_3sigma: list[float]
     subspace_angle_deg: dict[str, list[float]]
     listed_jaccard: dict[str, list[float]]
-    planted: dict[str, dict[str, list[float]]]
+    planted: dict[str, dict[str, list[float | None]]]
     top_words: dict[str, list[str]]
     top_words_seed: int
     seconds: list[float]
@@ -497,7 +497,10 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
                 m: [r.listed_jaccard[m] for r in runs] for m in first.listed_jaccard
             },
             "planted": {
-                s: {k: [_json_float(r.planted.loc[s, k]) for r in runs] for k in first.planted.columns}
+                s: {
+                    k: [_json_float(r.planted.loc[s, k]) for r in runs]
+                    for k in first.planted.columns
+                }
                 for s in first.planted.index
             },  # fmt: skip
             "top_words": {
@@ -526,5 +529,12 @@ def sense_pair_study(
     summ = seed_summary({s: r.summary[["avg_cos", "pseudo_fraction"]] for s, r in runs.items()})
     planted = seed_summary({s: r.planted for s, r in runs.items()})
     solvers = seed_summary({s: r.solvers.astype(float) for s, r in runs.items()})
-    return SensePairStudy(runs, t2, summ, planted, solvers, _agreement_table(runs),
-                          data_size=_check_settings(settings).size)
+    return SensePairStudy(
+        runs,
+        t2,
+        summ,
+        planted,
+        solvers,
+        _agreement_table(runs),
+        data_size=_check_settings(settings).size,
+    )

@@ -464,5 +464,11 @@ def sparse_noise_study(
     curve = seed_summary({s: r.curve.set_index("removed") for s, r in runs.items()})
     t4 = seed_summary({s: r.table4.drop(columns=[c for c in r.table4.columns if c.startswith("p")])
                        for s, r in runs.items()})  # fmt: skip
-    return SparseNoiseStudy(runs, wn, curve, t4, _agreement_table(runs, "wordnet"),
-                            data_size=_check_settings(settings).size)
+    return SparseNoiseStudy(
+        runs,
+        wn,
+        curve,
+        t4,
+        _agreement_table(runs, "wordnet"),
+        data_size=_check_settings(settings).size,
+    )
