@@ -9,17 +9,19 @@ import pandas as pd
 import pytest
 
 from workbench.evaluation.wordsim import WordSimResult
+from workbench.records import roundtrip
 from workbench.significance import holm
 from workbench.studies.eigenwords import (
     EIGEN,
     EmbeddingScores,
+    PriorResult,
     PriorStudy,
     baseline_rf_gains,
     comparison_table,
+    graph_only_tests,
     holm_marks,
     label_key,
     prior_gains,
-    prior_records,
     run_prior_study,
     study_tables,
     table1_display,
@@ -190,10 +192,23 @@ def _study(world: _World) -> PriorStudy:
                            ("Skip-Gram", "WN", None): world.scores("good"),
                            ("GloVe", "NPK", None): world.scores("same"),
                            ("GloVe", "WN", None): world.scores("same")}  # fmt: skip
-    graph_only = pd.DataFrame({"words": [10], "avg": [0.2], "avg + RF": [0.25],
-                               "mean coverage": [0.5], "sets": [3]}, index=["WN"])  # fmt: skip
+    graph_only = pd.DataFrame({"words": [10, 10], "avg": [0.2, 0.3], "avg + RF": [0.25, 0.3],
+                               "mean coverage": [0.5, 0.5], "sets": [3, 3]},
+                              index=["WN", "PD"])  # fmt: skip
+    graph_scores = {"WN": world.scores("bad", drop="C").wordsim,
+                    "PD": world.scores("same").wordsim}  # fmt: skip
     return PriorStudy(spectral, baselines, graph_only, {3: 0.3, 4: 0.3},
-                      {3: np.array([2.0, 1.0]), 4: np.array([2.0, 1.5])})  # fmt: skip
+                      {3: np.array([2.0, 1.0]), 4: np.array([2.0, 1.5])},
+                      graph_scores=graph_scores)  # fmt: skip
+
+
+def _prior_result(study: PriorStudy, tables: dict[int, pd.DataFrame]) -> PriorResult:
+    return PriorResult(
+        data_size="small", seeds=study.seeds, n_tokens=1000, n_words=50, dim=4, alphas=(0.5,),
+        graph_edges={"WN": 12, "PD": 20}, n_questions=506, study=study, tables=tables,
+        table2_tests=graph_only_tests(study, SETS, min_pairs=10), names=tuple(SETS),
+        seconds={"setup": 1.0, "study": 2.0, "total": 3.0},
+    )  # fmt: skip
 
 
 def test_study_tables_records_and_rf_gains():
@@ -205,7 +220,11 @@ def test_study_tables_records_and_rf_gains():
     cols = ["avg", "better", "worse", *[f"q {n}" for n in SETS]]
     spec = ~tables[3]["method"].isin(["Skip-Gram", "GloVe"])
     pd.testing.assert_frame_equal(tables[3].loc[spec, cols], tables[4].loc[spec, cols])
-    rec = prior_records(study, tables, n_questions=506)
+    result = _prior_result(study, tables)
+    rec = result.records()
+    assert roundtrip(rec) == rec  # JSON values only
+    assert rec["alphas"] == [0.5] and rec["seeds"] == [3, 4] and rec["data_size"] == "small"
+    assert set(rec["seconds"]) == {"setup", "study", "total", "jobs"}
     assert rec["geo_questions"] == {"total": 506, "answerable": 100}
     assert rec["ccaprior_sets_better"] == {"WN 0.5": 3, "PD 0.5": 0}
     assert rec["best_ccaprior"]["lexicon"] == "WN"
@@ -257,3 +276,25 @@ def test_per_set_display_keeps_every_row_and_marks_seed_dependence():
     assert out.loc[("Eigen", "NPK", "-"), "A"] == f"{100 * tables[3].loc[0, 'A']:.1f}"
     assert "±" in out.loc[("Skip-Gram", "NPK", "-"), "A"]  # good in one seed, bad in the other
     assert "±" not in out.loc[("CCAPrior", "WN", "0.5"), "B"]
+
+
+def test_graph_only_tests_compare_with_eigen_on_the_same_pairs():
+    world = _World()
+    study = _study(world)
+    t = graph_only_tests(study, SETS, min_pairs=10)
+    # WN scores only five pairs of C: that set is not tested; PD is Eigen barely perturbed
+    assert list(zip(t["lexicon"], t["dataset"])) == [("WN", "A"), ("WN", "B"), ("PD", "A"),
+                                                      ("PD", "B"), ("PD", "C")]  # fmt: skip
+    assert (t.loc[t["lexicon"] == "WN", "difference"] < 0).all()
+    assert t.loc[t["lexicon"] == "WN", "significant"].all()  # "bad" is far below Eigen
+    assert not t.loc[t["lexicon"] == "PD", "significant"].any()
+    # Holm over the whole Table 2 family
+    np.testing.assert_allclose(t["q"], holm(t["p"].to_numpy()))
+    tables = study_tables(study, SETS, min_pairs=10)
+    rec = _prior_result(study, tables).records()
+    assert rec["table2_n_tests"] == 5
+    assert rec["table2_sets_worse"] == {"WN": 2, "PD": 0}
+    assert rec["table2_sets_better"] == {"WN": 0, "PD": 0}
+    assert rec["table2_sets_tested"] == {"WN": 2, "PD": 3}
+    eig = [tables[3].loc[0, n] for n in SETS]  # Eigen scores every pair of every set
+    assert rec["table2_eigen_matched_avg_spearman"]["PD"] == pytest.approx(np.mean(eig))

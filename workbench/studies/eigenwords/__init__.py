@@ -12,13 +12,19 @@ in :mod:`workbench.eigenwords` (eigenwords, CCAPrior, graph embeddings), the lex
   rating sets and the geographic analogies, in parallel jobs;
 * the tables: :func:`comparison_table`, :func:`holm_marks`, :func:`study_tables`,
   :func:`table1_display`, :func:`per_set_display`, :func:`prior_gains`,
-  :func:`baseline_rf_gains`, and the numbers recorded, :func:`prior_records`;
-* :func:`discussion_06` -- the Discussion rendered from a run's records.
+  :func:`baseline_rf_gains`, :func:`graph_only_tests` (Table 2 against Eigen on matched pairs);
+* :func:`run_prior` -- the notebook's study, returning a frozen :class:`PriorResult` whose
+  ``records()`` (:class:`PriorRecords`) defines every record key;
+* :func:`facts_06` (``_facts``: the rules behind the Discussion's words) and
+  :func:`discussion_06` -- the Discussion rendered from a run's records by the template
+  ``templates/discussion_06.md.j2``.
 """
 
 from __future__ import annotations
 
 from ._discussion import discussion_06
+from ._facts import facts_06
+from ._result import PriorRecords, PriorResult, run_prior
 from ._run import (
     EIGEN,
     LEXICON_NAMES,
@@ -32,10 +38,10 @@ from ._settings import LEXICONS, PAPER_WORDSIM, SIZES, PriorSettings, settings
 from ._tables import (
     baseline_rf_gains,
     comparison_table,
+    graph_only_tests,
     holm_marks,
     per_set_display,
     prior_gains,
-    prior_records,
     study_tables,
     table1_display,
 )
@@ -60,6 +66,10 @@ __all__ = [
     "per_set_display",
     "prior_gains",
     "baseline_rf_gains",
-    "prior_records",
+    "graph_only_tests",
+    "PriorRecords",
+    "PriorResult",
+    "run_prior",
+    "facts_06",
     "discussion_06",
 ]

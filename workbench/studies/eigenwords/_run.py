@@ -112,6 +112,9 @@ class PriorStudy:
         Compute time of each job (in its worker).
     vectors : dict
         ``{label: WordVectors}`` when asked for (spectral ones and the first seed's baselines).
+    graph_scores : dict
+        ``{lexicon: wordsim_suite(...)}`` of the graph-only embeddings (per-pair results in
+        ``attrs["results"]``, for the tests against Eigen on the pairs both score).
     """
 
     spectral: dict[Label, EmbeddingScores]
@@ -121,6 +124,7 @@ class PriorStudy:
     glove_loss: dict[int, np.ndarray]
     seconds: dict[str, float] = field(default_factory=dict)
     vectors: dict[Label, WordVectors] = field(default_factory=dict)
+    graph_scores: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @property
     def seeds(self) -> list[int]:
@@ -145,6 +149,7 @@ class _JobResult:
     loss: np.ndarray = field(default_factory=lambda: np.zeros(0))
     row: dict[str, float] = field(default_factory=dict)
     avg: float = float("nan")
+    suite: pd.DataFrame | None = None
 
 
 def _retrofit_all(vectors: WordVectors, graphs: Mapping[str, LexiconGraph], method: str,
@@ -211,7 +216,8 @@ def _graph_job(graph: LexiconGraph, dim: int, solver: str, random_state: int,
 
     return _JobResult(row={"words": len(ge.words), "avg": avg(ws), "avg + RF": avg(ws_rf),
                            "mean coverage": float(ws["coverage"].mean()),
-                           "sets": int((ws["n_scored"] >= min_pairs).sum())})  # fmt: skip
+                           "sets": int((ws["n_scored"] >= min_pairs).sum())},
+                      suite=ws)  # fmt: skip
 
 
 def _sentences(encoded: EncodedCorpus, words: Sequence[str]) -> list[list[str]]:
@@ -366,6 +372,7 @@ def run_prior_study(
     spectral: dict[Label, EmbeddingScores] = {}
     baselines: dict[int, dict[Label, EmbeddingScores]] = {s: {} for s in seeds}
     graph_rows: dict[str, dict[str, float]] = {}
+    graph_scores: dict[str, pd.DataFrame] = {}
     glove_loss: dict[int, np.ndarray] = {}
     seconds: dict[str, float] = {}
     vectors: dict[Label, WordVectors] = {}
@@ -382,6 +389,8 @@ def run_prior_study(
                 glove_loss[kw["seed"]] = out.loss
         elif kind == "graph":
             graph_rows[name.split(" ", 1)[1]] = out.row
+            if out.suite is not None:
+                graph_scores[name.split(" ", 1)[1]] = out.suite
         else:
             eigen_by_start[kw["random_state"]] = out.avg
     eigen_by_start = {first: spectral[EIGEN].average(min_pairs), **eigen_by_start}
@@ -394,4 +403,4 @@ def run_prior_study(
     graph_only.index.name = "resource"
     logger.info("prior study: %s", {k: round(v, 1) for k, v in seconds.items()})
     return PriorStudy(spectral, baselines, graph_only, eigen_by_start, glove_loss, seconds,
-                      vectors)  # fmt: skip
+                      vectors, graph_scores)  # fmt: skip

@@ -3,8 +3,9 @@ r"""The tables of notebook 06 from the scores of :func:`run_prior_study`.
 :func:`comparison_table` and :func:`holm_marks` test every embedding against eigenwords
 without prior knowledge, with Holm's correction over a family of tests;
 :func:`table1_display` summarises the per-seed tables as ``mean ± sd`` with marks that count
-only findings that hold for every seed; :func:`prior_records` gives the numbers the notebook
-records.
+only findings that hold for every seed; :func:`graph_only_tests` tests the Table 2 graph-only
+embeddings against Eigen on the pairs both score; :func:`prior_records` gives the numbers the
+notebook records (through :class:`~workbench.studies.eigenwords.PriorResult`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ __all__ = [
     "prior_gains",
     "study_tables",
     "baseline_rf_gains",
-    "prior_records",
+    "graph_only_tests",
     "per_set_display",
 ]
 
@@ -292,6 +293,74 @@ def baseline_rf_gains(tables: Mapping[int, pd.DataFrame]) -> dict[int, pd.DataFr
     return out
 
 
+def graph_only_tests(
+    study: PriorStudy, names: Sequence[str], *, min_pairs: int = 10, p0: float = 0.05
+) -> pd.DataFrame:
+    """The Table 2 tests: every graph-only embedding against Eigen on each rating set, on the
+    pairs both score (matched pairs), with Holm's correction over all of them (the Table 2
+    family: lexicons x rating sets).
+
+    Returns
+    -------
+    DataFrame
+        One row per (lexicon, rating set) with at least ``min_pairs`` matched pairs:
+        ``lexicon, dataset, n, eigen`` (Eigen's Spearman on the matched pairs), ``graph`` (the
+        graph-only embedding's), ``difference`` (graph - Eigen), ``p`` (two-sided Williams test of
+        :func:`workbench.significance.compare_wordsim`; NaN when the test is undefined), ``q``
+        (Holm over the family) and ``significant`` (``q < p0``).
+    """
+    columns = ["lexicon", "dataset", "n", "eigen", "graph", "difference", "p", "q", "significant"]
+    ref = study.spectral[EIGEN].wordsim.attrs["results"]
+    rows: list[dict[str, Any]] = []
+    for lex, suite in study.graph_scores.items():
+        res = suite.attrs["results"]
+        for name in names:
+            if name not in res or name not in ref:
+                continue
+            both = int((ref[name].scored & res[name].scored).sum())
+            if both < min_pairs:
+                continue
+            try:
+                c = compare_wordsim(ref[name], res[name])
+                e, g, d, p = float(c.r_a), float(c.r_b), float(c.difference), float(c.pvalue)
+            except ValueError:  # an undefined or perfect correlation: no test
+                e = g = d = p = np.nan
+            rows.append({"lexicon": str(lex), "dataset": name, "n": both, "eigen": e,
+                         "graph": g, "difference": d, "p": p})  # fmt: skip
+    out = pd.DataFrame(rows, columns=columns[:-2])
+    out["q"] = adjust_finite(out["p"].to_numpy(float)) if len(out) else np.zeros(0)
+    out["significant"] = np.isfinite(out["q"].to_numpy(float)) & (out["q"].to_numpy(float) < p0)
+    return out[columns]
+
+
+def _table2_records(tests: pd.DataFrame, lexicons: Sequence[str]) -> dict[str, Any]:
+    """The records of :func:`graph_only_tests`: per lexicon, Eigen's average Spearman on the
+    matched pairs (over the tested sets; None when none), the sets where the graph-only
+    embedding is significantly above / below Eigen after Holm over the Table 2 family, the sets
+    tested; and the size of the family."""
+    avg: dict[str, float | None] = {}
+    better: dict[str, int] = {}
+    worse: dict[str, int] = {}
+    tested: dict[str, int] = {}
+    for lex in lexicons:
+        t = tests[tests["lexicon"] == lex]
+        e = t["eigen"].to_numpy(float)
+        e = e[np.isfinite(e)]
+        avg[str(lex)] = float(e.mean()) if e.size else None
+        sig = t["significant"].to_numpy(bool)
+        d = t["difference"].to_numpy(float)
+        better[str(lex)] = int((sig & (d > 0)).sum())
+        worse[str(lex)] = int((sig & (d < 0)).sum())
+        tested[str(lex)] = int(np.isfinite(t["p"].to_numpy(float)).sum())
+    return {
+        "table2_eigen_matched_avg_spearman": avg,
+        "table2_sets_better": better,
+        "table2_sets_worse": worse,
+        "table2_sets_tested": tested,
+        "table2_n_tests": int(np.isfinite(tests["p"].to_numpy(float)).sum()),
+    }
+
+
 def _by_key(
     rows: pd.DataFrame,
     column: str,
@@ -318,7 +387,11 @@ def _geo_key(method: str, lexicon: str, alpha: float | None) -> str:
 
 
 def prior_records(
-    study: PriorStudy, tables: Mapping[int, pd.DataFrame], *, n_questions: int
+    study: PriorStudy,
+    tables: Mapping[int, pd.DataFrame],
+    *,
+    n_questions: int,
+    table2_tests: pd.DataFrame | None = None,
 ) -> dict[str, Any]:
     """The key numbers of notebook 06 (what it records and its Discussion reads).
 
@@ -394,6 +467,8 @@ def prior_records(
     rec["table2_rf_avg_spearman"] = {str(k): float(v) for k, v in g["avg + RF"].items()}
     rec["table2_coverage"] = {str(k): float(v) for k, v in g["mean coverage"].items()}
     rec["table2_sets"] = {str(k): int(v) for k, v in g["sets"].items()}
+    if table2_tests is not None:
+        rec.update(_table2_records(table2_tests, [str(k) for k in g.index]))
     return rec
 
 

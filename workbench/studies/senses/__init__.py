@@ -15,16 +15,28 @@ and the sense-inspection helpers are in :mod:`workbench.senses`, the decompositi
   :func:`with_wordnet`;
 * :func:`run_seeds`, :data:`ALPHA` -- seeds in parallel worker processes; the significance level
   of every test;
-* :func:`discussion_08`, :func:`discussion_09` -- the Discussion rendered from a run's records.
+* the studies are frozen results whose ``records()`` (:class:`SensePairRecords`,
+  :class:`SparseNoiseRecords`) define every record key (``record_all(study)``);
+* :func:`facts_08`, :func:`facts_09` (``_facts``: the rules behind the Discussions' words) and
+  :func:`discussion_08`, :func:`discussion_09` -- the Discussions rendered from a run's records
+  by the templates ``templates/discussion_08.md.j2`` and ``discussion_09.md.j2``.
 """
 
 from __future__ import annotations
 
 from ._discussion import discussion_08, discussion_09
+from ._facts import facts_08, facts_09
 from ._runs import ALPHA, run_seeds
-from ._sense_pairs import SensePairRun, SensePairStudy, sense_pair_run, sense_pair_study
+from ._sense_pairs import (
+    SensePairRecords,
+    SensePairRun,
+    SensePairStudy,
+    sense_pair_run,
+    sense_pair_study,
+)
 from ._settings import SIZES, SenseSettings, settings, train_preset
 from ._sparse_noise import (
+    SparseNoiseRecords,
     SparseNoiseRun,
     SparseNoiseStudy,
     removal_grid,
@@ -42,14 +54,18 @@ __all__ = [
     "run_seeds",
     "SensePairRun",
     "SensePairStudy",
+    "SensePairRecords",
     "sense_pair_run",
     "sense_pair_study",
     "SparseNoiseRun",
     "SparseNoiseStudy",
+    "SparseNoiseRecords",
     "sparse_noise_run",
     "sparse_noise_study",
     "removal_grid",
     "with_wordnet",
+    "facts_08",
+    "facts_09",
     "discussion_08",
     "discussion_09",
 ]

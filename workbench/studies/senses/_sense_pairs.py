@@ -7,10 +7,11 @@ lists the sense pairs aligned with the components and tests them against control
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -321,6 +322,43 @@ def sense_pair_run(
     )
 
 
+def _json_float(value: object) -> float | None:
+    """A recorded float: None where it is not finite (JSON has no NaN or inf)."""
+    v = as_float(value)
+    return v if math.isfinite(v) else None
+
+
+class SensePairRecords(TypedDict):
+    """The records of notebook 08 (per-seed values are lists in seed order)."""
+
+    data_size: str
+    seeds: list[int]
+    n_multisense_words: list[int]
+    n_columns: list[int]
+    dim: int
+    n_components: int
+    evr_components: dict[str, dict[str, list[float]]]
+    evr_first: dict[str, list[float]]
+    evr_seed: dict[str, list[float]]
+    converged: dict[str, list[bool]]
+    iterations: dict[str, list[int]]
+    sparse_fraction: dict[str, list[float | None]]
+    avg_cos: dict[str, list[float | None]]
+    pseudo_fraction: dict[str, list[float | None]]
+    n_listed_pairs: int
+    base_pseudo_rate: list[float | None]
+    #: per test: statistic, p-value and p-value after Holm over the ``n_tests`` tests of a seed
+    tests: dict[str, dict[str, list[float | None]]]
+    n_tests: int
+    outside_3sigma: list[float]
+    subspace_angle_deg: dict[str, list[float]]
+    listed_jaccard: dict[str, list[float]]
+    planted: dict[str, dict[str, list[float | None]]]
+    top_words: dict[str, list[str]]
+    top_words_seed: int
+    seconds: list[float]
+
+
 @dataclass(frozen=True, eq=False)
 class SensePairStudy(_SeedStudy[SensePairRun]):
     """Notebook 08 over several seeds: the per-seed runs and their summaries.
@@ -335,6 +373,8 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
     significant : DataFrame
         Per test (rows of :attr:`SensePairRun.tests`): in how many seeds it is significant at
         :data:`ALPHA` after Holm, and in how many before correction.
+    data_size : str
+        The data size of the settings (recorded).
     """
 
     table2: SeedSummary
@@ -342,6 +382,7 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
     planted: SeedSummary
     solvers: SeedSummary
     significant: pd.DataFrame = field(repr=False)
+    data_size: str = "small"
 
     def solvers_table(self) -> pd.DataFrame:
         """Per decomposition, mean ± sd over the seeds: iterations, non-zero entries of
@@ -398,14 +439,16 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
             },
         )
 
-    def records(self) -> dict[str, Any]:
-        """The JSON-ready findings recorded by notebook 08 (per-seed lists in seed order)."""
+    def records(self) -> SensePairRecords:
+        """The records of notebook 08 (``record_all(study)``): the one definition of every key
+        (:class:`SensePairRecords`; per-seed lists in seed order)."""
         first = next(iter(self.runs.values()))
         models = list(first.evr)
         n_comp = int(first.table1["component"].max())
         runs = list(self.runs.values())
         tests = list(first.tests.index)
         return {
+            "data_size": str(self.data_size),
             "seeds": self.seeds,
             "n_multisense_words": [r.n_multisense_words for r in runs],
             "n_columns": [r.n_columns for r in runs],
@@ -421,27 +464,27 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
                 m: [int(as_float(r.solvers.loc[m, "iterations"])) for r in runs] for m in models
             },
             "sparse_fraction": {
-                m: [as_float(r.solvers.loc[m, "sparse entries"]) for r in runs] for m in models
+                m: [_json_float(r.solvers.loc[m, "sparse entries"]) for r in runs] for m in models
             },  # fmt: skip
             "avg_cos": {
-                m: [as_float(r.summary.loc[m, "avg_cos"]) for r in runs]
+                m: [_json_float(r.summary.loc[m, "avg_cos"]) for r in runs]
                 for m in first.summary.index
                 if m in first.table1["model"].unique()
             },  # fmt: skip
             "pseudo_fraction": {
-                m: [as_float(r.summary.loc[m, "pseudo_fraction"]) for r in runs]
+                m: [_json_float(r.summary.loc[m, "pseudo_fraction"]) for r in runs]
                 for m in first.summary.index
             },  # fmt: skip
             "n_listed_pairs": int(first.summary.iloc[0]["n_pairs"]),
             "base_pseudo_rate": [
-                as_float(r.summary.loc["all sense pairs (base rate)", "pseudo_fraction"])
+                _json_float(r.summary.loc["all sense pairs (base rate)", "pseudo_fraction"])
                 for r in runs
             ],
             "tests": {
                 t: {
-                    "statistic": [as_float(r.tests.loc[t, "statistic"]) for r in runs],
-                    "pvalue": [as_float(r.tests.loc[t, "pvalue"]) for r in runs],
-                    "pvalue_holm": [as_float(r.tests.loc[t, "pvalue_holm"]) for r in runs],
+                    "statistic": [_json_float(r.tests.loc[t, "statistic"]) for r in runs],
+                    "pvalue": [_json_float(r.tests.loc[t, "pvalue"]) for r in runs],
+                    "pvalue_holm": [_json_float(r.tests.loc[t, "pvalue_holm"]) for r in runs],
                 }
                 for t in tests
             },  # fmt: skip
@@ -454,7 +497,10 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
                 m: [r.listed_jaccard[m] for r in runs] for m in first.listed_jaccard
             },
             "planted": {
-                s: {k: [as_float(r.planted.loc[s, k]) for r in runs] for k in first.planted.columns}
+                s: {
+                    k: [_json_float(r.planted.loc[s, k]) for r in runs]
+                    for k in first.planted.columns
+                }
                 for s in first.planted.index
             },  # fmt: skip
             "top_words": {
@@ -483,4 +529,12 @@ def sense_pair_study(
     summ = seed_summary({s: r.summary[["avg_cos", "pseudo_fraction"]] for s, r in runs.items()})
     planted = seed_summary({s: r.planted for s, r in runs.items()})
     solvers = seed_summary({s: r.solvers.astype(float) for s, r in runs.items()})
-    return SensePairStudy(runs, t2, summ, planted, solvers, _agreement_table(runs))
+    return SensePairStudy(
+        runs,
+        t2,
+        summ,
+        planted,
+        solvers,
+        _agreement_table(runs),
+        data_size=_check_settings(settings).size,
+    )

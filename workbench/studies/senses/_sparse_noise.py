@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -307,6 +307,31 @@ def _wordnet(run: SparseNoiseRun) -> pd.DataFrame:
     return run.wordnet
 
 
+class SparseNoiseRecords(TypedDict):
+    """The records of notebook 09 (per-seed values are lists in seed order)."""
+
+    data_size: str
+    seeds: list[int]
+    dim: int
+    rank: int
+    sparse_nonzero_fraction: list[float]
+    #: per signal: Spearman, p-value, p-value after Holm over the five signals of a seed
+    wordnet: dict[str, dict[str, list[float | None]]]
+    wordnet_n_words: list[int]
+    table3_words: list[str]
+    table3_seed: int
+    dev_curve: dict[str, dict[str, list[float | None]]]
+    chosen_removed: dict[str, list[int]]
+    #: per row and column; ``p_holm`` after Holm over the four tests of a seed
+    table4: dict[str, dict[str, list[float | None]]]
+    keep_original_removed: list[int]
+    keep_tolerance: float
+    n_scws_dev: int
+    n_scws_test: int
+    n_ws_scored: int
+    seconds: list[float]
+
+
 @dataclass(frozen=True, eq=False)
 class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
     """Notebook 09 over several seeds.
@@ -320,12 +345,15 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
         Mean and sd over the seeds.
     significant : DataFrame
         Per WordNet signal: in how many seeds its correlation is significant (Holm / uncorrected).
+    data_size : str
+        The data size of the settings (recorded).
     """
 
     wordnet: SeedSummary
     curve: SeedSummary
     table4: SeedSummary
     significant: pd.DataFrame = field(repr=False)
+    data_size: str = "small"
 
     def wordnet_table(self) -> pd.DataFrame:
         """Per signal: Spearman with the number of synsets (mean ± sd), the Holm-corrected p of
@@ -362,12 +390,14 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
             out[f"significant ({name})"] = counts
         return out
 
-    def records(self) -> dict[str, Any]:
-        """The JSON-ready findings recorded by notebook 09 (per-seed lists in seed order)."""
+    def records(self) -> SparseNoiseRecords:
+        """The records of notebook 09 (``record_all(study)``): the one definition of every key
+        (:class:`SparseNoiseRecords`; per-seed lists in seed order)."""
         first = next(iter(self.runs.values()))
         runs = list(self.runs.values())
 
         return {
+            "data_size": str(self.data_size),
             "seeds": self.seeds,
             "dim": first.dim,
             "rank": first.rank,
@@ -434,4 +464,11 @@ def sparse_noise_study(
     curve = seed_summary({s: r.curve.set_index("removed") for s, r in runs.items()})
     t4 = seed_summary({s: r.table4.drop(columns=[c for c in r.table4.columns if c.startswith("p")])
                        for s, r in runs.items()})  # fmt: skip
-    return SparseNoiseStudy(runs, wn, curve, t4, _agreement_table(runs, "wordnet"))
+    return SparseNoiseStudy(
+        runs,
+        wn,
+        curve,
+        t4,
+        _agreement_table(runs, "wordnet"),
+        data_size=_check_settings(settings).size,
+    )

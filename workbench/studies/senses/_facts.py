@@ -1,0 +1,324 @@
+"""The facts of notebooks 08 and 09: pure functions of their records (and of the paper's reported
+numbers) that decide every qualitative word of the Discussions, each with its rule.
+
+Every seed trains its own model and repeats everything, so a per-seed fact is counted over the
+seeds (:class:`~workbench.studies.facts.SeedCount`: "in every seed", "in k of n seeds"); a fact
+that needs two things at once (both methods, both criteria) holds in a seed only when both hold
+*in that seed* (a per-seed AND), never by the smaller of two separate counts.
+
+Correction families: notebook 08's tests are Holm-corrected over the ``n_tests`` tests of a
+seed; notebook 09's WordNet correlations over the five signals of a seed, its Table 4 tests over
+the four tests of a seed (two methods x two data sets).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+from scipy import stats
+
+from .._text import seed_values
+from ..facts import ALPHA, SeedCount, seed_count
+
+__all__ = [
+    "Facts08",
+    "Facts09",
+    "Paper08",
+    "Paper09",
+    "facts_08",
+    "facts_09",
+    "joint_count",
+    "table4_verdict",
+]
+
+#: Share of a Gaussian beyond three standard deviations (both tails).
+GAUSS_3SIGMA = float(2 * stats.norm.sf(3.0))
+
+Verdict = Literal["every", "none", "some"]
+
+
+def _verdict(c: SeedCount) -> Verdict:
+    """Rule: ``"every"`` when the fact holds in every seed, ``"none"`` in none, else ``"some"``."""
+    return "every" if c.every else "none" if c.none else "some"
+
+
+def joint_count(*flags: Any) -> SeedCount:
+    """Rule: the seeds where *all* of the per-seed ``flags`` hold at once (a per-seed AND; each
+    a sequence with one boolean per seed, in seed order)."""
+    arrays = [np.asarray(f, dtype=bool) for f in flags]
+    if not arrays:
+        raise ValueError("joint_count needs at least one sequence of per-seed flags")
+    n = arrays[0].size
+    if any(a.size != n for a in arrays):
+        raise ValueError(f"per-seed flags of different lengths: {[a.size for a in arrays]}")
+    return seed_count(np.logical_and.reduce(arrays))
+
+
+def _sig(p: Any) -> np.ndarray:
+    """Per seed: the corrected p-value below 5 % (None/NaN: not significant)."""
+    a = seed_values(p)
+    return np.where(np.isfinite(a), a, 1.0) < ALPHA
+
+
+# ================================================================================ notebook 08
+
+
+@dataclass(frozen=True)
+class Paper08:
+    """The paper's numbers notebook 08 compares with (Table 2 and §3.2 of Shi, Sun & Hu)."""
+
+    rho_pca: list[float] = field(default_factory=list)  # per component, %
+    rho_ex: list[float] = field(default_factory=list)
+    sum_pca: float = math.nan
+    sum_ex: float = math.nan
+    cos_pca: list[float] = field(default_factory=list)
+    cos_ex: list[float] = field(default_factory=list)
+    outside_observed: float = math.nan  # %
+    outside_expected: float = math.nan  # %
+
+    @property
+    def ratio(self) -> float:
+        return self.outside_observed / self.outside_expected
+
+
+@dataclass(frozen=True)
+class Facts08:
+    ex: str  # the Ex-RPCA model of the records ("Ex-RPCA r=3")
+    alm: str | None
+    small: bool
+    gauss: float
+    tail_ratio: list[float]  # per seed: share beyond 3 sd / the Gaussian share
+    heavier: SeedCount  # the residual heavier-tailed than Gaussian noise
+    as_heavy: SeedCount  # ... by at least half the paper's factor
+    not_as_heavy: SeedCount
+    tails: Literal["replicates", "direction", "not heavier", "some seeds"]
+    ex_more: SeedCount  # Ex-RPCA explains at least as much as PCA (untested)
+    steeper: SeedCount  # our PCA sum above the paper's (untested)
+    same_answer: SeedCount  # angle below 10 degrees and listed-pair overlap at least 80 %
+    same: Verdict
+    aligned: SeedCount  # PCA's listed pairs' |cos| above random directions' by more than 0.2
+    alignment: Verdict
+    listing: list[list[str]]  # per component, the words listed for Ex-RPCA
+    fisher_pca: SeedCount  # Fisher's test against the base rate significant (Holm)
+    fisher_ex: SeedCount
+    all_pseudo: SeedCount
+    pseudo: Verdict
+    size_shares: list[list[float]]  # per component, per seed: share on the majority side
+    size_sig_all: SeedCount  # sign test significant (Holm) for every component
+    size: Verdict
+    planted_both: SeedCount  # both Ex-RPCA solvers beat PCA on angle and recall, per seed
+
+
+def facts_08(
+    rec: Mapping[str, Any], other: Mapping[str, Any] | None = None, *, paper: Paper08
+) -> Facts08:
+    """The facts of notebook 08 (``other`` is not used: the notebook has no other-size
+    comparison).
+
+    Rules (all per seed, counted over the seeds):
+
+    * heavy tails: the share of PCA residual entries beyond three standard deviations over the
+      Gaussian share; ``"replicates"`` when it is at least half the paper's factor in every seed,
+      ``"direction"`` when above 1 in every seed but not that large in every seed, ``"not
+      heavier"`` when above 1 in no seed, else ``"some seeds"`` (a description, not a test);
+    * one answer: largest principal angle below 10° *and* Jaccard overlap of the listed pairs
+      at least 80 % in the same seed;
+    * alignment: the listed pairs' mean |cos| with PCA's components above the random-direction
+      control by more than 0.2 (a stated threshold, not a test);
+    * pseudo: Fisher's exact test significant after Holm over the seed's ``n_tests`` tests; all
+      listed pairs pseudo (share 1);
+    * sense size: the sign test significant after Holm over the seed's tests for *every* one of
+      the ``n_components`` components of Ex-RPCA;
+    * planted check: both Ex-RPCA solvers have a smaller largest angle *and* a larger recall
+      than PCA, all four in the same seed (:func:`joint_count`).
+    """
+    models = list(rec["evr_first"])
+    ex = next(m for m in models if m.startswith("Ex-RPCA r="))
+    alm = next((m for m in models if m.startswith("Ex-RPCA (ALM)")), None)
+    k = int(rec["n_components"])
+    ratio = seed_values(rec["outside_3sigma"]) / GAUSS_3SIGMA
+    heavier = seed_count(ratio > 1)
+    as_heavy = seed_count(ratio >= paper.ratio / 2)
+    tails: Literal["replicates", "direction", "not heavier", "some seeds"]
+    tails = ("replicates" if as_heavy.every else "direction" if heavier.every
+             else "not heavier" if heavier.none else "some seeds")  # fmt: skip
+    evr = rec["evr_first"]
+    same = joint_count(seed_values(rec["subspace_angle_deg"][ex]) < 10,
+                       seed_values(rec["listed_jaccard"][ex]) >= 0.8)  # fmt: skip
+    cos = rec["avg_cos"]
+    aligned = seed_count(seed_values(cos["PCA"]) > seed_values(cos["random directions"]) + 0.2)
+    words = rec["top_words"][ex]
+    listing = [list(words[c * len(words) // k : (c + 1) * len(words) // k]) for c in range(k)]
+    tests = rec["tests"]
+    fisher = {m: seed_count(_sig(tests[f"pseudo share of listed pairs vs base rate: {m}"]
+                                 ["pvalue_holm"])) for m in ("PCA", ex)}  # fmt: skip
+    all_pseudo = seed_count(seed_values(rec["pseudo_fraction"][ex]) >= 1.0)
+    size = [tests[f"sense size sign test: {ex} component {c}"] for c in range(1, k + 1)]
+    size_all = joint_count(*[_sig(t["pvalue_holm"]) for t in size])
+    pl = rec["planted"]
+    flags = []
+    for name in ("Ex-RPCA iterative", "Ex-RPCA ALM"):
+        if name in pl:
+            flags.append(
+                seed_values(pl[name]["max_angle_deg"]) < seed_values(pl["PCA"]["max_angle_deg"])
+            )
+            flags.append(seed_values(pl[name]["recall"]) > seed_values(pl["PCA"]["recall"]))
+    n = len(rec["seeds"])
+    planted = joint_count(*flags) if flags else SeedCount(0, n)
+    return Facts08(
+        ex=ex, alm=alm, small=rec.get("data_size") == "small", gauss=GAUSS_3SIGMA,
+        tail_ratio=[float(x) for x in ratio], heavier=heavier, as_heavy=as_heavy,
+        not_as_heavy=SeedCount(n - as_heavy.k, n), tails=tails,
+        ex_more=seed_count(seed_values(evr[ex]) >= seed_values(evr["PCA"])),
+        steeper=seed_count(seed_values(evr["PCA"]) * 100 > paper.sum_pca),
+        same_answer=same, same=_verdict(same), aligned=aligned, alignment=_verdict(aligned),
+        listing=listing, fisher_pca=fisher["PCA"], fisher_ex=fisher[ex],
+        all_pseudo=all_pseudo, pseudo=_verdict(all_pseudo),
+        size_shares=[[float(x) for x in seed_values(t["statistic"])] for t in size],
+        size_sig_all=size_all, size=_verdict(size_all), planted_both=planted,
+    )  # fmt: skip
+
+
+# ================================================================================ notebook 09
+
+
+@dataclass(frozen=True)
+class Paper09:
+    """The paper's Table 4 (Spearman x 100)."""
+
+    scws: float = math.nan
+    ws: float = math.nan
+    scws_pca: float = math.nan
+    scws_ex: float = math.nan
+    ws_pca: float = math.nan
+    rank_pca: float = math.nan
+    rank_ex: float = math.nan
+
+    @property
+    def gain_pca(self) -> float:
+        return self.scws_pca - self.scws
+
+    @property
+    def gain_ex(self) -> float:
+        return self.scws_ex - self.scws
+
+
+@dataclass(frozen=True)
+class MethodGains:
+    """One elimination's Table 4 gains over the seeds."""
+
+    key: str  # "PCA" / "Ex-RPCA"
+    row: str  # its Table 4 row
+    scws_up: SeedCount
+    scws_sig_up: SeedCount  # positive and significant after Holm over the four tests
+    scws_sig_down: SeedCount
+    ws_up: SeedCount
+    ws_sig_up: SeedCount
+    ratio: float | None  # mean SCWS gain over the paper's gain for this method
+
+
+@dataclass(frozen=True)
+class Facts09:
+    small: bool
+    sig: dict[str, SeedCount]  # WordNet signal -> significant after Holm over the five
+    beats_raw: SeedCount
+    beats_freq: SeedCount
+    positive: SeedCount
+    partial_pos: SeedCount
+    accurate: SeedCount
+    wordnet: Verdict
+    methods: list[MethodGains]
+    up_both: SeedCount  # SCWS gain positive for both methods in the same seed
+    sig_both: SeedCount  # ... and significant for both in the same seed
+    table4: Literal["replicated", "partly", "lower", "no detectable difference"]
+    diff: list[float]  # per seed: Ex-RPCA minus PCA on SCWS test
+    close: SeedCount  # within one point (a stated rule, untested)
+    closeness: Verdict
+    keep_share: list[float]  # per seed: removable dimensions / dimension
+    two_thirds: SeedCount
+    removable: Verdict
+
+
+def table4_verdict(
+    methods: list[MethodGains], sig_both: SeedCount
+) -> Literal["replicated", "partly", "lower", "no detectable difference"]:
+    """Rule: the paper's SCWS gain is ``"replicated"`` when both eliminations gain
+    significantly (after Holm over the four tests of a seed) in the same seed, in every seed;
+    ``"no detectable difference"`` when no gain of either is significant in any seed;
+    ``"lower"`` when some significant change is a loss and none a gain; ``"partly"``
+    otherwise."""
+    if sig_both.every:
+        return "replicated"
+    up = any(m.scws_sig_up.some for m in methods)
+    down = any(m.scws_sig_down.some for m in methods)
+    if not up and not down:
+        return "no detectable difference"
+    if down and not up:
+        return "lower"
+    return "partly"
+
+
+def facts_09(
+    rec: Mapping[str, Any], other: Mapping[str, Any] | None = None, *, paper: Paper09
+) -> Facts09:
+    """The facts of notebook 09 (``other`` is not used).
+
+    Rules (per seed, counted over the seeds): a WordNet signal is significant when its
+    correlation's p-value after Holm over the five signals is below 5 %; "beats" compares two
+    correlations (untested); the paper's "accurate indicator" holds in a seed when the sparse
+    norm correlates more than the raw difference norm *and* its partial correlation given
+    frequency is positive and significant, in that seed. Table 4: :func:`table4_verdict`; the
+    gain ratio of each method is its own mean SCWS gain over the paper's gain for the same
+    method. PCA and Ex-RPCA are "within one point" when their SCWS test scores differ by less
+    than 0.01 (untested). Two thirds of the dimensions are removable when the dev score stays
+    within the tolerance up to that many removed dimensions.
+    """
+    wn = rec["wordnet"]
+    s_name, m_name, f_name = ("mean ||S_p|| (Ex-RPCA)", "mean ||M_p|| (raw difference)",
+                              "frequency (minus rank)")  # fmt: skip
+    p_name = "||S_p|| given frequency (partial)"
+    rho = {k: seed_values(v["spearman"]) for k, v in wn.items()}
+    sig = {k: seed_count(_sig(v["pvalue_holm"])) for k, v in wn.items()}
+    beats_raw = rho[s_name] > rho[m_name]
+    partial = _sig(wn[p_name]["pvalue_holm"]) & (rho[p_name] > 0)
+    accurate = joint_count(beats_raw, partial)
+    t4 = rec["table4"]
+    methods = []
+    for key, row, pg in (
+        ("PCA", "V~ PCA", paper.gain_pca),
+        ("Ex-RPCA", "V~ Ex-RPCA", paper.gain_ex),
+    ):
+        r = t4[row]
+        g = seed_values(r["SCWS gain"])
+        w = seed_values(r["WS-353 gain"])
+        s_sig, w_sig = _sig(r["p_holm (SCWS)"]), _sig(r["p_holm (WS-353)"])
+        mean = float(np.nanmean(g)) if np.isfinite(g).any() else None
+        ratio = 100 * mean / pg if mean is not None and math.isfinite(pg) and pg else None
+        methods.append(MethodGains(key, row, seed_count(g > 0), seed_count((g > 0) & s_sig),
+                                   seed_count((g < 0) & s_sig), seed_count(w > 0),
+                                   seed_count((w > 0) & w_sig), ratio))  # fmt: skip
+    up_both = joint_count(*[seed_values(t4[m.row]["SCWS gain"]) > 0 for m in methods])
+    sig_both = joint_count(*[(seed_values(t4[m.row]["SCWS gain"]) > 0)
+                             & _sig(t4[m.row]["p_holm (SCWS)"]) for m in methods])  # fmt: skip
+    diff = seed_values(t4["V~ Ex-RPCA"]["SCWS test maxSimC"]) - seed_values(
+        t4["V~ PCA"]["SCWS test maxSimC"])  # fmt: skip
+    close = seed_count(np.abs(diff) < 0.01)
+    dim = int(rec["dim"])
+    keep = seed_values(rec["keep_original_removed"])
+    two_thirds = seed_count(keep >= 2 * dim / 3)
+    acc = accurate
+    return Facts09(
+        small=rec.get("data_size") == "small", sig=sig,
+        beats_raw=seed_count(beats_raw), beats_freq=seed_count(rho[s_name] > rho[f_name]),
+        positive=seed_count((rho[s_name] > 0) & _sig(wn[s_name]["pvalue_holm"])),
+        partial_pos=seed_count(partial), accurate=acc, wordnet=_verdict(acc),
+        methods=methods, up_both=up_both, sig_both=sig_both,
+        table4=table4_verdict(methods, sig_both),
+        diff=[float(x) for x in diff], close=close, closeness=_verdict(close),
+        keep_share=[float(x) for x in keep / dim], two_thirds=two_thirds,
+        removable=_verdict(two_thirds),
+    )  # fmt: skip
