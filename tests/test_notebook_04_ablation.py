@@ -28,3 +28,7 @@ def test_notebook_04_ablation(run_notebook):
         n = rec["n_significant"][label]
         assert n == rec["n_significantly_helped"][label] + rec["n_significantly_hurt"][label]
     assert all(math.isfinite(v) for v in rec["mean_wordsim_drop"].values())
+    # per cell, in how many seeds the drop is significant (what the Discussion's facts read)
+    for label in removals:
+        helped = sum(k == 1 for k in rec["helped_seeds"][label].values())
+        assert helped == rec["n_significantly_helped"][label], label

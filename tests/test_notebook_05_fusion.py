@@ -47,3 +47,8 @@ def test_notebook_05_fusion(run_notebook):
     for g in ("MV Gain", "G-WSG Gain", "Combined Gain"):
         assert counts[f"{g} significant up"] <= counts[f"{g} > 0"] <= n_sets
     assert rec["wordsim_mean"]["GloVe 6B-50d"] > rec["wordsim_mean"]["MVLSA (all views)"]
+    # what each system is trained on: the corpus alone, or with the side views
+    inputs = rec["system_inputs"]
+    assert set(inputs) == set(SYSTEMS)
+    assert inputs["MVLSA (corpus views)"] == inputs["GloVe"] == inputs["PPMI-SVD"] == ["corpus"]
+    assert inputs["MVLSA (all views)"][0] == "corpus" and len(inputs["MVLSA (all views)"]) > 1

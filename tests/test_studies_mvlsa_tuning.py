@@ -214,20 +214,15 @@ def test_find_records_and_compare_sizes(tmp_path):
         "old": 1
     }
     assert find_records("03_mvlsa", "small", root=tmp_path) is None
-    here = {"tuning_path": {"n_j": {"chosen": "Log"}, "r": {"chosen": "rho=0.1"}}}
-    table = mx.compare_sizes(
-        "03",
-        here,
-        find_records("03_mvlsa", "large", root=tmp_path),
-        here_size="full",
-        other_size="large",
-    )
-    assert table.loc["chosen n_j", "moved"] and not table.loc["chosen r", "moved"]
-    from workbench.studies.mvlsa._discussion import _scale_line
-
-    line = _scale_line("03", here, find_records("03_mvlsa", "large", root=tmp_path), "large")
-    assert "chosen n_j (Log here, PPMI cds=0.75 there)" in line
-    assert "No complete `large` run" in _scale_line("03", here, None, "large")
+    means = {"n_j": {"Log": 0.1, "PPMI cds=0.75": 0.2}, "r": {"1e-8": 0.1, "rho=0.1": 0.2}}
+    here = {"tuning_path": {"n_j": {"chosen": "Log"}, "r": {"chosen": "rho=0.1"}},
+            "tuning_means": means}  # fmt: skip
+    other = find_records("03_mvlsa", "large", root=tmp_path)
+    other["tuning_means"] = means
+    cmp = mx.compare_sizes("03", here, other)
+    assert cmp.moved == {"chosen n_j": ("Log", "PPMI cds=0.75")}
+    assert cmp.unchanged == ["chosen r"]
+    assert mx.compare_sizes("03", here, None) is None
     with pytest.raises(ValueError, match="notebook"):
         mx.findings("07", here)
 

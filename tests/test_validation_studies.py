@@ -299,10 +299,9 @@ TUNING_CASES = [
      ValueError, "every seed must have the same systems"),
     ("path_claims None", lambda c: mx.path_claims(None), TypeError,
      "result must be a TuningResult"),
-    ("path_claims tolerance < 0",
-     lambda c: mx.path_claims(mx.TuningResult((), c.start, c.start, (c.start,), ()),
-                              tolerance=-1),
-     ValueError, "tolerance"),
+    ("path_claims alpha > 1",
+     lambda c: mx.path_claims(mx.TuningResult((), c.start, c.start, (c.start,), ()), alpha=2),
+     ValueError, "alpha"),
     ("choice_vectors choice config", lambda c: mx.choice_vectors(c.vs, CFG, c.store), TypeError,
      "choice must be an MVLSAChoice"),
     ("choice_vectors store None", lambda c: mx.choice_vectors(c.vs, c.start, None), TypeError,
@@ -336,9 +335,8 @@ DISCUSSION_CASES = [
     ("findings of None", lambda c: mx.findings("03", None), TypeError, "rec must be"),
     ("findings unknown notebook", lambda c: mx.findings("07", {}), ValueError,
      "notebook must be '03', '04' or '05'"),
-    ("compare_sizes same sizes",
-     lambda c: mx.compare_sizes("03", {}, {}, here_size="full", other_size="full"), ValueError,
-     "must differ"),
+    ("compare_sizes other not records",
+     lambda c: mx.compare_sizes("03", {}, [1]), TypeError, "other must be a mapping"),
 ]  # fmt: skip
 
 

@@ -17,7 +17,8 @@ and ``05_fusion`` (Table 9), as pure functions returning frozen results and Data
   (``n_j``, ``W_j``, relative ``r``, view families, positional scheme, ``m``, ``k``), chosen on
   the dev halves of the rating sets with Holm-corrected tests against the previous step;
   :func:`test_comparison` / :func:`seed_comparison` read the test halves once;
-  :func:`path_claims` checks the paper's claims on the path;
+  :func:`path_claims` tests the paper's claims on the dev halves (Williams' t per set, Holm over
+  the claims' tests);
 * :class:`MVLSAConfig`, :func:`fit_mvlsa`, :func:`evaluate_system` -- one MVLSA system and its
   scores (word-similarity Spearman per rating set; AN-SYN / AN-SEM analogy accuracy);
 * :func:`run_grid`, :func:`run_study` -- a grid over one of ``n_j, t, m, k, v, r``;
@@ -25,8 +26,13 @@ and ``05_fusion`` (Table 9), as pure functions returning frozen results and Data
   their significance (Williams' test per rating set, McNemar for analogies, Holm over the table);
 * :func:`fusion_study`, :func:`choice_fusion` -- Table 9 with the gain columns (``†``
   significant after Holm) and the ``r_s`` columns;
+* :func:`run_mvlsa`, :func:`run_ablation`, :func:`run_fusion` -- notebooks 03, 04 and 05 as one
+  call each, returning frozen results (:class:`MVLSARun`, :class:`AblationRun`,
+  :class:`FusionRun`) whose ``records()`` define every record key of the notebook;
 * :func:`discussion_03`, :func:`discussion_04`, :func:`discussion_05` -- the notebooks'
-  Discussion rendered from a run's records, with the findings that move between data sizes.
+  Discussion rendered from a run's records by the templates in ``templates/``, every
+  qualitative word decided by a fact of ``_facts`` (with the findings that move between data
+  sizes).
 
 Notes
 -----
@@ -56,6 +62,7 @@ from workbench.studies.mvlsa._baselines import (
     corpus_baselines,
     corpus_baselines_seeds,
 )
+from workbench.studies.mvlsa._claims import CLAIM_STATUSES, PathClaims, path_claims
 from workbench.studies.mvlsa._comparison import (
     SeedComparison,
     TestComparison,
@@ -70,6 +77,7 @@ from workbench.studies.mvlsa._discussion import (
     findings,
 )
 from workbench.studies.mvlsa._factors import FactorStore, ViewFactor, combine_factors
+from workbench.studies.mvlsa._facts import facts_03, facts_04, facts_05
 from workbench.studies.mvlsa._fusion import (
     GAIN_COLUMNS,
     FusionResult,
@@ -86,6 +94,16 @@ from workbench.studies.mvlsa._grids import (
     default_removals,
     run_grid,
     run_study,
+)
+from workbench.studies.mvlsa._run_mvlsa import MVLSARecords, MVLSARun, run_mvlsa
+from workbench.studies.mvlsa._run_tables import (
+    AblationRecords,
+    AblationRun,
+    FusionRecords,
+    FusionRun,
+    run_ablation,
+    run_fusion,
+    system_inputs,
 )
 from workbench.studies.mvlsa._settings import (
     ANALOGY_SETS,
@@ -112,7 +130,6 @@ from workbench.studies.mvlsa._tuning import (
     choice_fusion,
     choice_vectors,
     default_tuning_steps,
-    path_claims,
     positional_scheme,
     split_wordsim,
     study_tuning,
@@ -170,6 +187,21 @@ __all__ = [
     "study_tuning",
     "tuned_choice",
     "path_claims",
+    "PathClaims",
+    "CLAIM_STATUSES",
+    "run_mvlsa",
+    "MVLSARun",
+    "MVLSARecords",
+    "run_ablation",
+    "AblationRun",
+    "AblationRecords",
+    "run_fusion",
+    "FusionRun",
+    "FusionRecords",
+    "system_inputs",
+    "facts_03",
+    "facts_04",
+    "facts_05",
     "choice_ablation",
     "choice_fusion",
     "BASELINE_NAMES",

@@ -64,7 +64,6 @@ __all__ = [
     "default_tuning_steps",
     "study_tuning",
     "tuned_choice",
-    "path_claims",
     "choice_ablation",
     "choice_fusion",
 ]
@@ -339,6 +338,9 @@ class TuningStep:
         Per dev set: ``difference`` (chosen - previous), ``pvalue`` (two-sided Williams' t),
         ``pvalue_holm`` (Holm over the sets) and ``significant`` (``pvalue_holm < alpha``).
     seconds : float
+    evaluations : dict
+        Label -> the candidate's dev evaluation (what the paper's claims are tested on,
+        :func:`~workbench.studies.mvlsa.path_claims`).
     """
 
     factor: str
@@ -348,6 +350,7 @@ class TuningStep:
     chosen: str
     tests: pd.DataFrame
     seconds: float
+    evaluations: dict[str, SystemEvaluation] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)
@@ -470,7 +473,7 @@ def tuning_path(
                 best = lab
         tests = _compare_sets(evals[prev_label], evals[best], alpha)
         out.append(TuningStep(factor, scores, mean, prev_label, best, tests,
-                              time.perf_counter() - t0))  # fmt: skip
+                              time.perf_counter() - t0, dict(evals)))  # fmt: skip
         current = options[best]
         choices.append(current)
         store.prune(current.config, start.config)
@@ -547,46 +550,6 @@ def tuned_choice(
             logger.warning("tuning cache %s unusable (%s); re-running the path",
                            hit.manifest_path, exc)  # fmt: skip
     return study_tuning(view_set, settings, seed=seed, store=store).best
-
-
-def path_claims(result: TuningResult, *, tolerance: float | None = None) -> pd.DataFrame:
-    """The paper's hyper-parameter claims checked on the dev means of the path's steps.
-
-    * Table 3: Count^1/4 is at least as good as Log (the paper's two best :math:`n_j`);
-    * Table 5: the largest ``m`` beats the smallest;
-    * Table 6: the largest ``k`` beats the smallest;
-    * "r is invariant": the dev means over the ``r`` candidates span at most ``tolerance``
-      (default: one point of Spearman).
-
-    Returns a DataFrame with ``claim``, ``measured`` (the dev means compared, x 100) and ``holds``.
-    """
-    _check_instance(result, "result", TuningResult, "a TuningResult (from tuning_path)")
-    tol = 0.01 if tolerance is None else check_float(tolerance, "tolerance", low=0)
-    steps = {s.factor: s for s in result.steps}
-    rows = []
-
-    def pts(v: float) -> str:
-        return f"{100 * v:.1f}"
-
-    if "n_j" in steps and {"Count^0.25", "Log"} <= set(steps["n_j"].mean.index):
-        m = steps["n_j"].mean
-        rows.append({"claim": "n_j: Count^1/4 >= Log (Table 3)",
-                     "measured": f"{pts(m['Count^0.25'])} vs {pts(m['Log'])}",
-                     "holds": bool(m["Count^0.25"] >= m["Log"])})  # fmt: skip
-    for factor, table in (("m", "Table 5"), ("k", "Table 6")):
-        if factor in steps and len(steps[factor].mean) > 1:
-            m = steps[factor].mean
-            labels = sorted(m.index, key=float)
-            lo, hi = labels[0], labels[-1]
-            rows.append({"claim": f"{factor}: larger {factor} is better ({table})",
-                         "measured": f"{factor} = {hi}: {pts(m[hi])} vs {factor} = {lo}: {pts(m[lo])}",
-                         "holds": bool(m[hi] > m[lo])})  # fmt: skip
-    if "r" in steps and len(steps["r"].mean) > 1:
-        m = steps["r"].mean
-        rows.append({"claim": "r: invariant (spread of dev means within one point)",
-                     "measured": f"{pts(m.min())} to {pts(m.max())}",
-                     "holds": bool(m.max() - m.min() <= tol)})  # fmt: skip
-    return pd.DataFrame(rows, columns=["claim", "measured", "holds"])
 
 
 def choice_ablation(

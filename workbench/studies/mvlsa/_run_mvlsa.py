@@ -1,0 +1,244 @@
+"""Notebook 03 as one function: baselines, the dev-tuned path, the test halves and the claims.
+
+:func:`run_mvlsa` returns a frozen :class:`MVLSARun`; its :meth:`MVLSARun.records` is the one
+definition of every record key of notebook ``03_mvlsa``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TypedDict, cast
+
+import pandas as pd
+
+from workbench._validation import check_int
+from workbench.records import to_jsonable
+from workbench.studies.mvlsa._baselines import CorpusBaselines, corpus_baselines_seeds
+from workbench.studies.mvlsa._claims import CLAIM_TEST, PathClaims, path_claims
+from workbench.studies.mvlsa._comparison import SeedComparison, seed_comparison
+from workbench.studies.mvlsa._factors import FactorStore
+from workbench.studies.mvlsa._settings import StudySettings, _check_instance, _names
+from workbench.studies.mvlsa._systems import evaluate_system
+from workbench.studies.mvlsa._tables import mrds_column
+from workbench.studies.mvlsa._tuning import (
+    TuningResult,
+    _compare_sets,
+    choice_vectors,
+    split_wordsim,
+    study_tuning,
+)
+from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set
+
+__all__ = ["CORPUS_VIEWS", "MVLSARecords", "MVLSARun", "run_mvlsa"]
+
+#: The tuned configuration on the corpus views alone (the baselines' data).
+CORPUS_VIEWS = "MVLSA (tuned, corpus views)"
+
+
+class MVLSARecords(TypedDict):
+    """The records of notebook ``03_mvlsa`` (JSON values; seeds as string keys)."""
+
+    n_views: int
+    views_per_family: dict[str, int]
+    vocab_size: int
+    n_tokens: int
+    seeds: list[int]
+    baseline_settings: dict[str, dict[str, Any]]
+    baseline_seconds: dict[str, dict[str, float]]
+    glove_loss: list[float]
+    glove_loss_per_seed: dict[str, list[float]]
+    tuning_path: dict[str, dict[str, Any]]
+    tuning_order: list[str]
+    tuning_scores: dict[str, dict[str, dict[str, float | None]]]
+    tuning_means: dict[str, dict[str, float]]
+    tuned: dict[str, str | int]
+    start: dict[str, str | int]
+    mrds_dev_men: float | None
+    test_scores: dict[str, dict[str, float | None]]
+    test_scores_sd: dict[str, dict[str, float | None]]
+    test_mean: dict[str, float | None]
+    test_mean_per_seed: dict[str, dict[str, float | None]]
+    test_tests: list[dict[str, Any]]
+    test_wins: dict[str, dict[str, int]]
+    corpus_views_vs_ppmi: dict[str, Any]
+    claims: dict[str, dict[str, Any]]
+    claims_test: str
+    claims_family_size: int
+    n_factorizations: int
+
+
+@dataclass(frozen=True, eq=False)
+class MVLSARun:
+    """Everything notebook 03 shows and records.
+
+    Attributes
+    ----------
+    view_set : ViewSet
+    seeds : tuple of int
+    baselines : dict
+        ``{seed: CorpusBaselines}``.
+    tuning : TuningResult
+        The dev-tuned path (walked with the first seed).
+    mrds_dev_men : float
+        MRDS of MEN's dev half at the pairs the tuned MVLSA scores.
+    comparison : SeedComparison
+        The test halves: the tuned MVLSA against every other system, per seed.
+    corpus_vs_ppmi : DataFrame
+        Per (seed, test set): the corpus-views MVLSA against PPMI-SVD, ``difference`` (MVLSA -
+        PPMI-SVD), two-sided Williams' t, Holm over the test sets of that one comparison (per
+        seed), ``significant``.
+    claims : PathClaims
+        The paper's claims tested on the dev halves.
+    n_factorizations : int
+        View factorizations computed (the store's count at the end of the run).
+    """
+
+    view_set: ViewSet
+    seeds: tuple[int, ...]
+    baselines: dict[int, CorpusBaselines]
+    tuning: TuningResult
+    mrds_dev_men: float
+    comparison: SeedComparison
+    corpus_vs_ppmi: pd.DataFrame
+    claims: PathClaims
+    n_factorizations: int
+
+    @property
+    def view_counts(self) -> pd.Series:
+        """Views per family."""
+        return pd.Series({f: len(v) for f, v in self.view_set.families().items()}, name="views")
+
+    @property
+    def path(self) -> pd.DataFrame:
+        """One row per step of the path (:meth:`TuningResult.summary`)."""
+        return self.tuning.summary()
+
+    @property
+    def wins(self) -> pd.DataFrame:
+        """Per system: sets on which the tuned MVLSA is significantly better / worse."""
+        return self.comparison.wins()
+
+    def corpus_vs_ppmi_counts(self) -> dict[str, int]:
+        """Sets on which the corpus-views MVLSA is significantly better / worse than PPMI-SVD in
+        every seed and in at least one seed (Holm over the sets of the comparison, per seed)."""
+        t = self.corpus_vs_ppmi
+        if not len(t):
+            return {"better, every seed": 0, "better, some seed": 0, "worse, every seed": 0,
+                    "worse, some seed": 0, "sets": 0}  # fmt: skip
+        n = len(self.seeds)
+        up = (t["significant"] & (t["difference"] > 0)).groupby(t["test_set"], sort=False).sum()
+        down = (t["significant"] & (t["difference"] < 0)).groupby(t["test_set"], sort=False).sum()
+        return {"better, every seed": int((up == n).sum()), "better, some seed": int((up > 0).sum()),
+                "worse, every seed": int((down == n).sum()),
+                "worse, some seed": int((down > 0).sum()), "sets": int(len(up))}  # fmt: skip
+
+    def records(self) -> MVLSARecords:
+        """The records of notebook 03 (the one definition of its keys)."""
+        vs, tuning, cmp = self.view_set, self.tuning, self.comparison
+        first = self.baselines[self.seeds[0]]
+        path = self.path
+        claims = self.claims.table
+        values = {
+            "n_views": len(vs.views),
+            "views_per_family": self.view_counts.to_dict(),
+            "vocab_size": len(vs.vocab),
+            "n_tokens": vs.info["n_tokens"],
+            "seeds": list(self.seeds),
+            "baseline_settings": first.settings,
+            "baseline_seconds": {seed: b.seconds for seed, b in self.baselines.items()},
+            "glove_loss": first.glove_loss,
+            "glove_loss_per_seed": {seed: b.glove_loss for seed, b in self.baselines.items()},
+            "tuning_path": path.to_dict(orient="index"),
+            "tuning_order": list(path.index),
+            "tuning_scores": {s.factor: s.scores.to_dict() for s in tuning.steps},
+            "tuning_means": {s.factor: s.mean.to_dict() for s in tuning.steps},
+            "tuned": tuning.best.describe(),
+            "start": tuning.start.describe(),
+            "mrds_dev_men": self.mrds_dev_men,
+            "test_scores": cmp.scores.mean.to_dict(),
+            "test_scores_sd": cmp.scores.sd.to_dict(),
+            "test_mean": cmp.scores.mean.loc["mean"].to_dict(),
+            "test_mean_per_seed": {
+                seed: c.scores.loc["mean"].to_dict() for seed, c in cmp.per_seed.items()
+            },  # fmt: skip
+            "test_tests": cmp.tests.to_dict(orient="records"),
+            "test_wins": self.wins.to_dict(orient="index"),
+            "corpus_views_vs_ppmi": {
+                **self.corpus_vs_ppmi_counts(),
+                "tests": self.corpus_vs_ppmi.to_dict(orient="records"),
+            },
+            "claims": claims.to_dict(orient="index"),
+            "claims_test": CLAIM_TEST,
+            "claims_family_size": self.claims.family_size,
+            "n_factorizations": self.n_factorizations,
+        }
+        return cast(MVLSARecords, to_jsonable(values))
+
+
+def run_mvlsa(
+    view_set: ViewSet,
+    settings: StudySettings,
+    *,
+    seeds: Sequence[int],
+    store: FactorStore | None = None,
+    progress: bool | None = None,
+) -> MVLSARun:
+    """Notebook 03: train the baselines for every seed, walk the dev-tuned path with the first
+    seed, score every system on the test halves once per seed and test the paper's claims on the
+    dev halves.
+
+    Parameters
+    ----------
+    view_set : ViewSet
+        From :func:`build_view_set`.
+    settings : StudySettings
+        From :func:`settings`.
+    seeds : sequence of int
+        The seeds (:func:`workbench.significance.seed_list`); the path uses the first.
+    store : FactorStore, optional
+        Where the view factors are computed (e.g. ``FactorStore(backend="dask")``).
+    """
+    _check_view_set(view_set)
+    _check_instance(settings, "settings", StudySettings,
+                    "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
+    seeds = tuple(check_int(s, "seeds entries", low=0) for s in _names(seeds, "seeds"))
+    store = store if store is not None else FactorStore()
+    _check_instance(store, "store", FactorStore, "a FactorStore")
+    baselines = corpus_baselines_seeds(view_set, settings, n_components=settings.config.n_components,
+                                       seeds=seeds)  # fmt: skip
+    tuning = study_tuning(view_set, settings, seed=seeds[0], store=store, progress=progress)
+    dev_men = split_wordsim(["MEN"], "dev")[0]
+    best = choice_vectors(view_set, tuning.best, store)
+    mrds = mrds_column([evaluate_system(best, name="best", wordsim=[dev_men], analogies=False)])
+    systems = {
+        seed: {
+            "MVLSA (paper config)": choice_vectors(view_set, tuning.start.with_seed(seed), store),
+            "MVLSA (tuned)": choice_vectors(view_set, tuning.best.with_seed(seed), store),
+            CORPUS_VIEWS: choice_vectors(
+                view_set,
+                dataclasses.replace(tuning.best, families=("positional",)).with_seed(seed),
+                store,
+            ),
+            **baselines[seed].vectors,
+        }
+        for seed in seeds
+    }
+    comparison = seed_comparison(systems, reference="MVLSA (tuned)", names=settings.wordsim,
+                                 restrict_to=view_set.words)  # fmt: skip
+    parts = []
+    for seed, c in comparison.per_seed.items():
+        ev = c.evaluations
+        if CORPUS_VIEWS in ev and "PPMI-SVD" in ev:
+            t = _compare_sets(ev["PPMI-SVD"], ev[CORPUS_VIEWS], 0.05).reset_index()
+            parts.append(t.assign(seed=seed))
+    corpus_vs_ppmi = (
+        pd.concat(parts, ignore_index=True)
+        if parts
+        else pd.DataFrame(
+            columns=["test_set", "difference", "pvalue", "pvalue_holm", "significant", "seed"]
+        )
+    )
+    return MVLSARun(view_set, seeds, baselines, tuning, float(mrds["MEN"]), comparison,
+                    corpus_vs_ppmi, path_claims(tuning), store.n_computed)  # fmt: skip
