@@ -376,8 +376,11 @@ def test_discussions(c, label, call, exc, match):
 
 
 def test_valid_input_is_normalized_not_refused(c):
-    """Integral floats and lists are accepted where they mean the same thing."""
-    assert mx.MVLSAConfig(view_rank=5.0).view_rank == 5
+    """Lists are accepted where a tuple is meant; an integral float is not an int (as in
+    scikit-learn) and is refused, naming the parameter."""
+    assert mx.MVLSAConfig(view_rank=5).view_rank == 5
+    with pytest.raises(TypeError, match="view_rank must be an integer.*5.0"):
+        mx.MVLSAConfig(view_rank=5.0)
     choice = mx.MVLSAChoice(CFG, families=["signal"])
     assert choice.families == ("signal",) and hash(choice)  # a tuple: still hashable
     assert mx.settings("small", offsets=(1, 2)).offsets == (1, 2)

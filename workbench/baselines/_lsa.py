@@ -17,8 +17,8 @@ from workbench._validation import (
     check_random_state,
 )
 from workbench.embeddings import WordVectors
-from workbench.gcca import _check_views, truncated_svd
-from workbench.views import View
+from workbench.gcca import truncated_svd
+from workbench.views import View, check_views
 
 from ._common import _word_vectors, _words_of
 
@@ -82,7 +82,7 @@ def lsa(
     power = check_float(singular_value_power, "singular_value_power")
     n_iter = check_int(n_iter, "n_iter", low=0)
     random_state = check_random_state(random_state)
-    xs, _ = _check_views(views)
+    xs, _ = check_views(views)
     raw = [getattr(v, "contexts", None) for v in views]
     labels: list[tuple[str, ...]] = [tuple(lab) for lab in raw if lab is not None]
     if len(labels) == len(raw) and len(set(labels)) > 1:

@@ -14,8 +14,7 @@ from scipy.sparse.linalg import svds
 from workbench._typing import SeedLike
 from workbench._validation import check_choice, check_float, check_int, check_random_state
 from workbench.embeddings import WordVectors
-from workbench.gcca import truncated_svd
-from workbench.gcca._linalg import _fix_signs
+from workbench.gcca import fix_signs, truncated_svd
 from workbench.views import (
     WINDOW_WEIGHTINGS,
     EncodedCorpus,
@@ -210,7 +209,7 @@ def fit_ppmi_svd(
         u, s = np.array(res.U), np.asarray(res.s)
     if s.size < k or s[-1] <= 0:
         raise ValueError(f"the PPMI matrix has rank < n_components={k}; lower n_components")
-    _fix_signs(u)
+    fix_signs(u)
     words = tuple(voc.words[i] for i in np.flatnonzero(has))
     logger.info("PPMI-SVD: %d words, %d positive entries, %g pairs", len(words), pm.nnz, n_pairs)
     return PPMISVDFit(words, u, s, n_pairs, int(pm.nnz))

@@ -10,7 +10,9 @@ Two estimators with one interface (``fit(views, y=None, *, masks=None)``, ``embe
   ``[A_j T_j]`` and its top left singular vectors, computed exactly through the eigenvectors of
   its ``(sum_j m_j) x (sum_j m_j)`` Gram matrix.
 
-and one solver, :func:`truncated_svd` (SVD of an implicitly centred, row-weighted sparse or dense
+MVLSA by parts -- :func:`view_factor` (one view's truncated SVD, :class:`ViewFactor`) and
+:func:`combine_factors` / :class:`StackedFactors` (the shared space of any selection of factors,
+for tuning paths that combine the same views many ways) -- and one solver, :func:`truncated_svd` (SVD of an implicitly centred, row-weighted sparse or dense
 matrix -- by default adaptive randomized block Krylov, stopped when the residual of the wanted
 triplets is below ``tol``; a pure function returning a frozen dataclass).
 
@@ -18,8 +20,10 @@ Views are validated by :func:`workbench.views.check_views` (a list of dense arra
 matrices or :class:`workbench.views.View` objects over the same ``N`` rows).
 """
 
-from ._base import _check_views, glove_row_weights
+from ._base import glove_row_weights
+from ._factors import StackedFactors, ViewFactor, combine_factors, view_factor
 from ._gcca import GCCA, GCCA_MAX_ROWS
+from ._linalg import fix_signs
 from ._mvlsa import MVLSA
 from ._svd import GRAM_MAX_COLS, GRAM_RANK_RATIO, SVD_TOL, TruncatedSVD, truncated_svd
 
@@ -33,5 +37,9 @@ __all__ = [
     "GRAM_MAX_COLS",
     "GRAM_RANK_RATIO",
     "SVD_TOL",
-    "_check_views",
+    "StackedFactors",
+    "ViewFactor",
+    "combine_factors",
+    "fix_signs",
+    "view_factor",
 ]

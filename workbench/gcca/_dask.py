@@ -28,7 +28,7 @@ the assembly of ``embedding_`` (``N x k``, the only large array that comes back)
    tree of tasks on the workers and only the total comes back;
 4. per row block, :math:`H_b = \tilde M_b V \Lambda^{-1/2}`, its float64 Gram matrix (tree-summed
    for the client's Löwdin factor), the corrected block and its column extremes (for the sign
-   fix of :func:`workbench.gcca._linalg._fix_signs`);
+   fix of :func:`workbench.gcca._linalg.fix_signs`);
 5. the maps :math:`U_j = B_j (S_j^2 + r_j I)^{-1/2} (\tilde M^\top H)_j`, on the worker that
    holds ``B_j``.
 
@@ -687,7 +687,7 @@ def _run(
     signs = _largest_entry_signs(np.vstack([ext[:, 0].max(axis=0), ext[:, 1].min(axis=0)]))
     hk = np.concatenate(ses.gather(hcs), axis=0)
     del hcs
-    hk *= signs.astype(hk.dtype)  # as _fix_signs
+    hk *= signs.astype(hk.dtype)  # as fix_signs
     mth = v_k * np.sqrt(lam_k) * signs  # = M~^T H
     t_gram = time.perf_counter()
 

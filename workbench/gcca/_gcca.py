@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._base import MaskInput, ViewInput, _GCCABase, _per_view, _warn_dominated
-from ._linalg import _fix_signs, _top_eigh
+from ._linalg import _top_eigh, fix_signs
 
 #: Largest number of kept rows the dense exact :class:`GCCA` accepts (it forms N x N matrices).
 GCCA_MAX_ROWS = 8000
@@ -146,7 +146,7 @@ class GCCA(_GCCABase):
                 "few shared directions); lower n_components"
             )
         hk = np.ascontiguousarray(hk)
-        _fix_signs(hk)
+        fix_signs(hk)
         h = np.zeros((prep.n_rows, k))
         h[kept] = hk
         g = hk / cs[:, None]

@@ -61,7 +61,7 @@ def _scipy_lapack_one_thread() -> Iterator[None]:
         yield
 
 
-def _fix_signs(mat: np.ndarray) -> np.ndarray:
+def fix_signs(mat: np.ndarray) -> np.ndarray:
     """Flip columns so that the largest-|.| entry of each column is positive (in place).
 
     Returns the signs (+-1 per column) that were applied.
@@ -103,7 +103,7 @@ def _signed_embedding(
     """``H`` from ``M~ V Lambda^{-1/2}`` (``h``; ``v``, ``lam``: top eigenpairs of the Gram
     matrix of ``M~``), Löwdin-corrected and sign-fixed, and :math:`\\tilde M^\\top H`."""
     h = _lowdin(h)
-    signs = _fix_signs(h)
+    signs = fix_signs(h)
     return h, v * np.sqrt(lam) * signs
 
 

@@ -27,8 +27,7 @@ from threadpoolctl import threadpool_limits
 from workbench._dask import active_client
 from workbench._validation import check_bool, check_choice, check_float, check_int
 from workbench.cluster import BACKENDS
-from workbench.gcca import MVLSA, truncated_svd
-from workbench.gcca._linalg import _fix_signs, _lowdin, _scipy_lapack_one_thread, _top_eigh
+from workbench.gcca import StackedFactors, ViewFactor, combine_factors, view_factor
 from workbench.studies.mvlsa._settings import SVD_SOLVERS, MVLSAConfig, _check_instance
 from workbench.views import preprocess
 
@@ -37,30 +36,6 @@ logger = logging.getLogger(__name__)
 _MISSING = object()  # FactorStore._lookup: no usable stored factor
 
 __all__ = ["ViewFactor", "FactorStore", "combine_factors"]
-
-
-@dataclass(frozen=True, eq=False)
-class ViewFactor:
-    """Rank-``m`` SVD of one centred (weighted) view on its observed rows.
-
-    ``rows`` are the observed row indices, ``weights`` their eq. (12) weights (ones without row
-    weighting), ``U`` (len(rows) x m) and ``s`` the singular values.
-    """
-
-    name: str
-    rows: np.ndarray
-    weights: np.ndarray
-    U: np.ndarray
-    s: np.ndarray
-    complete: bool = False
-
-    def sliced(self, m: int) -> ViewFactor:
-        """The leading ``m`` singular triplets (``self`` when it has no more than ``m``)."""
-        if m >= self.s.size:
-            return self
-        return ViewFactor(
-            self.name, self.rows, self.weights, self.U[:, :m], self.s[:m], self.complete
-        )
 
 
 def _view_seed(name: str, seed: int) -> int:
@@ -76,23 +51,18 @@ def compute_factor(
     n_iter: int = 5,
     svd_solver: str = "randomized",
 ) -> ViewFactor:
-    """Truncated SVD of one (preprocessed) :class:`workbench.views.View`, as MVLSA takes it."""
-    est = MVLSA(1, view_rank=m, row_weighting=row_weighting)
-    prep = est._prepare([view.matrix], [view.observed])  # type: ignore[attr-defined]
-    x, rows, w = prep.view_rows(0)
-    res = truncated_svd(
-        x,
-        int(min(m, rows.size, x.shape[1])),
-        center=True,
-        row_weights=None if est._weighting() is None else w,
-        method=svd_solver,
-        n_iter=n_iter,
+    """Truncated SVD of one (preprocessed) :class:`workbench.views.View`, as MVLSA takes it
+    (:func:`workbench.gcca.view_factor` with the view's own random stream)."""
+    return view_factor(
+        view.matrix,  # type: ignore[attr-defined]
+        m,
+        observed=view.observed,  # type: ignore[attr-defined]
+        name=view.name,  # type: ignore[attr-defined]
+        row_weighting=row_weighting,
         random_state=np.random.default_rng(_view_seed(view.name, seed)),  # type: ignore[attr-defined]
+        n_iter=n_iter,
+        svd_solver=svd_solver,
     )
-    if res.s.size == 0:
-        raise ValueError(f"view {view.name} has rank 0 (after centring it is all zeros)")  # type: ignore[attr-defined]
-    complete = res.s.size < m  # the view's whole (numerical) rank: no larger m exists
-    return ViewFactor(view.name, rows, w, np.asarray(res.U), np.asarray(res.s), complete)  # type: ignore[attr-defined]
 
 
 @dataclass
@@ -216,7 +186,7 @@ class FactorStore:
         # the factors are held by the cache entry, so their ids cannot be reused meanwhile
         key = (tuple(id(f.U) for f in factors), tuple(f.s.size for f in factors), n_rows)
         if self._last is None or self._last[0] != key:
-            stacked = _Stacked.of(factors, n_rows)
+            stacked = StackedFactors.of(factors, n_rows)
             self._last = (key, stacked, stacked.gram(), {}, tuple(factors))
         _, stacked, gram, eigs, _ = self._last
         t = stacked.shrinkage(regularization, relative_regularization)
@@ -298,119 +268,3 @@ def _check_combine(
                 f"n_rows={n_rows} is too small: factor {f.name!r} has row {int(f.rows.max())}"
             )
     return n_rows, n_components, regularization, relative
-
-
-def combine_factors(
-    factors: Sequence[ViewFactor],
-    n_rows: int,
-    n_components: int,
-    *,
-    regularization: float = 1e-8,
-    relative_regularization: bool = False,
-) -> np.ndarray:
-    r"""The MVLSA shared space of views given by their factors.
-
-    Parameters
-    ----------
-    factors : sequence of ViewFactor
-    n_rows : int
-        Rows of the views.
-    n_components : int
-        ``k``.
-    regularization, relative_regularization :
-        ``r_j`` (or :math:`\rho` with :math:`r_j = \rho s_{j,1}^2`), as in
-        :class:`workbench.gcca.MVLSA`.
-
-    Returns
-    -------
-    ndarray, shape (n_rows, n_components)
-        ``H`` (orthonormal columns on the rows observed in some view, zero elsewhere), sign-fixed.
-
-    Notes
-    -----
-    :math:`\tilde M = C^{-1/2} [D_1 A_1 T_1, \dots, D_J A_J T_J]` with
-    :math:`T_j = S_j (S_j^2 + r_j I)^{-1/2}` and :math:`C = \sum_j D_j^2`; ``H`` holds the top
-    ``k`` left singular vectors of :math:`\tilde M` (eigh of its Gram matrix), as in
-    :meth:`workbench.gcca.MVLSA.fit`.
-    """
-    n_rows, n_components, regularization, relative_regularization = _check_combine(
-        factors, n_rows, n_components, regularization, relative_regularization
-    )
-    stacked = _Stacked.of(factors, n_rows)
-    t = stacked.shrinkage(regularization, relative_regularization)
-    return stacked.embedding(t, n_components, stacked.gram())
-
-
-@dataclass(frozen=True, eq=False)
-class _Stacked:
-    """:math:`C^{-1/2} [D_1 A_1, \\dots, D_J A_J]` on the rows observed in some view (the
-    regularization enters as a column scaling :math:`T`, so one Gram matrix serves every
-    :math:`r`: :math:`\tilde M^\top \tilde M = T (S^\top S) T`)."""
-
-    stack: np.ndarray
-    kept: np.ndarray
-    n_rows: int
-    svals: tuple[np.ndarray, ...]
-
-    @classmethod
-    def of(cls, factors: Sequence[ViewFactor], n_rows: int) -> _Stacked:
-        if not factors:
-            raise ValueError("no view factor to combine")
-        c = np.zeros(n_rows)
-        for f in factors:
-            c[f.rows] += f.weights**2
-        kept = np.flatnonzero(c > 0)
-        pos = np.full(n_rows, -1)
-        pos[kept] = np.arange(kept.size)
-        inv_sqrt_c = 1.0 / np.sqrt(c[kept])
-        widths = [f.s.size for f in factors]
-        stack = np.zeros((kept.size, sum(widths)), order="F")
-        off = 0
-        for f, mj in zip(factors, widths):
-            scale = f.weights * inv_sqrt_c[pos[f.rows]]
-            stack[pos[f.rows], off : off + mj] = f.U * scale[:, None]
-            off += mj
-        return cls(stack, kept, n_rows, tuple(f.s for f in factors))
-
-    def shrinkage(self, regularization: float, relative: bool) -> np.ndarray:
-        """:math:`T = S (S^2 + r)^{-1/2}` of every stacked column."""
-        parts = []
-        for s in self.svals:
-            r_j = regularization * float(s[0]) ** 2 if relative else regularization
-            parts.append(s / np.sqrt(s**2 + r_j))
-        return np.concatenate(parts)
-
-    def gram(self) -> np.ndarray:
-        g = self.stack.T @ self.stack
-        g += g.T
-        g *= 0.5
-        return g
-
-    def eig(
-        self, t: np.ndarray, n_components: int, gram: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        if n_components > t.size:
-            raise ValueError(
-                f"n_components={n_components} exceeds the stacked rank {t.size}; lower it"
-            )
-        g = gram * t[:, None] * t[None, :]
-        with _scipy_lapack_one_thread():
-            lam, vec, n_pos = _top_eigh(g, n_components, np.finfo(np.float64).eps)
-        if n_pos < n_components:
-            raise ValueError(f"the views span only {n_pos} shared directions; lower n_components")
-        return lam, vec
-
-    def embedding(
-        self,
-        t: np.ndarray,
-        n_components: int,
-        gram: np.ndarray,
-        eig: tuple[np.ndarray, np.ndarray] | None = None,
-    ) -> np.ndarray:
-        lam, vec = self.eig(t, n_components, gram) if eig is None else eig
-        lam, vec = lam[:n_components], vec[:, :n_components]
-        hk = _lowdin(self.stack @ (t[:, None] * vec / np.sqrt(lam)))
-        _fix_signs(hk)
-        h = np.zeros((self.n_rows, n_components))
-        h[self.kept] = hk
-        return h
