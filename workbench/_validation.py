@@ -41,6 +41,8 @@ __all__ = [
     "check_float",
     "check_bool",
     "check_choice",
+    "check_instance",
+    "check_sequence",
     "check_nan_policy",
     "check_array",
     "check_finite",
@@ -196,6 +198,27 @@ def check_choice(value: Any, name: str, choices: Collection[_T]) -> _T:
         listed = ", ".join(repr(c) for c in choices)
         raise ValueError(f"{name} must be one of {listed}; got {value!r}")
     return value
+
+
+def check_instance(value: Any, name: str, types: type[_T], what: str) -> _T:
+    """``value`` if it is an instance of ``types``, else a ``TypeError`` naming ``name``,
+    ``what`` is expected (e.g. ``"a ViewSet (from build_view_set)"``) and what was given."""
+    if not isinstance(value, types):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
+    return value
+
+
+def check_sequence(values: Any, name: str, *, allow_empty: bool = False) -> tuple[Any, ...]:
+    """``values`` as a tuple; a single string (which would iterate by character), a non-iterable
+    or (unless ``allow_empty``) an empty collection is refused with an error naming ``name``."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Collection):
+        hint = "; wrap a single name in a list" if isinstance(values, (str, bytes)) else ""
+        raise TypeError(
+            f"{name} must be a list or tuple, got {values!r} ({type(values).__name__}){hint}"
+        )
+    if not values and not allow_empty:
+        raise ValueError(f"{name} is empty")
+    return tuple(values)
 
 
 def check_nan_policy(nan_policy: Any) -> NanPolicy:

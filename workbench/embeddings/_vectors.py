@@ -16,7 +16,7 @@ from workbench._validation import (
     check_choice,
     check_int,
 )
-from workbench.views._base import WordIndexed
+from workbench.views import WordIndexed
 
 logger = logging.getLogger(__name__)
 

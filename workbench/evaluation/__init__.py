@@ -27,6 +27,7 @@ from .accuracy import AccuracyResult, evaluate_toefl, knn_classify
 from .analogies import GEOGRAPHIC_SECTION, AnalogyResult, evaluate_analogies
 from .retrieval import RetrievalResult, crosslingual_retrieval, retrieval
 from .scws import SCWSResult, evaluate_scws, sense_probabilities
+from .systems import ANALOGY_SETS, SystemEvaluation, evaluate_system
 from .wordsim import WordSimResult, evaluate_wordsim, wordsim_suite
 
 __all__ = [
@@ -43,6 +44,9 @@ __all__ = [
     "retrieval",
     "crosslingual_retrieval",
     "knn_classify",
+    "ANALOGY_SETS",
+    "SystemEvaluation",
+    "evaluate_system",
     "lookup_row",
     "sense_probabilities",
     "GEOGRAPHIC_SECTION",

@@ -20,7 +20,6 @@ from workbench.explore._output import (
     output_area,
     show_message,
 )
-from workbench.studies._text import as_float
 from workbench.studies.mvlsa import AblationSeeds
 
 __all__ = ["ablation_detail", "ablation_explorer"]
@@ -67,19 +66,19 @@ def ablation_detail(
     for seed, res in ablation.per_seed.items():
         removed = tuple(res.removals.get(removal, ()))
         rows[seed] = {
-            "All views": 100 * as_float(res.scores.loc[test_set, "All views"]),
-            f"without ({removal})": 100 * as_float(res.scores.loc[test_set, removal]),
-            "drop (points)": 100 * as_float(res.drops.loc[removal, test_set]),
-            "p": as_float(res.pvalues.loc[removal, test_set]),
-            "p (Holm)": as_float(res.pvalues_corrected.loc[removal, test_set]),
+            "All views": 100 * float(res.scores.loc[test_set, "All views"]),  # type: ignore[arg-type]
+            f"without ({removal})": 100 * float(res.scores.loc[test_set, removal]),  # type: ignore[arg-type]
+            "drop (points)": 100 * float(res.drops.loc[removal, test_set]),  # type: ignore[arg-type]
+            "p": float(res.pvalues.loc[removal, test_set]),  # type: ignore[arg-type]
+            "p (Holm)": float(res.pvalues_corrected.loc[removal, test_set]),  # type: ignore[arg-type]
             "significant": bool(res.significant.loc[removal, test_set]),
         }
     table = pd.DataFrame.from_dict(rows, orient="index").rename_axis("seed")
-    mean = as_float(drops.loc[removal, test_set])
-    sd = as_float(ablation.drops.sd.loc[removal, test_set])
+    mean = float(drops.loc[removal, test_set])  # type: ignore[arg-type]
+    sd = float(ablation.drops.sd.loc[removal, test_set])  # type: ignore[arg-type]
     n = int(ablation.n_seeds)
-    helped = int(as_float(ablation.helped.loc[removal, test_set]))
-    hurt = int(as_float(ablation.hurt.loc[removal, test_set]))
+    helped = int(float(ablation.helped.loc[removal, test_set]))  # type: ignore[arg-type]
+    hurt = int(float(ablation.hurt.loc[removal, test_set]))  # type: ignore[arg-type]
     what = f"{removal} (removes {', '.join(removed)})" if removed else removal
     if not math.isfinite(mean):
         return f"{what} on {test_set}: no comparison (no item scored by both systems)", table

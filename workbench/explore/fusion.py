@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.embeddings import WordVectors
+from workbench.evaluation import SystemEvaluation, evaluate_system
 from workbench.explore._output import (
     append_display,
     default_test_set,
@@ -28,8 +29,7 @@ from workbench.explore._output import (
 )
 from workbench.gcca import MVLSA
 from workbench.significance import holm
-from workbench.studies.mvlsa import FusionResult, MVLSAConfig, SystemEvaluation, evaluate_system
-from workbench.studies.mvlsa._tables import _pairwise
+from workbench.studies.mvlsa import FusionResult, MVLSAConfig, pairwise_tests
 from workbench.views import Vocabulary, embedding_view
 
 __all__ = ["DEFAULT_PARTS", "FusionExplorer", "fusion_explorer"]
@@ -146,7 +146,7 @@ class FusionExplorer:
         frames = []
         for name in key:
             part = self.evaluation(name)
-            cmp = _pairwise(part, fused, self.alpha)
+            cmp = pairwise_tests(part, fused, self.alpha)
             frames.append(pd.DataFrame({
                 "test set": cmp.index, "part": name,
                 "part score": 100 * part.scores().reindex(cmp.index).to_numpy(dtype=float),

@@ -21,6 +21,7 @@ from .compare import (
     BootstrapResult,
     ComparisonResult,
     SuperiorSetResult,
+    adjust_finite,
     bonferroni,
     bootstrap_ci,
     compare_accuracy,
@@ -75,6 +76,7 @@ __all__ = [
     "bootstrap_ci",
     "bonferroni",
     "holm",
+    "adjust_finite",
     "smallest_superior_set",
     "results_table",
 ]

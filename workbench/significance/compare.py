@@ -532,6 +532,26 @@ def holm(pvalues: Any) -> Any:
     return _wrap(out.reshape(arr.shape), like)
 
 
+def adjust_finite(pvalues: Any, correction: Callable[[np.ndarray], Any] | None = None) -> Any:
+    """``correction`` (Holm's by default) over the finite p-values of ``pvalues`` only, the same
+    shape and container (a pandas Series keeps its index); NaN where a test could not be
+    computed (NaN p-value), so an untestable cell neither counts in the family nor gets a value.
+
+    Examples
+    --------
+    >>> adjust_finite([0.01, np.nan, 0.04])
+    array([0.02,  nan, 0.04])
+    """
+    fn = holm if correction is None else correction
+    index = pvalues.index if isinstance(pvalues, pd.Series) else None
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = np.isfinite(p)
+    if ok.any():
+        out[ok] = np.asarray(fn(p[ok]))
+    return out if index is None else pd.Series(out, index=index, name=pvalues.name)
+
+
 @dataclass(frozen=True)
 class SuperiorSetResult:
     """The smallest set of systems significantly better than all the others."""

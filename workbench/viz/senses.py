@@ -18,7 +18,6 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from workbench.studies._text import as_float
 from workbench.studies.senses import SensePairStudy, SparseNoiseStudy
 
 __all__ = [
@@ -144,10 +143,10 @@ def plot_listed_pairs(study: SensePairStudy) -> Figure:
     ax1.set_title("(a) alignment")
     ax2.barh(y, 100 * s.mean.loc[models, "pseudo_fraction"],
              xerr=_sd(100 * s.sd.loc[models, "pseudo_fraction"], n), color=colors, capsize=3)  # fmt: skip
-    base = 100 * as_float(s.mean.loc["all sense pairs (base rate)", "pseudo_fraction"])
+    base = 100 * float(s.mean.loc["all sense pairs (base rate)", "pseudo_fraction"])  # type: ignore[arg-type]
     ax2.axvline(base, color="black", ls="--", lw=1, label="base rate (all pairs)")
     if n > 1:
-        bsd = 100 * as_float(s.sd.loc["all sense pairs (base rate)", "pseudo_fraction"])
+        bsd = 100 * float(s.sd.loc["all sense pairs (base rate)", "pseudo_fraction"])  # type: ignore[arg-type]
         ax2.axvspan(base - bsd, base + bsd, color="0.85", zorder=0)
     top = max(100 * float(s.mean.loc[models, "pseudo_fraction"].max()), base)
     ax2.set_xlim(0, 1.3 * top + 1.0)
@@ -176,7 +175,7 @@ def plot_removal_curve(study: SparseNoiseStudy) -> Figure:
             sd = 100 * c.sd[m].to_numpy(dtype=float)
             ax.fill_between(x, mean - sd, mean + sd, color=st["color"], alpha=0.15, lw=0)
         chosen = [r.chosen[m] for r in study.runs.values()]
-        ys = [100 * as_float(c.mean.loc[k, m]) for k in chosen]
+        ys = [100 * float(c.mean.loc[k, m]) for k in chosen]  # type: ignore[arg-type]
         ax.scatter(chosen, ys, marker="v", s=40, color=st["color"], edgecolors="black", zorder=4)
     ax.axhline(100 * float(c.mean.iloc[0]["PCA"]), color="0.3", ls=":", lw=1, label="original")
     ax.set_xlabel("number of removed dimensions")
@@ -206,13 +205,13 @@ def plot_elimination_gains(study: SparseNoiseStudy, *, paper: pd.DataFrame | Non
     x = np.arange(len(sets))
     for off, row in zip((-width / 2, width / 2), rows):
         key = row.split()[-1]
-        vals = np.array([[100 * as_float(r.table4.loc[row, g]) for g, _, _ in sets] for r in runs])
+        vals = np.array([[100 * float(r.table4.loc[row, g]) for g, _, _ in sets] for r in runs])  # type: ignore[arg-type]
         mean = vals.mean(axis=0)
         sd = vals.std(axis=0, ddof=1) if n > 1 else None
         ax.bar(x + off, mean, width, yerr=sd, capsize=3, color=_METHOD_STYLE[key]["color"],
                alpha=0.8, label=key)  # fmt: skip
         for j, (_, pcol, _) in enumerate(sets):
-            k = sum(as_float(r.table4.loc[row, pcol]) < 0.05 for r in runs)
+            k = sum(float(r.table4.loc[row, pcol]) < 0.05 for r in runs)  # type: ignore[arg-type]
             top = max(mean[j] + (sd[j] if sd is not None else 0.0), 0.0)
             ax.text(x[j] + off, top + 0.2, f"{k}/{n}" + ("*" if k == n else ""), ha="center",
                     va="bottom", fontsize=8)  # fmt: skip
@@ -220,7 +219,7 @@ def plot_elimination_gains(study: SparseNoiseStudy, *, paper: pd.DataFrame | Non
             prow = f"V~_{key}"
             if prow in paper.index:
                 gains = [
-                    as_float(paper.loc[prow, col]) - as_float(paper.loc["V", col])
+                    float(paper.loc[prow, col]) - float(paper.loc["V", col])  # type: ignore[arg-type]
                     for _, _, col in sets
                 ]
                 ax.scatter(x + off, gains, marker="D", facecolors="none", edgecolors="black",

@@ -17,9 +17,14 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from workbench.significance import compare_accuracy, compare_wordsim, seed_agreement, seed_summary
+from workbench.significance import (
+    adjust_finite,
+    compare_accuracy,
+    compare_wordsim,
+    seed_agreement,
+    seed_summary,
+)
 
-from .._pvalues import adjust_finite
 from .._text import as_float, reported_fraction
 from ._run import EIGEN, LEXICON_NAMES, EmbeddingScores, Label, PriorStudy, label_key
 

@@ -120,7 +120,7 @@ from workbench.studies.mvlsa._systems import (
     evaluate_system,
     fit_mvlsa,
 )
-from workbench.studies.mvlsa._tables import marked_table, mrds_column, scores_frame
+from workbench.studies.mvlsa._tables import marked_table, mrds_column, pairwise_tests, scores_frame
 from workbench.studies.mvlsa._tuning import (
     POSITIONAL_SCHEMES,
     MVLSAChoice,
@@ -155,6 +155,7 @@ __all__ = [
     "scores_frame",
     "mrds_column",
     "marked_table",
+    "pairwise_tests",
     "GridResult",
     "run_grid",
     "run_study",

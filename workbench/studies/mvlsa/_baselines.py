@@ -16,7 +16,7 @@ from workbench._io import content_hash
 from workbench._validation import check_bool, check_int
 from workbench.datasets import Corpus, load_corpus
 from workbench.embeddings import WordVectors
-from workbench.studies.mvlsa._settings import StudySettings, _check_instance, _names
+from workbench.studies.mvlsa._settings import StudySettings, check_instance, check_sequence
 from workbench.studies.mvlsa._viewsets import (
     BASELINE_CACHE,
     ViewSet,
@@ -175,10 +175,10 @@ def corpus_baselines_seeds(
         ``{seed: CorpusBaselines}`` (``seconds`` is 0 for what came from the cache).
     """
     _check_view_set(view_set)
-    _check_instance(settings, "settings", StudySettings,
+    check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
     n_components = check_int(n_components, "n_components", low=1)
-    seeds = [check_int(s, "seeds entries", low=0) for s in _names(seeds, "seeds")]
+    seeds = [check_int(s, "seeds entries", low=0) for s in check_sequence(seeds, "seeds")]
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"seeds must be distinct, got {seeds!r}")
     cache = check_bool(cache, "cache")

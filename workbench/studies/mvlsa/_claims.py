@@ -15,11 +15,10 @@ import numpy as np
 import pandas as pd
 
 from workbench._validation import check_float
+from workbench.significance import adjust_finite
 from workbench.studies.mvlsa._facts import ClaimStatus, claim_status
-from workbench.studies.mvlsa._settings import _check_instance
+from workbench.studies.mvlsa._settings import check_instance
 from workbench.studies.mvlsa._tuning import TuningResult, TuningStep, _compare_sets
-
-from .._pvalues import adjust_finite
 
 __all__ = ["CLAIM_STATUSES", "ClaimStatus", "PathClaims", "path_claims"]
 
@@ -88,7 +87,7 @@ def path_claims(result: TuningResult, *, alpha: float = 0.05) -> PathClaims:
     significantly, and otherwise shows *no detectable difference* (consistent with the claim;
     no test can show that there is no difference).
     """
-    _check_instance(result, "result", TuningResult, "a TuningResult (from tuning_path)")
+    check_instance(result, "result", TuningResult, "a TuningResult (from tuning_path)")
     alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
     steps = {s.factor: s for s in result.steps}
     specs: list[dict[str, object]] = []

@@ -10,12 +10,11 @@ import pandas as pd
 
 from workbench._validation import check_float, check_int
 from workbench.embeddings import WordVectors
-from workbench.significance import SeedSummary, seed_summary
+from workbench.evaluation import SystemEvaluation, evaluate_system
+from workbench.significance import SeedSummary, adjust_finite, seed_summary
 from workbench.studies.mvlsa._settings import PAPER_WORDSIM
-from workbench.studies.mvlsa._systems import SystemEvaluation, _check_vectors, evaluate_system
+from workbench.studies.mvlsa._systems import _check_vectors
 from workbench.studies.mvlsa._tuning import _compare_sets, split_wordsim
-
-from .._pvalues import adjust_finite
 
 __all__ = ["TestComparison", "test_comparison", "SeedComparison", "seed_comparison"]
 

@@ -28,7 +28,7 @@ from workbench._dask import active_client
 from workbench._validation import check_bool, check_choice, check_float, check_int
 from workbench.cluster import BACKENDS
 from workbench.gcca import StackedFactors, ViewFactor, combine_factors, view_factor
-from workbench.studies.mvlsa._settings import SVD_SOLVERS, MVLSAConfig, _check_instance
+from workbench.studies.mvlsa._settings import SVD_SOLVERS, MVLSAConfig, check_instance
 from workbench.views import preprocess
 
 logger = logging.getLogger(__name__)
@@ -128,7 +128,7 @@ class FactorStore:
     ) -> tuple[tuple[object, ...], int, object]:
         """``(key, m, stored factor sliced to m / None / _MISSING)`` of ``view`` under
         ``config``."""
-        _check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
+        check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
         if not all(hasattr(view, a) for a in ("name", "matrix", "observed", "family")):
             raise TypeError(f"view must be a View, got {type(view).__name__}")
         m = check_int(config.view_rank if m is None else m, "m", low=1)
@@ -163,7 +163,7 @@ class FactorStore:
         ``keep`` and ``also`` (a tuning path calls it after each step to bound memory, keeping
         its start, which the final comparison needs again)."""
         for i, c in enumerate((keep, *also)):
-            _check_instance(c, "keep" if i == 0 else "also", MVLSAConfig, "an MVLSAConfig")
+            check_instance(c, "keep" if i == 0 else "also", MVLSAConfig, "an MVLSAConfig")
         want = {(c.spec(), c.row_weighting, c.random_state) for c in (keep, *also)}
         self._items = {k: v for k, v in self._items.items() if k[1:] in want}
         self._last = None
@@ -262,7 +262,7 @@ def _check_combine(
     if isinstance(factors, (str, bytes)) or not isinstance(factors, Sequence):
         raise TypeError(f"factors must be a sequence of ViewFactor, got {type(factors).__name__}")
     for f in factors:
-        _check_instance(f, "factors entries", ViewFactor, "a ViewFactor")
+        check_instance(f, "factors entries", ViewFactor, "a ViewFactor")
         if f.rows.size and int(f.rows.max()) >= n_rows:
             raise ValueError(
                 f"n_rows={n_rows} is too small: factor {f.name!r} has row {int(f.rows.max())}"

@@ -15,13 +15,19 @@ from tqdm.auto import tqdm
 from workbench._validation import check_bool, check_float
 from workbench.embeddings import WordVectors
 from workbench.gcca import MVLSA
-from workbench.significance import ResultsTable, SeedSummary, seed_agreement, seed_summary
+from workbench.significance import (
+    ResultsTable,
+    SeedSummary,
+    adjust_finite,
+    seed_agreement,
+    seed_summary,
+)
 from workbench.studies.mvlsa._settings import (
     PAPER_WORDSIM,
     MVLSAConfig,
-    _check_instance,
     _check_seed_results,
-    _names,
+    check_instance,
+    check_sequence,
 )
 from workbench.studies.mvlsa._systems import (
     SystemEvaluation,
@@ -29,11 +35,9 @@ from workbench.studies.mvlsa._systems import (
     evaluate_system,
     fit_mvlsa,
 )
-from workbench.studies.mvlsa._tables import _pairwise, marked_table, scores_frame
+from workbench.studies.mvlsa._tables import marked_table, pairwise_tests, scores_frame
 from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set
 from workbench.views import embedding_view
-
-from .._pvalues import adjust_finite
 
 logger = logging.getLogger(__name__)
 
@@ -113,13 +117,13 @@ def fusion_study(
     :func:`choice_vectors`); ``extra`` adds reference systems (e.g. PPMI-SVD) to the table.
     """
     _check_view_set(view_set)
-    _check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
+    check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
     _check_vectors(glove, "glove")
     _check_vectors(wsg, "wsg")
     if pretrained is not None:
         _check_vectors(pretrained, "pretrained")
-    corpus_families = _names(corpus_families, "corpus_families")
-    fuse = _names(fuse, "fuse", allow_empty=True)
+    corpus_families = check_sequence(corpus_families, "corpus_families")
+    fuse = check_sequence(fuse, "fuse", allow_empty=True)
     if len(set(fuse)) != len(fuse):
         raise ValueError(f"fuse names a system twice: {list(fuse)}")
     combined = check_bool(combined, "combined")
@@ -186,8 +190,8 @@ def fusion_study(
     }
     order = list(evals.values())
     scores = scores_frame(order)
-    mv = _pairwise(evals["MVLSA (corpus views)"], evals["MVLSA (all views)"], alpha)
-    gw = _pairwise(evals["MVLSA (all views)"], evals["MV-G-WSG"], alpha)
+    mv = pairwise_tests(evals["MVLSA (corpus views)"], evals["MVLSA (all views)"], alpha)
+    gw = pairwise_tests(evals["MVLSA (all views)"], evals["MV-G-WSG"], alpha)
     gains = pd.DataFrame(
         {
             "MV Gain": mv["difference"],
@@ -200,7 +204,7 @@ def fusion_study(
     )
     gain_cols = ["MV Gain", "G-WSG Gain"]
     if combined:
-        cb = _pairwise(evals["MVLSA (all views)"], evals["MVLSA Combined"], alpha)
+        cb = pairwise_tests(evals["MVLSA (all views)"], evals["MVLSA Combined"], alpha)
         gains["Combined Gain"] = cb["difference"]
         gains["Combined Gain_pvalue"] = cb["pvalue"]
         gains["Combined Gain_significant"] = cb["significant"]

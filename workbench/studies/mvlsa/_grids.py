@@ -16,6 +16,7 @@ from workbench.embeddings import WordVectors
 from workbench.significance import (
     ResultsTable,
     SeedSummary,
+    adjust_finite,
     bonferroni,
     holm,
     seed_agreement,
@@ -26,10 +27,10 @@ from workbench.studies.mvlsa._settings import (
     PARAM_ALIASES,
     GridValue,
     MVLSAConfig,
-    _check_instance,
     _check_seed_results,
-    _names,
     _pairs,
+    check_instance,
+    check_sequence,
 )
 from workbench.studies.mvlsa._systems import (
     FittedSystem,
@@ -37,10 +38,8 @@ from workbench.studies.mvlsa._systems import (
     evaluate_system,
     fit_mvlsa,
 )
-from workbench.studies.mvlsa._tables import _pairwise, marked_table, scores_frame
+from workbench.studies.mvlsa._tables import marked_table, pairwise_tests, scores_frame
 from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set
-
-from .._pvalues import adjust_finite
 
 logger = logging.getLogger(__name__)
 
@@ -101,8 +100,8 @@ def run_grid(
     """
     _check_view_set(view_set)
     fld = _field(param)
-    _check_instance(base, "base", MVLSAConfig, "an MVLSAConfig")
-    values = _names(values, f"values of the grid over {param!r}", allow_empty=True)
+    check_instance(base, "base", MVLSAConfig, "an MVLSAConfig")
+    values = check_sequence(values, f"values of the grid over {param!r}", allow_empty=True)
     if not values:
         raise ValueError(f"grid over {param!r} has no values")
     ks: list[int] = []
@@ -219,7 +218,7 @@ def default_removals(
     _check_view_set(view_set)
     fams = view_set.families()
     if single_views is not None:
-        single_views = _names(single_views, "single_views", allow_empty=True)
+        single_views = check_sequence(single_views, "single_views", allow_empty=True)
         unknown = [v for v in single_views if v not in view_set.names]
         if unknown:
             raise ValueError(f"single_views names unknown views {unknown}; views: {view_set.names}")
@@ -268,7 +267,7 @@ def ablation_study(
     if correction not in ("holm", "bonferroni", "none"):
         raise ValueError(f"correction must be 'holm', 'bonferroni' or 'none', got {correction!r}")
     _check_view_set(view_set)
-    _check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
+    check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
     alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
     analogies = check_bool(analogies, "analogies")
     if vectors_of is not None and not callable(vectors_of):
@@ -281,7 +280,7 @@ def ablation_study(
     removals = dict(default_removals(view_set) if removals is None else removals)
     if not removals:
         raise ValueError("no removal to evaluate")
-    rem = {k: _names(v, f"removals[{k!r}]") for k, v in removals.items()}
+    rem = {k: check_sequence(v, f"removals[{k!r}]") for k, v in removals.items()}
     if "All views" in rem:
         raise ValueError("'All views' labels the system without removal; rename that removal")
     for names in rem.values():
@@ -302,7 +301,7 @@ def ablation_study(
         evals.append(run(label, view_set.select(exclude=names)))
     drops, pvals = {}, {}
     for e in evals[1:]:
-        cmp = _pairwise(full, e, alpha)
+        cmp = pairwise_tests(full, e, alpha)
         drops[e.name] = -cmp["difference"]
         pvals[e.name] = cmp["pvalue"]
     drops_df = pd.DataFrame(drops).T

@@ -14,13 +14,13 @@ from typing import Any, TypedDict, cast
 import pandas as pd
 
 from workbench._validation import check_int
+from workbench.evaluation import evaluate_system
 from workbench.records import to_jsonable
 from workbench.studies.mvlsa._baselines import CorpusBaselines, corpus_baselines_seeds
 from workbench.studies.mvlsa._claims import CLAIM_TEST, PathClaims, path_claims
 from workbench.studies.mvlsa._comparison import SeedComparison, seed_comparison
 from workbench.studies.mvlsa._factors import FactorStore
-from workbench.studies.mvlsa._settings import StudySettings, _check_instance, _names
-from workbench.studies.mvlsa._systems import evaluate_system
+from workbench.studies.mvlsa._settings import StudySettings, check_instance, check_sequence
 from workbench.studies.mvlsa._tables import mrds_column
 from workbench.studies.mvlsa._tuning import (
     TuningResult,
@@ -201,11 +201,11 @@ def run_mvlsa(
         Where the view factors are computed (e.g. ``FactorStore(backend="dask")``).
     """
     _check_view_set(view_set)
-    _check_instance(settings, "settings", StudySettings,
+    check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
-    seeds = tuple(check_int(s, "seeds entries", low=0) for s in _names(seeds, "seeds"))
+    seeds = tuple(check_int(s, "seeds entries", low=0) for s in check_sequence(seeds, "seeds"))
     store = store if store is not None else FactorStore()
-    _check_instance(store, "store", FactorStore, "a FactorStore")
+    check_instance(store, "store", FactorStore, "a FactorStore")
     baselines = corpus_baselines_seeds(view_set, settings, n_components=settings.config.n_components,
                                        seeds=seeds)  # fmt: skip
     tuning = study_tuning(view_set, settings, seed=seeds[0], store=store, progress=progress)

@@ -24,7 +24,12 @@ from workbench.studies.mvlsa._grids import (
     ablation_seeds,
     default_removals,
 )
-from workbench.studies.mvlsa._settings import ANALOGY_SETS, StudySettings, _check_instance, _names
+from workbench.studies.mvlsa._settings import (
+    ANALOGY_SETS,
+    StudySettings,
+    check_instance,
+    check_sequence,
+)
 from workbench.studies.mvlsa._tuning import (
     MVLSAChoice,
     choice_ablation,
@@ -46,12 +51,12 @@ __all__ = [
 
 
 def _seeds(seeds: Sequence[int]) -> tuple[int, ...]:
-    return tuple(check_int(s, "seeds entries", low=0) for s in _names(seeds, "seeds"))
+    return tuple(check_int(s, "seeds entries", low=0) for s in check_sequence(seeds, "seeds"))
 
 
 def _check(view_set: ViewSet, settings: StudySettings) -> None:
     _check_view_set(view_set)
-    _check_instance(settings, "settings", StudySettings,
+    check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
 
 

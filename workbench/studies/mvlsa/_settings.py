@@ -9,8 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
 
-from workbench._validation import check_bool, check_choice, check_float, check_int
+from workbench._validation import (
+    check_bool,
+    check_choice,
+    check_float,
+    check_instance,
+    check_int,
+    check_sequence,
+)
 from workbench.datasets import CONLLU_SPLITS, CORPUS_NAMES, WORDSIM_NAMES
+from workbench.evaluation import ANALOGY_SETS
 from workbench.lexicons import LEXICON_KINDS
 from workbench.views import PreprocessSpec
 
@@ -37,8 +45,6 @@ PARAM_ALIASES: dict[str, str] = {
 PAPER_WORDSIM: tuple[str, ...] = (
     "MEN", "RW", "SCWS", "SIMLEX", "WS", "MTURK-287", "WS-REL", "WS-SIM", "RG", "MC",
 )  # fmt: skip
-#: Analogy rows: AN-SYN (syntactic questions), AN-SEM (semantic questions).
-ANALOGY_SETS: dict[str, str] = {"AN-SYN": "syntactic", "AN-SEM": "semantic"}
 #: A value of a grid: a transform name, a number, or None (``t``: all columns).
 GridValue: TypeAlias = str | float | None
 #: The row weightings and per-view SVD solvers :class:`MVLSAConfig` accepts.
@@ -220,7 +226,7 @@ class StudySettings:
         check_int(self.max_tokens, "StudySettings.max_tokens", low=1, allow_none=True)
         check_int(self.vocab_size, "StudySettings.vocab_size", low=1)
         check_int(self.min_count, "StudySettings.min_count", low=1)
-        offsets = _names(self.offsets, "StudySettings.offsets", allow_empty=True)
+        offsets = check_sequence(self.offsets, "StudySettings.offsets", allow_empty=True)
         for k in offsets:
             check_int(k, "StudySettings.offsets entries", low=1)
         if len(set(offsets)) != len(offsets):
@@ -228,7 +234,7 @@ class StudySettings:
         if self.conllu is not None:
             _check_name_or_path(self.conllu, "StudySettings.conllu", CONLLU_SPLITS, str.lower)
         check_int(self.bitext_verses, "StudySettings.bitext_verses", low=0, allow_none=True)
-        for kind in _names(self.lexicons, "StudySettings.lexicons", allow_empty=True):
+        for kind in check_sequence(self.lexicons, "StudySettings.lexicons", allow_empty=True):
             check_choice(kind, "StudySettings.lexicons entries", LEXICON_KINDS)
         check_int(self.min_view_rows, "StudySettings.min_view_rows", low=0)
         if not isinstance(self.config, MVLSAConfig):
@@ -239,8 +245,8 @@ class StudySettings:
             check_choice(
                 name, "StudySettings.grids parameter", [*PARAM_ALIASES, *PARAM_ALIASES.values()]
             )
-            _names(values, f"StudySettings.grids[{name!r}] values")
-        for name in _names(self.wordsim, "StudySettings.wordsim"):
+            check_sequence(values, f"StudySettings.grids[{name!r}] values")
+        for name in check_sequence(self.wordsim, "StudySettings.wordsim"):
             _check_name_or_path(name, "StudySettings.wordsim entries", WORDSIM_NAMES, str.upper)
         check_bool(self.analogies, "StudySettings.analogies")
         for fld in ("word2vec", "glove", "ppmi"):
@@ -294,42 +300,21 @@ T = TypeVar("T")
 STUDY_SIZES = ("small", "full", "large")
 
 
-def _names(values: object, name: str, *, allow_empty: bool = False) -> tuple[Any, ...]:
-    """``values`` as a tuple; a single string (which would iterate by character), a non-iterable
-    or (unless ``allow_empty``) an empty sequence is refused with an error naming ``name``."""
-    if isinstance(values, (str, bytes)) or not isinstance(values, Collection):
-        hint = "; wrap a single name in a list" if isinstance(values, (str, bytes)) else ""
-        raise TypeError(
-            f"{name} must be a list or tuple, got {values!r} ({type(values).__name__}){hint}"
-        )
-    if not values and not allow_empty:
-        raise ValueError(f"{name} is empty")
-    return tuple(values)
-
-
 def _check_seed_results(results: object, kind: type[T], what: str) -> dict[int, T]:
     """``results`` as a dict if it is a non-empty mapping ``{seed: result}`` of ``kind``
     results (``what`` names one in the error)."""
     if not isinstance(results, Mapping) or not results:
         raise ValueError(f"results must be a non-empty mapping {{seed: {kind.__name__}}}")
     for seed, r in results.items():
-        _check_instance(r, f"results[{seed!r}]", kind, what)
+        check_instance(r, f"results[{seed!r}]", kind, what)
     return dict(results)
-
-
-def _check_instance(value: object, name: str, types: type[T], what: str) -> T:
-    """``value`` if it is an instance of ``types``, else a ``TypeError`` naming ``name``,
-    ``what`` is expected (e.g. ``"a ViewSet (from build_view_set)"``) and what was given."""
-    if not isinstance(value, types):
-        raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
-    return value
 
 
 def _pairs(values: object, name: str) -> list[tuple[str, Any]]:
     """``values`` (a mapping or a sequence of ``(key, value)`` pairs) as a list of pairs."""
     items = list(values.items()) if isinstance(values, Mapping) else None
     if items is None:
-        items = list(_names(values, name, allow_empty=True))
+        items = list(check_sequence(values, name, allow_empty=True))
         bad = [p for p in items if not (isinstance(p, (tuple, list)) and len(p) == 2)]
         if bad:
             raise TypeError(f"{name} must hold (name, value) pairs; got {bad[0]!r}")

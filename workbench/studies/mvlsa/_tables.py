@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from workbench.evaluation import SystemEvaluation
 from workbench.significance import (
     ResultsTable,
     compare_accuracy,
@@ -18,11 +19,10 @@ from workbench.significance import (
     results_table,
 )
 from workbench.studies.mvlsa._settings import ANALOGY_SETS
-from workbench.studies.mvlsa._systems import SystemEvaluation
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["scores_frame", "mrds_column", "marked_table"]
+__all__ = ["scores_frame", "mrds_column", "marked_table", "pairwise_tests"]
 
 
 # ============================================================================================
@@ -125,7 +125,10 @@ def _compare(a: SystemEvaluation, b: SystemEvaluation, row: str) -> tuple[float,
     return float(c.difference), float(c.pvalue)
 
 
-def _pairwise(a: SystemEvaluation, b: SystemEvaluation, alpha: float) -> pd.DataFrame:
+def pairwise_tests(a: SystemEvaluation, b: SystemEvaluation, alpha: float) -> pd.DataFrame:
+    """System ``b`` against ``a`` on every test set both score: the difference (b - a), its
+    two-sided p-value (Williams' test on rating sets, exact McNemar on analogies, uncorrected)
+    and whether it is below ``alpha``; one row per test set."""
     rows = []
     for row in a.scores().index:
         if row not in b.scores().index:

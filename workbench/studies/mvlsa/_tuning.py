@@ -28,7 +28,8 @@ from tqdm.auto import tqdm
 from workbench._validation import check_bool, check_float, check_int
 from workbench.datasets import load_wordsim, wordsim_split
 from workbench.embeddings import WordVectors
-from workbench.significance import compare_wordsim
+from workbench.evaluation import SystemEvaluation, evaluate_system
+from workbench.significance import adjust_finite, compare_wordsim
 from workbench.studies.mvlsa._factors import FactorStore
 from workbench.studies.mvlsa._fusion import FusionResult, fusion_study
 from workbench.studies.mvlsa._grids import AblationResult, ablation_study
@@ -36,10 +37,9 @@ from workbench.studies.mvlsa._settings import (
     PAPER_WORDSIM,
     MVLSAConfig,
     StudySettings,
-    _check_instance,
-    _names,
+    check_instance,
+    check_sequence,
 )
-from workbench.studies.mvlsa._systems import SystemEvaluation, evaluate_system
 from workbench.studies.mvlsa._viewsets import (
     TUNING_CACHE,
     ViewSet,
@@ -47,8 +47,6 @@ from workbench.studies.mvlsa._viewsets import (
     study_cache,
 )
 from workbench.views import View
-
-from .._pvalues import adjust_finite
 
 logger = logging.getLogger(__name__)
 
@@ -89,9 +87,9 @@ class MVLSAChoice:
     positional: str = "offsets"
 
     def __post_init__(self) -> None:
-        _check_instance(self.config, "MVLSAChoice.config", MVLSAConfig, "an MVLSAConfig")
+        check_instance(self.config, "MVLSAChoice.config", MVLSAConfig, "an MVLSAConfig")
         if self.families is not None:  # a tuple, so that the choice stays hashable
-            fams = _names(self.families, "MVLSAChoice.families")
+            fams = check_sequence(self.families, "MVLSAChoice.families")
             bad = [f for f in fams if not isinstance(f, str)]
             if bad:
                 raise TypeError(f"MVLSAChoice.families must hold family names, got {bad[0]!r}")
@@ -126,7 +124,7 @@ def split_wordsim(names: Sequence[str | pd.DataFrame], split: str) -> list[pd.Da
     :data:`workbench.datasets.WORDSIM_NAMES` or a loaded DataFrame with ``attrs["name"]``)."""
     if split not in ("dev", "test"):
         raise ValueError(f"split must be 'dev' or 'test', got {split!r}")
-    names = _names(names, "names", allow_empty=True)
+    names = check_sequence(names, "names", allow_empty=True)
     if not names:
         raise ValueError("names is empty: give at least one rating set (a name or a DataFrame)")
     out = []
@@ -216,8 +214,8 @@ def _choice_views(view_set: ViewSet, choice: MVLSAChoice) -> list[View]:
 def choice_vectors(view_set: ViewSet, choice: MVLSAChoice, store: FactorStore) -> WordVectors:
     """``WordVectors`` of one choice, from the store's factors (computed on demand)."""
     _check_view_set(view_set)
-    _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
-    _check_instance(store, "store", FactorStore, "a FactorStore")
+    check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
+    check_instance(store, "store", FactorStore, "a FactorStore")
     cfg = choice.config
     factors = store.get_many(_choice_views(view_set, choice), cfg)
     h = store.combine(
@@ -270,12 +268,12 @@ def default_tuning_steps(
     """
     _check_view_set(view_set)
     view_ranks = tuple(
-        check_int(m, "view_ranks entries", low=1) for m in _names(view_ranks, "view_ranks")
+        check_int(m, "view_ranks entries", low=1) for m in check_sequence(view_ranks, "view_ranks")
     )
-    rhos = tuple(check_float(r, "rhos entries", low=0) for r in _names(rhos, "rhos"))
-    ks = tuple(check_int(k, "ks entries", low=1) for k in _names(ks, "ks"))
+    rhos = tuple(check_float(r, "rhos entries", low=0) for r in check_sequence(rhos, "rhos"))
+    ks = tuple(check_int(k, "ks entries", low=1) for k in check_sequence(ks, "ks"))
     if nj is not None:
-        nj = _names(nj, "nj")
+        nj = check_sequence(nj, "nj")
     fams = list(view_set.families())
     others = [f for f in fams if f != "positional"]
     fam_options: dict[str, Callable[[MVLSAChoice], MVLSAChoice]] = {"all": _sel(families=None)}
@@ -421,13 +419,13 @@ def tuning_path(
     if not (isinstance(min_gain, (int, float)) and min_gain >= 0):
         raise ValueError(f"min_gain must be a number >= 0, got {min_gain!r}")
     _check_view_set(view_set)
-    _check_instance(start, "start", MVLSAChoice, "an MVLSAChoice")
+    check_instance(start, "start", MVLSAChoice, "an MVLSAChoice")
     alpha = check_float(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
     if store is not None:
-        _check_instance(store, "store", FactorStore, "a FactorStore")
+        check_instance(store, "store", FactorStore, "a FactorStore")
     if progress is not None:
         progress = check_bool(progress, "progress")
-    steps = _names(steps, "steps", allow_empty=True)
+    steps = check_sequence(steps, "steps", allow_empty=True)
     for i, step in enumerate(steps):
         if not (isinstance(step, (tuple, list)) and len(step) == 2):
             raise TypeError(f"steps[{i}] must be a (factor, {{label: change}}) pair, got {step!r}")
@@ -520,7 +518,7 @@ def study_tuning(
     ``settings.config``; steps: :func:`default_tuning_steps` with ``settings.tuning``). The
     final choice is written to the verified cache so that the ablation and fusion notebooks
     build on the same configuration (:func:`tuned_choice`)."""
-    _check_instance(settings, "settings", StudySettings,
+    check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
     seed = check_int(seed, "seed", low=0)
     start = MVLSAChoice(dataclasses.replace(settings.config, random_state=seed))
@@ -539,7 +537,7 @@ def tuned_choice(
     """The configuration chosen on dev data by :func:`study_tuning` (read from the cache that
     notebook 03 writes; the path is run when it is missing or invalid)."""
     _check_view_set(view_set)
-    _check_instance(settings, "settings", StudySettings,
+    check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
     seed = check_int(seed, "seed", low=0)
     hit = study_cache(TUNING_CACHE).load(_tuning_inputs(view_set, settings, seed))
@@ -579,8 +577,8 @@ def choice_ablation(
 def _stored_vectors(choice: MVLSAChoice, store: FactorStore) -> Callable[[ViewSet], WordVectors]:
     """``vectors_of`` a view set: ``choice`` over all its families, from the stored view
     factors of ``store``."""
-    _check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
-    _check_instance(store, "store", FactorStore, "a FactorStore")
+    check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
+    check_instance(store, "store", FactorStore, "a FactorStore")
     everything = dataclasses.replace(choice, families=None)
     return lambda vs: choice_vectors(vs, everything, store)
 

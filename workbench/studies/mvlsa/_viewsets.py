@@ -20,7 +20,7 @@ from workbench._typing import Matrix
 from workbench._validation import check_bool, check_int
 from workbench.datasets import Corpus
 from workbench.lexicons import lexicon_view
-from workbench.studies.mvlsa._settings import StudySettings, _check_instance, _names
+from workbench.studies.mvlsa._settings import StudySettings, check_instance, check_sequence
 from workbench.views import View, Vocabulary
 
 logger = logging.getLogger(__name__)
@@ -73,9 +73,9 @@ class ViewSet:
 
         Raises ValueError naming an unknown view / family, or when nothing is left.
         """
-        exclude = _names(exclude, "exclude", allow_empty=True)
+        exclude = check_sequence(exclude, "exclude", allow_empty=True)
         if families is not None:
-            families = _names(families, "families")
+            families = check_sequence(families, "families")
         fams = self.families()
         known = set(self.names) | set(fams)
         unknown = [e for e in list(exclude) + list(families or ()) if e not in known]
@@ -109,7 +109,7 @@ def usable_views(views: Sequence[View], *, min_rows: int = 2) -> tuple[list[View
         view is not "constant": it is broken, and is not dropped silently).
     """
     min_rows = check_int(min_rows, "min_rows", low=0)
-    views = _names(views, "views", allow_empty=True)
+    views = check_sequence(views, "views", allow_empty=True)
     bad = [v for v in views if not (hasattr(v, "matrix") and hasattr(v, "observed"))]
     if bad:
         raise TypeError(f"views must be View objects, got {type(bad[0]).__name__}")
@@ -144,7 +144,7 @@ TUNING_CACHE = ("mvlsa/tuning", 2)
 
 def _check_view_set(view_set: object, name: str = "view_set") -> ViewSet:
     """``view_set`` if it is a :class:`ViewSet` with at least one view."""
-    checked = _check_instance(view_set, name, ViewSet, "a ViewSet (from build_view_set)")
+    checked = check_instance(view_set, name, ViewSet, "a ViewSet (from build_view_set)")
     if not checked.views:
         raise ValueError(f"{name} has no views")
     return checked
@@ -200,7 +200,7 @@ def build_view_set(
             f"settings must be a StudySettings, got the string {settings!r}; "
             f"pass workbench.studies.mvlsa.settings({settings!r})"
         )
-    _check_instance(settings, "settings", StudySettings,
+    check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
     cache = check_bool(cache, "cache")
     if progress is not None:

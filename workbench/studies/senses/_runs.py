@@ -24,7 +24,6 @@ from workbench.significance import SeedSummary, seed_agreement
 from workbench.significance.seeds import format_mean_sd
 
 from .._parallel import run_jobs
-from .._pvalues import adjust_finite
 from ._settings import SenseSettings, train_preset
 from ._settings import settings as _settings_of
 
@@ -130,11 +129,6 @@ def _model(settings: SenseSettings, seed: int, msv: MultiSenseVectors | None) ->
             raise TypeError(f"msv must be MultiSenseVectors or None, got {type(msv).__name__}")
         return msv
     return train_preset(settings, seed=seed, progress=False)
-
-
-def _holm(p: pd.Series) -> pd.Series:
-    """Holm over the p-values that could be computed (NaN elsewhere)."""
-    return pd.Series(adjust_finite(p.to_numpy(dtype=float)), index=p.index)
 
 
 def _agreement_table(runs: Mapping[int, object], attr: str = "tests") -> pd.DataFrame:

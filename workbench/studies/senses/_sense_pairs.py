@@ -21,13 +21,12 @@ from workbench import rpca
 from workbench._validation import check_float, check_int
 from workbench.embeddings import MultiSenseVectors
 from workbench.senses import SenseNeighbours, component_pairs, pair_overlaps, unique_pairs
-from workbench.significance import SeedSummary, seed_summary
+from workbench.significance import SeedSummary, adjust_finite, seed_summary
 
 from .._text import as_float
 from ._runs import (
     _agreement_table,
     _check_settings,
-    _holm,
     _mean_sd_columns,
     _model,
     _SeedStudy,
@@ -256,7 +255,7 @@ def sense_pair_run(
             }  # fmt: skip
     tests_df = pd.DataFrame(tests).T
     tests_df.index.name = "test"
-    tests_df["pvalue_holm"] = _holm(tests_df["pvalue"])
+    tests_df["pvalue_holm"] = adjust_finite(tests_df["pvalue"])
 
     E = results["PCA"].noise if max(ranks) == r0 else rpca.pca(M, r0).noise
     outside = float(np.mean(np.abs(E) > 3.0 * E.std()))

@@ -30,14 +30,13 @@ from workbench.senses import (
     synset_counts,
     word_sparse_norms,
 )
-from workbench.significance import SeedSummary, compare_wordsim, seed_summary
+from workbench.significance import SeedSummary, adjust_finite, compare_wordsim, seed_summary
 
 from .._text import as_float, optional_float
 from ._runs import (
     ALPHA,
     _agreement_table,
     _check_settings,
-    _holm,
     _mean_sd_columns,
     _model,
     _pmark,
@@ -224,7 +223,7 @@ def sparse_noise_run(
                    "p (WS-353)": compare_wordsim(ws0, wr).pvalue})  # fmt: skip
     table4 = pd.DataFrame(t4).set_index("vectors")
     pcols = ["p (SCWS)", "p (WS-353)"]
-    adj = _holm(pd.Series(table4[pcols].iloc[1:].stack()))
+    adj = adjust_finite(pd.Series(table4[pcols].iloc[1:].stack()))
     for (row, col), v in zip(adj.index, adj):
         table4.loc[row, col.replace("p (", "p_holm (")] = v
     run = SparseNoiseRun(
@@ -293,7 +292,7 @@ def with_wordnet(run: SparseNoiseRun, counts: Mapping[str, int] | None = None) -
         rows["||S_p|| given frequency (partial)"] = {"spearman": np.nan, "pvalue": np.nan}
     wn = pd.DataFrame(rows).T
     wn.index.name = "signal"
-    wn["pvalue_holm"] = _holm(wn["pvalue"])
+    wn["pvalue_holm"] = adjust_finite(wn["pvalue"])
     wn["n_words"] = int(inw.sum())
     table3 = run.table3.copy()
     table3["n_synsets"] = _synsets(table3["word"].tolist(), counts)
