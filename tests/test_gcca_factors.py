@@ -13,7 +13,7 @@ def _planted(n=120, n_views=4, seed=0):
     rng = np.random.default_rng(seed)
     z = rng.normal(size=(n, 3))
     views, masks = [], []
-    for j in range(n_views):
+    for _ in range(n_views):
         x = np.abs(z @ rng.normal(size=(3, 25)) + 0.3 * rng.normal(size=(n, 25)))
         obs = rng.random(n) > 0.15
         x[~obs] = 0

@@ -23,7 +23,6 @@ from workbench import coverage as cov  # noqa: E402
 from workbench import records  # noqa: E402
 from workbench.records import (  # noqa: E402
     find_records,
-    narrate,
     read_records,
     record,
     save_figure,
@@ -67,18 +66,6 @@ RECORD_CASES = [
      r"record\('x'\): .*two keys that are both '1'"),
     ("Series with duplicate index", lambda p: record("x", pd.Series([1, 2], index=["a", "a"])),
      ValueError, "two keys that are both 'a'"),
-    ("narrate template not str", lambda p: narrate(3), TypeError, "template must be a string"),
-    ("narrate pts of a string", lambda p: narrate("{x:pts}", x="a"), TypeError,
-     r"field \{x:pts\} needs a number or None, got 'a'"),
-    ("narrate p-value < 0", lambda p: narrate("{x:p}", x=-0.5), ValueError,
-     r"field \{x:p\} needs a p-value in \[0, 1\], got -0.5"),
-    ("narrate p-value > 1", lambda p: narrate("{x:p}", x=2), ValueError, "p-value in"),
-    ("narrate mpts of a string", lambda p: narrate("{x:mpts}", x="ab"), TypeError,
-     r"field \{x:mpts\} needs per-seed numbers"),
-    ("narrate unknown spec", lambda p: narrate("{x:zz}", x=1), ValueError,
-     r"field \{x:zz\}.*the extra specs are pts"),
-    ("narrate unrecorded field", lambda p: narrate("{nope}"), KeyError,
-     "'nope' is neither recorded"),
     ("read_records None", lambda p: read_records(None), TypeError, "path must be a path"),
     ("read_records missing", lambda p: read_records(p / "none.json"), FileNotFoundError,
      "no records at"),
@@ -136,7 +123,6 @@ def test_record_stores_undefined_numbers_as_null(tmp_path, monkeypatch):
         "MEN": None, "RW": pytest.approx(0.1), "X": None}  # fmt: skip
     assert record("n", pd.Series([1, None], dtype="Int64")) == {"0": 1, "1": None}
     assert json.loads(path.read_text())["p"] is None
-    assert str(narrate("{p:p} {sd[MEN]:pts}").data) == "n/a n/a"
 
 
 # ------------------------------------------------------------------------- coverage

@@ -14,10 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import numbers
 import os
-import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -25,7 +23,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from IPython import get_ipython
-from IPython.display import Markdown, display
+from IPython.display import display
 from matplotlib.figure import Figure
 
 from workbench._io import atomic_path, atomic_write_text
@@ -40,7 +38,6 @@ __all__ = [
     "RECORD_MIME",
     "RECORD_FILE_ENV",
     "OUTPUT_DIR_ENV",
-    "narrate",
     "record_all",
     "recorded",
     "roundtrip",
@@ -62,7 +59,7 @@ def to_jsonable(value: Any) -> Any:
     NaN, inf and the pandas missing values (``pd.NA``, ``pd.NaT``) become ``None``: JSON has no
     NaN, and the records deliberately hold undefined numbers (the p-value of a comparison with
     too few items, the standard deviation over a single seed); read back they are ``None``,
-    which the :func:`narrate` specs print as ``"n/a"``.
+    which the Discussion templates print as ``"n/a"``.
 
     Raises
     ------
@@ -149,8 +146,8 @@ def record(name: str, value: Any) -> Any:
     NaN and infinite numbers are stored as ``null`` (JSON has no NaN) and read back as
     ``None``. This is deliberate: notebooks record undefined values -- the p-value of a
     comparison on too few items, the standard deviation over one seed, an MRDS that does not
-    exist at that size -- and the Discussion code and the ``pts`` / ``p`` specs of
-    :func:`narrate` treat ``None`` as "n/a".
+    exist at that size -- and the Discussion templates' number filters print ``None`` as "n/a"
+    (:mod:`workbench.templating`).
     """
     if not isinstance(name, str):
         raise TypeError(
@@ -252,130 +249,13 @@ def roundtrip(values: Mapping[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(_jsonable(dict(values), "records")))
 
 
-#: Values recorded in this process (what :func:`narrate` reads).
+#: Values recorded in this process (what :func:`recorded` returns).
 _RECORDED: dict[str, Any] = {}
-
-
-def _number(value: Any, what: str) -> float | None:
-    """``value`` as a float, ``None`` for None / NaN / inf (printed "n/a"); a value that is not a
-    number (a string, a list, ...) raises ``TypeError`` naming ``what``."""
-    if value is None:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{what} needs a number or None, got {value!r} ({type(value).__name__})")
-    v = float(value)
-    return v if math.isfinite(v) else None
-
-
-def points(value: Any, *, signed: bool = False) -> str:
-    """A fraction as points with one decimal (``0.4213`` -> ``"42.1"``; ``signed``: ``"+42.1"``),
-    ``"n/a"`` for None or a non-finite value -- the ``pts`` / ``dpts`` specs of :func:`narrate`."""
-    if value is None:
-        return "n/a"
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"points() needs a number or None, got {value!r} ({type(value).__name__})"
-        ) from None
-    if not math.isfinite(v):
-        return "n/a"
-    return f"{100 * v:{'+' if signed else ''}.1f}"
 
 
 def recorded() -> dict[str, Any]:
     """A copy of the values recorded so far in this process (this notebook run)."""
     return json.loads(json.dumps(_RECORDED))
-
-
-class _NarrationFormatter(string.Formatter):
-    """``str.format`` with extra format specs for numbers of a run:
-
-    * ``pts`` -- a fraction as points with one decimal (``0.4213`` -> ``42.1``);
-    * ``dpts`` -- a signed difference in points (``-0.012`` -> ``-1.2``, ``0.03`` -> ``+3.0``);
-    * ``p`` -- a p-value (``< 0.001`` below one in a thousand, else three decimals);
-    * ``mpts`` / ``mdpts`` -- per-seed values (a list, or a dict keyed by seed) as
-      ``mean ± sd`` in points (``[0.42, 0.44]`` -> ``43.0 ± 1.4``; one seed: the value alone).
-
-    A value that does not fit its spec (a string for ``pts``, a p-value outside [0, 1]) raises
-    an error naming the field.
-    """
-
-    _field = ""
-
-    def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
-        self._field = field_name
-        return super().get_field(field_name, args, kwargs)
-
-    def format_field(self, value: Any, format_spec: str) -> str:
-        what = f"narrate(): field {{{self._field}:{format_spec}}}"
-        if format_spec in ("mpts", "mdpts"):
-            try:
-                vals = _seed_values(value)
-            except (TypeError, ValueError):
-                raise TypeError(
-                    f"{what} needs per-seed numbers (a list or a dict keyed by seed), got {value!r}"
-                ) from None
-            vals = vals[np.isfinite(vals)]
-            if vals.size == 0:
-                return "n/a"
-            sign = "+" if format_spec == "mdpts" else ""
-            text = f"{100 * vals.mean():{sign}.1f}"
-            return text + (f" ± {100 * vals.std(ddof=1):.1f}" if vals.size > 1 else "")
-        if format_spec in ("pts", "dpts", "p"):
-            v = _number(value, what)
-            if v is None:
-                return "n/a"
-            if format_spec == "pts":
-                return f"{100 * v:.1f}"
-            if format_spec == "dpts":
-                return f"{100 * v:+.1f}"
-            if not 0.0 <= v <= 1.0 + 1e-12:
-                raise ValueError(f"{what} needs a p-value in [0, 1], got {value!r}")
-            return "< 0.001" if v < 0.001 else f"{v:.3f}"
-        try:
-            return super().format_field(value, format_spec)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(
-                f"{what}: {exc} (the extra specs are pts, dpts, p, mpts and mdpts)"
-            ) from None
-
-    def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
-        if isinstance(key, str) and key not in kwargs:
-            raise KeyError(
-                f"narrate(): {key!r} is neither recorded in this run nor passed as a keyword; "
-                f"recorded: {sorted(_RECORDED)}"
-            )
-        return super().get_value(key, args, kwargs)
-
-
-def _seed_values(obj: Any) -> np.ndarray:
-    """Per-seed numbers (a list, a dict keyed by seed, or one number) as floats; None is NaN."""
-    if isinstance(obj, Mapping):
-        obj = list(obj.values())
-    if not isinstance(obj, Sequence) or isinstance(obj, (str, bytes)):
-        obj = [obj]
-    return np.asarray([np.nan if v is None else float(v) for v in obj], dtype=float)
-
-
-def narrate(template: str, /, **values: Any) -> Markdown:
-    """Render prose whose numbers come from this run: ``template`` formatted with the values
-    recorded so far (:func:`record`) and ``values``, displayed as Markdown.
-
-    Fields use ``str.format`` syntax with item access into recorded dicts
-    (``{scores[MEN]:pts}``) and the extra specs ``pts``, ``dpts`` and ``p`` (see
-    :class:`_NarrationFormatter`). A field that is neither recorded nor passed raises KeyError
-    naming it, so prose cannot quote a number the run did not produce.
-
-    Returns
-    -------
-    IPython.display.Markdown
-        (Displayed by the notebook when it is a cell's last expression.)
-    """
-    if not isinstance(template, str):
-        raise TypeError(f"narrate(): template must be a string, got {type(template).__name__}")
-    text = _NarrationFormatter().vformat(template, (), {**recorded(), **values})
-    return Markdown(text)
 
 
 def read_records(path: PathLikeStr) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 r"""Numbers the papers report, as data: each paper's tables with their source.
 
 Notebooks compare a run with what a paper reported; those numbers are quoted from here (and
-rendered by :func:`workbench.records.narrate`), never typed into prose. Each paper is one JSON
+read by the Discussion templates), never typed into prose. Each paper is one JSON
 file in this folder::
 
     {"paper": "<short name>", "citation": "<authors (year), title>",

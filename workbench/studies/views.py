@@ -33,7 +33,7 @@ from workbench.lexicons import LEXICON_KINDS, lexicon_view
 from workbench.records import to_jsonable
 from workbench.reported import reported
 
-from ._text import as_float
+from ._values import as_float
 
 __all__ = [
     "SIZES",

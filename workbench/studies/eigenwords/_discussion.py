@@ -17,7 +17,7 @@ from IPython.display import Markdown
 from workbench import templating
 from workbench.reported import reported
 
-from .._text import as_float, reported_fraction
+from .._values import as_float, reported_fraction
 from ._facts import PaperNumbers, _split, facts_06
 from ._run import LEXICON_NAMES
 

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._text import seed_values
+from .._values import seed_values
 from ..facts import SeedCount, finite, seed_count
 from ._run import LEXICON_NAMES
 

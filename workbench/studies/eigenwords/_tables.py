@@ -25,7 +25,7 @@ from workbench.significance import (
     seed_summary,
 )
 
-from .._text import as_float, reported_fraction
+from .._values import as_float, reported_fraction
 from ._run import EIGEN, LEXICON_NAMES, EmbeddingScores, Label, PriorStudy, label_key
 
 __all__ = [

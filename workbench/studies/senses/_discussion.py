@@ -17,7 +17,7 @@ from IPython.display import Markdown
 from workbench import templating
 from workbench.reported import reported
 
-from .._text import as_float
+from .._values import as_float
 from ._facts import Paper08, Paper09, facts_08, facts_09
 
 __all__ = ["discussion_08", "discussion_09", "paper_08", "paper_09"]

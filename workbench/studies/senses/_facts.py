@@ -21,7 +21,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy import stats
 
-from .._text import seed_values
+from .._values import seed_values
 from ..facts import ALPHA, SeedCount, seed_count
 
 __all__ = [

@@ -23,7 +23,7 @@ from workbench.embeddings import MultiSenseVectors
 from workbench.senses import SenseNeighbours, component_pairs, pair_overlaps, unique_pairs
 from workbench.significance import SeedSummary, adjust_finite, seed_summary
 
-from .._text import as_float
+from .._values import as_float
 from ._runs import (
     _agreement_table,
     _check_settings,

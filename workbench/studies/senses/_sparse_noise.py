@@ -32,7 +32,7 @@ from workbench.senses import (
 )
 from workbench.significance import SeedSummary, adjust_finite, compare_wordsim, seed_summary
 
-from .._text import as_float, optional_float
+from .._values import as_float, optional_float
 from ._runs import (
     ALPHA,
     _agreement_table,

@@ -39,7 +39,7 @@ from workbench.studies.facts import (
     significant,
 )
 
-from .._text import as_float
+from .._values import as_float
 from ._run import ACCURACY_ROWS
 from ._settings import records_frame
 

@@ -39,7 +39,7 @@ from workbench.significance import (
 )
 from workbench.views import Vocabulary, encode_corpus, preprocess, window_view
 
-from .._text import as_float
+from .._values import as_float
 from ._settings import SignificanceSettings, comparison_over_seeds
 
 __all__ = ["SignificanceRecords", "SignificanceResult", "run_significance", "TABLE2_VARIANTS"]

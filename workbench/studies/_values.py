@@ -1,8 +1,5 @@
-"""Number and list formatting shared by the studies' Discussions.
-
-A Discussion is a :func:`workbench.records.narrate` template rendered from a run's records: the
-helpers here turn recorded values (one per seed, or one for the run) into the words of its text.
-"""
+"""Reading recorded values and table cells as numbers, shared by the studies' results and facts
+(a recorded value per seed, a cell of a reported table, a pandas scalar)."""
 
 from __future__ import annotations
 
@@ -12,36 +9,16 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from workbench.records import points
-
 __all__ = [
-    "escape",
-    "join_and",
     "seed_values",
     "as_float",
     "optional_float",
     "reported_fraction",
-    "mean_sd",
-    "pts",
-    "dpts",
 ]
 
 #: A recorded value per seed: a list, a mapping ``{seed: value}``, or one value for the run
 #: (``None`` for a missing one).
 PerSeed = Mapping[str, float | None] | Sequence[float | None] | np.ndarray | float | None
-
-
-def escape(text: str) -> str:
-    """Braces doubled: the text is passed through :func:`workbench.records.narrate`."""
-    return text.replace("{", "{{").replace("}", "}}")
-
-
-def join_and(items: Sequence[str]) -> str:
-    """``"a, b and c"`` (``""`` for no items)."""
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def seed_values(v: PerSeed) -> np.ndarray:
@@ -75,25 +52,3 @@ def reported_fraction(table: pd.DataFrame, row: str, column: str) -> float:
     return as_float(v) / 100 if v is not None and np.isfinite(as_float(v)) else float("nan")
 
 
-def mean_sd(v: PerSeed, scale: float = 100.0, decimals: int = 1, sign: bool = False) -> str:
-    """``mean ± sd`` of the finite per-seed values of ``v`` times ``scale`` (the mean alone for
-    one value; ``"n/a"`` for none); ``sign``: the mean with its sign."""
-    a = seed_values(v)
-    a = a[np.isfinite(a)]
-    if a.size == 0:
-        return "n/a"
-    fmt = f"{{:{'+' if sign else ''}.{decimals}f}}"
-    text = fmt.format(scale * a.mean())
-    if a.size > 1:
-        text += f" ± {scale * a.std(ddof=1):.{decimals}f}"
-    return text
-
-
-def pts(v: float | None) -> str:
-    """A fraction as points with one decimal (:func:`workbench.records.points`)."""
-    return points(v)
-
-
-def dpts(v: float | None) -> str:
-    """A signed difference in points with one decimal (:func:`workbench.records.points`)."""
-    return points(v, signed=True)
