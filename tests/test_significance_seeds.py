@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from workbench.records import _NarrationFormatter
+from workbench import templating
 from workbench.significance import format_mean_sd, seed_agreement, seed_list, seed_summary
 
 
@@ -63,9 +63,8 @@ def test_format_mean_sd_nan():
     assert out.tolist() == ["n/a", "25.0 ± 1.0"]
 
 
-def test_narration_of_per_seed_values():
-    fmt = _NarrationFormatter()
-    assert fmt.format("{x:mpts}", x=[0.42, 0.44]) == "43.0 ± 1.4"
-    assert fmt.format("{x:mdpts}", x={"0": 0.01, "1": 0.03}) == "+2.0 ± 1.4"
-    assert fmt.format("{x:mpts}", x=[0.5]) == "50.0"
-    assert fmt.format("{x:mpts}", x=[None, float("nan")]) == "n/a"
+def test_per_seed_values_as_mean_sd():
+    assert templating.mpts([0.42, 0.44]) == "43.0 ± 1.4"
+    assert templating.mdpts({"0": 0.01, "1": 0.03}) == "+2.0 ± 1.4"
+    assert templating.mpts([0.5]) == "50.0"
+    assert templating.mpts([None, float("nan")]) == "n/a"
