@@ -211,7 +211,7 @@ DECIMAL = re.compile(r"(?<![\w.])[-+\u2212]?\d+\.\d+")
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_no_decimal_number_typed_into_markdown(path):
-    """Results are stated only through code that reads the run's records (workbench.records.narrate)."""
+    """Results are stated only through code that reads the run's records (the Discussion templates)."""
     name = path.stem
     nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
     for i, cell in enumerate(nb.cells):
