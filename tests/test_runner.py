@@ -132,8 +132,11 @@ def test_validate_parameters_types(nbdir):
     lists = make_notebook(
         path.parent, "05_lists", params=PARAMS + "SIZES = [1.0, 2.5]\nNAMES = ('a', 'b')\n"
     )
-    eff = runner.validate_parameters(lists, {"SIZES": [1, 2], "NAMES": ("c",)})
-    assert eff["SIZES"] == [1.0, 2.0] and eff["NAMES"] == ("c",)
+    # a tuple default is overridden with a list (a tuple cannot be passed to a notebook)
+    eff = runner.validate_parameters(lists, {"SIZES": [1, 2], "NAMES": ["c"]})
+    assert eff["SIZES"] == [1.0, 2.0] and eff["NAMES"] == ["c"]
+    with pytest.raises(runner.RunnerUsageError, match=r"parameter NAMES: a value of type tuple"):
+        runner.validate_parameters(lists, {"NAMES": ("c",)})
     with pytest.raises(runner.RunnerUsageError, match=r"SIZES\[1\] expects float.*got str"):
         runner.validate_parameters(lists, {"SIZES": [1, "x"]})
     with pytest.raises(runner.RunnerUsageError, match=r"SIZES expects list.*got int"):
@@ -413,6 +416,8 @@ def test_stale_partial_of_killed_run_is_removed(nbdir, monkeypatch):
     (dead / "records.json").write_text("{}")
     alive = out / f".00_alpha.partial-{os.getpid()}-efgh"  # a live run: left alone
     alive.mkdir()
+    for folder in (dead, alive):  # both made by the runner: they carry its owner marker
+        runner.mark_owned(folder)
     monkeypatch.setattr(runner, "_execute", fake_execute)
     run(nbdir, ["alpha"], size="small")
     assert not dead.exists() and alive.exists()
@@ -555,6 +560,8 @@ def test_publish_killed_at_each_step_leaves_a_complete_result(
     src = tmp_path / ".00_alpha.partial-999999999-x"  # the dead run's partial folder
     src.mkdir()
     (src / "v").write_text("new")
+    for folder in (final, src):  # both made by the runner: they carry its owner marker
+        runner.mark_owned(folder)
     count = {"n": 0}
 
     def kill_at_step(fn):

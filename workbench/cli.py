@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="[NOTEBOOK:]NAME=VALUE",
-        help="override a parameter (Python literal, else a string); repeatable",
+        help="override a parameter (a Python literal: str, int, float, bool, None, or a "
+        "list / dict of them; anything else is taken as a string); repeatable",
     )
     run.add_argument(
         "--size", choices=runner.SIZES, default="full", help="data size (default: full)"
@@ -70,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs",
         type=_positive_int,
         default=1,
-        help="notebooks executed at the same time, each in its own process (default: 1)",
+        help="notebooks executed at the same time, each in its own process (default: 1; at "
+        "most the number of notebooks to run and of cores)",
     )
 
     lst = sub.add_parser("list", help="list notebooks, their parameters and result status")
@@ -103,12 +105,8 @@ def _list(args: argparse.Namespace) -> int:
             shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
         except runner.RunnerUsageError as exc:
             shown = f"INVALID: {exc}"
-        if (out / path.stem / runner.MANIFEST).exists():
-            status = "complete"
-        elif (out / f"{path.stem}.failed").exists():
-            status = "failed"
-        else:
-            status = "not run"
+        # "complete" only when every file matches the manifest's sizes and hashes
+        status = runner.result_status(out.resolve(), path.stem)
         print(f"{path.stem:<24} [{status}]  {shown}")
     return 0
 
@@ -207,7 +205,10 @@ def _run(args: argparse.Namespace) -> int:
     for r in report.failed:
         assert r.failure is not None
         print(f"\nFAILED {r.name} — {r.failure.describe()}", file=sys.stderr)
-        print(f"  executed copy kept in {r.output_dir}", file=sys.stderr)
+        if r.failure.stage != "publishing":
+            print(f"  executed copy kept in {r.output_dir}", file=sys.stderr)
+    for problem in report.problems:
+        print(f"error: {problem}", file=sys.stderr)
     return report.exit_code
 
 

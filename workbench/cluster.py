@@ -32,6 +32,7 @@ def dask_client(
     *,
     n_workers: int | None = None,
     timeout: float = 10.0,
+    dashboard_address: str = "127.0.0.1:8787",
 ) -> Client | None:
     """The client a ``BACKEND`` / ``SCHEDULER`` pair of notebook parameters asks for.
 
@@ -45,8 +46,13 @@ def dask_client(
         processes on this machine.
     n_workers : int, optional
         Workers of the local cluster (default: one per core). Ignored with a ``scheduler``.
+        The local cluster's scheduler and workers listen on ``127.0.0.1`` only.
     timeout : float
         Seconds to wait for the scheduler before giving up.
+    dashboard_address : str
+        Where the local cluster serves its dashboard: ``127.0.0.1`` (this machine only) by
+        default; pass e.g. ``":8787"`` to serve it on every interface. Ignored with a
+        ``scheduler``.
 
     Returns
     -------
@@ -79,6 +85,11 @@ def dask_client(
     timeout = check_float(timeout, "timeout", low=0, low_open=True)
     if n_workers is not None:
         n_workers = check_int(n_workers, "n_workers", low=1)
+    if not isinstance(dashboard_address, str) or not dashboard_address:
+        raise TypeError(
+            f"dashboard_address must be an address string such as '127.0.0.1:8787', "
+            f"got {dashboard_address!r}"
+        )
     if backend == "local":
         return None
     distributed = import_optional("distributed", "scale", purpose="backend='dask'")
@@ -92,7 +103,13 @@ def dask_client(
                 "scheduler='' for a LocalCluster on this machine"
             ) from None
     else:
-        cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1)
+        # on a shared machine, nothing of the cluster is reachable from other hosts
+        cluster = distributed.LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            host="127.0.0.1",
+            dashboard_address=dashboard_address,
+        )
         client = distributed.Client(cluster, timeout=f"{timeout}s")
     logger.info("Dask client %s, dashboard %s", client, client.dashboard_link)
     return client

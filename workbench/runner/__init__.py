@@ -7,15 +7,21 @@ notebook it
    (*before anything runs*: an unknown notebook, an undeclared parameter or a value of
    the wrong type raises :class:`RunnerUsageError`);
 2. skips the notebook when ``<out>/<name>/manifest.json`` already records a complete run
-   with identical parameters (and an unchanged notebook), unless ``force=True``;
+   with identical parameters (and an unchanged notebook) and every file it lists is there
+   with its recorded size and sha256, unless ``force=True``;
 3. executes it with papermill (kernel ``python3`` of the running interpreter, working
    directory = the notebooks folder) into a hidden sibling folder
    ``<out>/.<name>.partial-XXXX`` — the notebook writes ``records.json``,
-   ``tables/*.csv`` and ``figures/*.png|pdf`` there through :mod:`workbench.records`;
+   ``tables/*.csv`` and ``figures/*.png|pdf`` there through :mod:`workbench.records`; the
+   injected parameters cell is parsed back and must give exactly the values passed;
 4. on success writes ``manifest.json`` *last* and renames the folder onto
    ``<out>/<name>``; an interrupted run never leaves a folder that looks complete;
 5. on failure keeps the executed copy in ``<out>/<name>.failed/`` and reports the
    failing cell and its error; the remaining notebooks still run.
+
+The runner moves or deletes only folders it created (they carry an owner marker); anything
+else at ``<out>/<name>``, ``<out>/<name>.failed`` or the summary files is left untouched and
+reported.
 
 Finally ``<out>/summary.json`` and ``<out>/summary.md`` describe the invocation.
 
@@ -28,7 +34,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
-import fcntl
+import dataclasses
+import errno
 import json
 import logging
 import multiprocessing
@@ -44,8 +51,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import papermill as pm
 from papermill.exceptions import PapermillExecutionError
+from papermill.iorw import load_notebook_node
+from papermill.parameterize import parameterize_notebook
 
 from workbench._io import dir_mode, file_sha256
 from workbench.records import (
@@ -59,13 +69,18 @@ from workbench.records import (
 from workbench.runner._notebooks import (  # noqa: F401 - re-exported
     DEPENDS_ON,
     NOTEBOOK_PATTERN,
+    PARAMETER_TYPES,
     REQUIRED_PARAMETERS,
     SIZES,
     NotebookFormatError,
     RunnerUsageError,
     _parameters_cells,
     _read_notebook_json,
+    check_injected_cell,
+    check_parameter_value,
     default_notebooks_dir,
+    injected_cell,
+    injected_parameters,
     list_notebooks,
     notebook_parameters,
     parse_parameter,
@@ -81,6 +96,27 @@ from workbench.runner._provenance import (  # noqa: F401 - re-exported
     git_commit,
     package_versions,
 )
+from workbench.runner._publish import (  # noqa: F401 - re-exported
+    LOCK_FILE,
+    MANIFEST,
+    OWNER_FILE,
+    RECORDS,
+    PublishError,
+    absolute_path_env,
+    adopt,
+    check_out_dir,
+    describe_os_error,
+    in_the_way,
+    is_owned,
+    mark_owned,
+    output_hashes,
+    read_manifest,
+    result_status,
+    verify_result,
+    write_summary,
+)
+from workbench.runner._publish import locked as _locked
+from workbench.runner._publish import remove_stale_partials as _remove_stale_partials
 
 logger = logging.getLogger(__name__)
 
@@ -100,13 +136,15 @@ __all__ = [
     "read_records",
     "record",
     "resolve_notebooks",
+    "result_status",
     "run_notebooks",
     "validate_parameters",
 ]
 
-
-MANIFEST = "manifest.json"
-RECORDS = "records.json"
+#: Environment variables holding paths the notebook kernels read; a relative value is made
+#: absolute once, by :func:`run_notebooks` (the kernels run in the notebooks folder).
+PATH_ENV_VARS = ("WORKBENCH_CACHE", "WORKBENCH_DATA", "WORKBENCH_SHARED_DATA",
+                 "WORKBENCH_NOTEBOOKS")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- results
@@ -118,7 +156,9 @@ class NotebookFailure:
 
     ``cell_index`` counts the cells of the source notebook from 0 (``None`` when the
     failure happened outside a cell, e.g. the kernel died); ``execution_count`` is the
-    ``In [n]`` number in the executed copy.
+    ``In [n]`` number in the executed copy. ``stage`` is ``"publishing"`` when the notebook
+    could not be put in place (or was not run because something is in the way); ``evalue``
+    then names the path.
     """
 
     cell_index: int | None
@@ -127,8 +167,11 @@ class NotebookFailure:
     evalue: str
     source: str = ""
     traceback: str = ""
+    stage: str = "execution"
 
     def describe(self) -> str:
+        if self.stage == "publishing":
+            return f"not published: {self.evalue}"
         where = (
             f"cell {self.cell_index} (In [{self.execution_count}])"
             if self.cell_index is not None
@@ -167,10 +210,13 @@ class RunReport:
     out: Path
     #: Wall-clock seconds of the whole run (notebooks may have run in parallel).
     elapsed: float = 0.0
+    #: Problems outside the notebooks (e.g. the summary could not be written), one line each.
+    problems: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return all(r.status != "failed" for r in self.results)
+        """No notebook failed and nothing else went wrong."""
+        return all(r.status != "failed" for r in self.results) and not self.problems
 
     @property
     def failed(self) -> list[NotebookResult]:
@@ -178,7 +224,7 @@ class RunReport:
 
     @property
     def exit_code(self) -> int:
-        """0 when every notebook completed or was skipped, else 1."""
+        """0 when every notebook completed or was skipped (and the summary was written), else 1."""
         return 0 if self.ok else 1
 
     def __getitem__(self, name: str) -> NotebookResult:
@@ -228,97 +274,80 @@ def _environment(**values: str) -> Iterator[None]:
                 os.environ[k] = v
 
 
-def _read_manifest(folder: Path) -> dict[str, Any] | None:
-    path = folder / MANIFEST
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return None
-    return data if isinstance(data, dict) else None
+def _stale_reason(folder: Path, parameters: Mapping[str, Any], nb_sha: str) -> str | None:
+    """Why the result ``folder`` cannot be reused (None: it is complete and current)."""
+    if not os.path.lexists(folder):
+        return "not run yet"
+    manifest = read_manifest(folder)
+    if manifest is None or manifest.get("status") != "complete":
+        return "no complete result"
+    if manifest.get("parameters") != to_jsonable(dict(parameters)):
+        return "parameters changed"
+    if manifest.get("notebook_sha256") != nb_sha:
+        return "the notebook changed"
+    problem = verify_result(folder, folder.name)
+    return None if problem is None else f"damaged: {problem}"
 
 
 def _is_up_to_date(folder: Path, parameters: Mapping[str, Any], nb_sha: str) -> bool:
-    manifest = _read_manifest(folder)
-    return (
-        manifest is not None
-        and manifest.get("status") == "complete"
-        and manifest.get("parameters") == to_jsonable(dict(parameters))
-        and manifest.get("notebook_sha256") == nb_sha
-    )
+    return _stale_reason(folder, parameters, nb_sha) is None
 
 
-LOCK_FILE = ".workbench-run.lock"
-
-
-@contextlib.contextmanager
-def _locked(out: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the results folder ``out`` for the whole run; a second run
-    into the same folder waits for it (and says so) instead of interleaving with it."""
-    path = out / LOCK_FILE
-    fh = open(path, "a+")  # noqa: SIM115 - held for the duration of the context
+def _renameat2(a: Path, b: Path, flags: int) -> int:
+    """Linux ``renameat2``: 0 done, else the ``errno`` (-1: not supported here)."""
+    if not sys.platform.startswith("linux"):
+        return -1
     try:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            logger.warning("another run is writing to %s; waiting for it to finish", out)
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        yield
-    finally:
-        fh.close()  # releases the lock
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return -1
+    at_fdcwd = -100
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), flags) == 0:
+        return 0
+    err = ctypes.get_errno()
+    return -1 if err in (errno.ENOSYS, errno.EINVAL) else err
 
 
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap two paths (Linux ``renameat2(RENAME_EXCHANGE)``); False when the system
     or file system does not support it."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        renameat2 = libc.renameat2
-    except (OSError, AttributeError):
-        return False
-    at_fdcwd, rename_exchange = -100, 2
-    rc = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange)
-    return rc == 0
+    return _renameat2(a, b, 2) == 0
 
 
 def _replace_dir(src: Path, dst: Path) -> None:
     """Move ``src`` onto ``dst`` with no moment at which ``dst`` is missing or a complete-looking
-    leftover remains: an existing ``dst`` is swapped atomically with ``src`` (whose name, a
-    hidden ``.partial-<pid>-`` folder, then holds the old result and is deleted; after a kill it
-    is removed by the next run). Without atomic exchange, ``dst`` is renamed to such a partial
-    name first."""
-    if not dst.exists():
-        os.replace(src, dst)
-        return
+    leftover remains: an existing ``dst`` -- only ever a folder the runner made, else
+    :class:`PublishError` -- is swapped atomically with ``src`` (whose name, a hidden
+    ``.partial-<pid>-`` folder carrying the owner marker, then holds the old result and is
+    deleted; after a kill it is removed by the next run). Without atomic exchange, ``dst`` is
+    renamed to such a partial name first (and put back if ``src`` cannot take its place). An
+    absent ``dst`` is never replaced by something that appears there meanwhile."""
+    name = dst.name.removesuffix(".failed")
+    if not os.path.lexists(dst):
+        err = _renameat2(src, dst, 1)  # RENAME_NOREPLACE
+        if err == -1:  # not supported: the check above is the best there is
+            os.replace(src, dst)
+            return
+        if err == 0:
+            return
+        if err != errno.EEXIST:  # something appeared at dst meanwhile: checked below
+            raise OSError(err, os.strerror(err), str(dst))
+    blocked = in_the_way(dst, name)
+    if blocked:
+        raise PublishError(errno.EEXIST, blocked, str(dst))
+    adopt(dst, name)
     if _exchange(src, dst):
         shutil.rmtree(src, ignore_errors=True)
         return
     old = dst.with_name(f".{dst.name}.partial-{os.getpid()}-old-{time.monotonic_ns()}")
     os.replace(dst, old)
-    os.replace(src, dst)
+    try:
+        os.replace(src, dst)
+    except OSError:
+        os.replace(old, dst)  # the earlier result goes back where it was
+        raise
     shutil.rmtree(old, ignore_errors=True)
-
-
-def _remove_stale_partials(out: Path) -> None:
-    """Delete ``.<name>.partial-<pid>-*`` folders left by runs whose process is gone (killed);
-    a ``<name>`` folder missing because a run was killed while publishing is restored from its
-    renamed-away previous version."""
-    for folder in out.glob(".*.partial-*"):
-        match = re.match(r"\.(.+)\.partial-(\d+)-(old-)?", folder.name)
-        if not match or not folder.is_dir():
-            continue
-        pid = int(match.group(2))
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            final = out / match.group(1)
-            if match.group(3) and not final.exists():
-                os.replace(folder, final)
-            else:
-                shutil.rmtree(folder, ignore_errors=True)
-        except OSError:  # exists but not ours, or not checkable: leave it
-            continue
 
 
 def _failure_from_exception(exc: BaseException, params_index: int | None) -> NotebookFailure:
@@ -341,6 +370,12 @@ def _failure_from_exception(exc: BaseException, params_index: int | None) -> Not
     return NotebookFailure(None, None, type(exc).__name__, str(exc))
 
 
+def _brace_escaped(path: Path) -> str:
+    """``path`` as papermill's input / output path: papermill formats those with the
+    parameters (``str.format``), so braces in a folder name are doubled to stay unchanged."""
+    return str(path).replace("{", "{{").replace("}", "}}")
+
+
 def _execute(
     path: Path,
     output_notebook: Path,
@@ -350,11 +385,23 @@ def _execute(
     kernel_name: str,
     progress: bool,
 ) -> None:
-    """Execute one notebook with papermill (separate function so tests can patch it)."""
+    """Execute one notebook with papermill (separate function so tests can patch it).
+
+    The injected parameters cell is made by papermill, then parsed back and checked
+    (:func:`check_injected_cell`) before the notebook, written to ``output_notebook``, is
+    executed in place; a mismatch raises :class:`RunnerUsageError` and nothing runs.
+    """
+    nb = load_notebook_node(str(path))
+    nb = parameterize_notebook(nb, dict(parameters), kernel_name=kernel_name, language="python")
+    cells = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    if len(cells) != 1:
+        raise RunnerUsageError(f"{path.stem}: papermill injected {len(cells)} parameters cells")
+    check_injected_cell(cells[0].source, parameters, path.stem)
+    nbformat.write(nb, str(output_notebook))
     pm.execute_notebook(
-        str(path),
-        str(output_notebook),
-        parameters=dict(parameters),
+        _brace_escaped(output_notebook),
+        _brace_escaped(output_notebook),
+        parameters=None,  # injected and checked above
         cwd=str(cwd),
         kernel_name=kernel_name,
         progress_bar=progress,
@@ -362,6 +409,12 @@ def _execute(
         # the kernel's own start-up warnings are noise in a batch run; its errors still show
         extra_arguments=["--IPKernelApp.log_level=ERROR"],
     )
+
+
+def _not_published(name: str, where: Path, parameters: dict[str, Any], message: str,
+                   wall: float = 0.0) -> NotebookResult:  # fmt: skip
+    failure = NotebookFailure(None, None, "PublishError", message, stage="publishing")
+    return NotebookResult(name, "failed", where, parameters, wall, failure)
 
 
 def _run_one(
@@ -377,16 +430,26 @@ def _run_one(
     name = path.stem
     final = out / name
     failed_dir = out / f"{name}.failed"
+    for target in (final, failed_dir):
+        blocked = in_the_way(target, name)
+        if blocked:  # never moved or deleted: the notebook is not run
+            return _not_published(name, target, parameters, blocked)
     nb_sha = file_sha256(path)
     declared = notebook_parameters(path)
     params_index = _parameters_cells(_read_notebook_json(path))[0][0]
-    tmp = Path(tempfile.mkdtemp(prefix=f".{name}.partial-{os.getpid()}-", dir=out))
-    # mkdtemp creates 0700; a result folder is readable as the user's umask allows (shared machines)
-    os.chmod(tmp, dir_mode())
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}.partial-{os.getpid()}-", dir=out))
+    except OSError as exc:
+        return _not_published(name, out, parameters,
+                              describe_os_error(f"could not create a folder in {out}", exc))  # fmt: skip
     started = _now()
     t0 = time.perf_counter()
     failure: NotebookFailure | None = None
+    target = final
     try:
+        # mkdtemp creates 0700; a result folder is readable as the user's umask allows
+        os.chmod(tmp, dir_mode())
+        mark_owned(tmp)
         with _environment(
             **{
                 RECORD_FILE_ENV: str(tmp / RECORDS),
@@ -408,7 +471,7 @@ def _run_one(
                 _execute(
                     path,
                     tmp / f"{name}.ipynb",
-                    parameters,
+                    injected_parameters(parameters, declared),
                     cwd=path.parent,
                     kernel_name=kernel_name,
                     progress=progress,
@@ -433,11 +496,8 @@ def _run_one(
             "started": started,
             "finished": _now(),
             "wall_time_s": round(wall, 3),
-            "outputs": sorted(
-                str(p.relative_to(tmp))
-                for p in tmp.rglob("*")
-                if p.is_file() and p.name != MANIFEST
-            ),
+            # size and sha256 of every file: a later run verifies the folder before skipping
+            "outputs": output_hashes(tmp),
             **provenance,
         }
         if failure is not None:
@@ -452,13 +512,22 @@ def _run_one(
         atomic_write_text(tmp / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True))
         if failure is None:
             _replace_dir(tmp, final)
-            shutil.rmtree(failed_dir, ignore_errors=True)
+            if is_owned(failed_dir):  # only the runner's own copy of an earlier failure
+                shutil.rmtree(failed_dir, ignore_errors=True)
             return NotebookResult(name, "complete", final, parameters, wall)
+        target = failed_dir
         _replace_dir(tmp, failed_dir)
         return NotebookResult(name, "failed", failed_dir, parameters, wall, failure)
+    except OSError as exc:  # disk full, permission denied, something in the way, ...
+        message = (str(exc) if isinstance(exc, PublishError)
+                   else describe_os_error(f"could not publish {target}", exc))  # fmt: skip
+        if failure is not None:
+            message += f" (the notebook had failed at {failure.describe().splitlines()[0]})"
+        logger.error("%s: %s", name, message)
+        return _not_published(name, target, parameters, message, time.perf_counter() - t0)
     finally:
         # interrupted (KeyboardInterrupt, SystemExit, ...): leave nothing that looks complete
-        if tmp.exists():
+        if os.path.lexists(tmp):  # this run's own folder (or the old result swapped into it)
             shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -485,10 +554,16 @@ def run_notebooks(
     parameters : mapping, optional
         Parameter overrides. A key ``"name"`` applies to every selected notebook (each
         must declare it); a key ``"notebook:name"`` (e.g. ``"03_mvlsa:K"``) to one only.
+        Values are ``str``, ``int``, finite ``float``, ``bool``, ``None`` and lists / dicts
+        of them with ``str`` keys (:data:`PARAMETER_TYPES`); a notebook receives exactly
+        these values (the injected cell is parsed back and compared before it runs).
     size : {"full", "small"}
         Sets ``DATA_SIZE`` in every notebook.
     out : path
-        Results folder; each notebook gets ``<out>/<name>/``.
+        Results folder; each notebook gets ``<out>/<name>/``. Not the root of the file
+        system, the home folder or a notebooks folder. Anything the runner did not create at
+        ``<out>/<name>`` or ``<out>/<name>.failed`` is left untouched (that notebook is
+        reported failed).
     force : bool
         Re-run notebooks whose existing results are complete for the same parameters.
     notebooks_dir : path, optional
@@ -501,7 +576,7 @@ def run_notebooks(
         Notebooks executed at the same time, each in its own worker process; a notebook
         starts only after the selected notebooks it depends on (:data:`DEPENDS_ON`) have
         finished. Most of the notebooks' heavy work is single-threaded, so two jobs keep two
-        cores busy.
+        cores busy. Capped at the number of notebooks to run and of cores.
     on_result : callable, optional
         ``on_result(result, index, total)`` is called as each notebook finishes (skipped ones
         first, then in completion order; ``index`` counts from 1), e.g. to print
@@ -510,19 +585,29 @@ def run_notebooks(
     Returns
     -------
     RunReport
-        Per-notebook status; ``exit_code`` is 1 if any notebook failed.
+        Per-notebook status; ``exit_code`` is 1 if any notebook failed or could not be
+        published, or the summary could not be written (``problems``).
 
     Raises
     ------
     RunnerUsageError
-        Before anything runs, for an unknown notebook, an undeclared parameter or a value
-        of the wrong type.
+        Before anything runs, for an unknown notebook, a path that is not an existing
+        ``NN_name.ipynb`` file, an undeclared parameter, a value of the wrong or of a
+        non-passable type, an unusable results folder or lock file.
+
+    Notes
+    -----
+    A relative ``WORKBENCH_CACHE``, ``WORKBENCH_DATA``, ``WORKBENCH_SHARED_DATA`` or
+    ``WORKBENCH_NOTEBOOKS`` is made absolute (against the current folder) for the kernels,
+    which run in the notebooks folder.
     """
     paths = resolve_notebooks(names, notebooks_dir)
     # ---- validate everything before running anything
     global_params: dict[str, Any] = {}
     scoped: dict[Path, dict[str, Any]] = {p: {} for p in paths}
     for key, value in (parameters or {}).items():
+        if not isinstance(key, str):
+            raise RunnerUsageError(f"parameter names must be str, got {key!r}")
         if ":" in key:
             nb_ref, pname = key.split(":", 1)
             (target,) = resolve_notebooks([nb_ref], notebooks_dir)
@@ -535,11 +620,15 @@ def run_notebooks(
             global_params[key] = value
     plan: list[tuple[Path, dict[str, Any]]] = []
     for p in paths:
-        plan.append((p, validate_parameters(p, {**global_params, **scoped[p]}, size=size)))
+        effective = validate_parameters(p, {**global_params, **scoped[p]}, size=size)
+        injected = injected_parameters(effective, notebook_parameters(p))
+        check_injected_cell(injected_cell(injected, kernel_name=kernel_name), injected, p.stem)
+        plan.append((p, effective))
 
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RunnerUsageError(f"jobs must be a positive integer, got {jobs!r}")
     out_dir = Path(out).resolve()  # the kernel runs in the notebooks folder: pass absolute paths
+    check_out_dir(out, out_dir, paths)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         probe = tempfile.NamedTemporaryFile(dir=out_dir, prefix=".write-test-")  # noqa: SIM115
@@ -548,7 +637,7 @@ def run_notebooks(
         raise RunnerUsageError(
             f"results folder {str(out)!r} cannot be created or written: {exc.strerror or exc}"
         ) from None
-    with _locked(out_dir):
+    with _environment(**absolute_path_env(PATH_ENV_VARS)), _locked(out_dir):
         return _run_plan(plan, out_dir, size=size, force=force, progress=progress,
                          kernel_name=kernel_name, jobs=jobs, on_result=on_result)  # fmt: skip
 
@@ -589,17 +678,28 @@ def _run_plan(
     """Run a validated plan into ``out_dir`` (the caller holds the folder's lock)."""
     t0 = time.perf_counter()
     _remove_stale_partials(out_dir)
-    show = progress if progress is not None else sys.stderr.isatty()
     provenance: dict[str, Any] | None = None
+    show = progress if progress is not None else sys.stderr.isatty()
     by_name: dict[str, NotebookResult] = {}
     todo: list[tuple[Path, dict[str, Any]]] = []
     for path, params in plan:
         final = out_dir / path.stem
-        if not force and _is_up_to_date(final, params, file_sha256(path)):
+        reason = None if force else _stale_reason(final, params, file_sha256(path))
+        if reason is None and not force:
             logger.info("%s: up to date, skipped (use --force to re-run)", path.stem)
             by_name[path.stem] = NotebookResult(path.stem, "skipped", final, params)
-        else:
-            todo.append((path, params))
+            continue
+        if reason is not None and reason.startswith("damaged"):
+            logger.warning("%s: the result in %s is %s; running it again", path.stem, final,
+                           reason)  # fmt: skip
+        elif reason is not None:
+            logger.info("%s: %s, running it", path.stem, reason)
+        todo.append((path, params))
+    cap = min(len(todo), os.cpu_count() or 1)
+    if todo and jobs > cap:
+        logger.info("--jobs %d capped at %d (notebooks to run: %d, cores: %s)", jobs, cap,
+                    len(todo), os.cpu_count())  # fmt: skip
+        jobs = max(cap, 1)
     if todo:
         provenance = {
             "git_commit": git_commit(),
@@ -634,8 +734,10 @@ def _run_plan(
         by_name.update(_run_parallel(todo, jobs, done, kwargs))
     results = [by_name[p.stem] for p, _ in plan]
     report = RunReport(tuple(results), out_dir, time.perf_counter() - t0)
-    _write_summary(report)
-    return report
+    problems = write_summary(report)
+    for problem in problems:
+        logger.error("%s", problem)
+    return dataclasses.replace(report, problems=tuple(problems)) if problems else report
 
 
 def _finish(result: NotebookResult) -> NotebookResult:
@@ -673,58 +775,11 @@ def _run_parallel(
             finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
             for fut in finished:
                 name = running.pop(fut)
-                done[name] = done_callback(_finish(fut.result()))
+                try:
+                    result = fut.result()
+                except Exception as exc:  # noqa: BLE001 - e.g. a worker that died: report it
+                    failure = NotebookFailure(None, None, type(exc).__name__, str(exc))
+                    result = NotebookResult(name, "failed", kwargs["out"] / name, {}, 0.0,
+                                            failure)  # fmt: skip
+                done[name] = done_callback(_finish(result))
     return done
-
-
-def _write_summary(report: RunReport) -> None:
-    entries = []
-    for r in report.results:
-        entry: dict[str, Any] = {
-            "notebook": r.name,
-            "status": r.status,
-            "output_dir": str(r.output_dir),
-            "wall_time_s": round(r.wall_time, 3),
-            "parameters": to_jsonable(r.parameters),
-        }
-        if r.failure is not None:
-            entry["error"] = {
-                "cell_index": r.failure.cell_index,
-                "execution_count": r.failure.execution_count,
-                "ename": r.failure.ename,
-                "evalue": r.failure.evalue,
-            }
-        entries.append(entry)
-    # results of earlier runs in the same folder, for an overview of everything in it
-    this_run = {r.name for r in report.results}
-    earlier = []
-    for manifest_path in sorted(report.out.glob("*/" + MANIFEST)):
-        manifest = _read_manifest(manifest_path.parent)
-        name = manifest_path.parent.name
-        if manifest is None or name in this_run or name.endswith(".failed"):
-            continue
-        earlier.append(
-            {
-                "notebook": name,
-                "status": manifest.get("status"),
-                "finished": manifest.get("finished"),
-                "size": manifest.get("size"),
-                "wall_time_s": manifest.get("wall_time_s"),
-            }
-        )
-    summary = {
-        "finished": _now(),
-        "ok": report.ok,
-        "notebooks": entries,
-        "earlier_results": earlier,
-    }
-    atomic_write_text(report.out / "summary.json", json.dumps(summary, indent=2, sort_keys=True))
-    md = f"# Notebook run summary ({summary['finished']})\n\n{report.summary_table()}\n"
-    if earlier:
-        md += "\n## Earlier results in this folder\n\n| notebook | status | size | finished |\n"
-        md += "|---|---|---|---|\n"
-        md += "".join(
-            f"| {e['notebook']} | {e['status']} | {e['size']} | {e['finished']} |\n"
-            for e in earlier
-        )
-    atomic_write_text(report.out / "summary.md", md)
