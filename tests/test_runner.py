@@ -13,6 +13,7 @@ import pytest
 
 from workbench import cli, runner
 from workbench.records import read_records
+from workbench.runner import _execution
 
 PARAMS = 'DATA_SIZE = "full"\nINTERACTIVE = False\nSEED = 0\nSCALE = 1.5\nLABEL = "x"\nN = 3\n'
 
@@ -276,7 +277,7 @@ def _umask_022():
 def test_result_modes_follow_the_umask(nbdir, monkeypatch, umask, dir_mode, file_mode):
     """Result folders and files get ``0o777 & ~umask`` / ``0o666 & ~umask`` (not the 0700 of
     mkdtemp or the 0600 of mkstemp)."""
-    monkeypatch.setattr(runner, "_execute", fake_execute)
+    monkeypatch.setattr(_execution, "_execute", fake_execute)
     os.umask(umask)
     out = nbdir.parent / "results"
     run(nbdir, ["alpha"], size="small")
@@ -293,7 +294,7 @@ def test_progress_lines_in_completion_order_with_parallel_jobs(nbdir, monkeypatc
             _time.sleep(1.0)
         return fake_execute(path, output_notebook, parameters, **kw)
 
-    monkeypatch.setattr(runner, "_execute", slow_alpha)
+    monkeypatch.setattr(_execution, "_execute", slow_alpha)
     seen = []
     report = run(nbdir, ["alpha", "gamma"], size="small", jobs=2,
                  on_result=lambda r, i, n: seen.append(runner.progress_line(r, i, n)))  # fmt: skip
@@ -337,7 +338,7 @@ def test_failure_details_in_report(nbdir, monkeypatch):
             traceback=["\x1b[0;31mValueError\x1b[0m Traceback", "ValueError: boom"],
         )
 
-    monkeypatch.setattr(runner, "_execute", failing)
+    monkeypatch.setattr(_execution, "_execute", failing)
     report = run(nbdir, ["beta", "gamma"], size="small")
     assert report.exit_code == 1 and not report.ok
     assert [r.name for r in report.failed] == ["01_beta", "02_gamma"]  # every one is attempted
@@ -358,7 +359,7 @@ def test_skip_unless_force_or_parameters_change(nbdir, monkeypatch):
         calls.append(path.stem)
         return fake_execute(path, *args, **kw)
 
-    monkeypatch.setattr(runner, "_execute", counting)
+    monkeypatch.setattr(_execution, "_execute", counting)
     first = run(nbdir, ["alpha"], size="small")
     assert first["00_alpha"].status == "complete" and calls == ["00_alpha"]
     second = run(nbdir, ["alpha"], size="small")
@@ -381,7 +382,7 @@ def test_skip_unless_force_or_parameters_change(nbdir, monkeypatch):
 
 def test_interrupted_run_leaves_nothing_complete(nbdir, monkeypatch):
     out = nbdir.parent / "results"
-    monkeypatch.setattr(runner, "_execute", fake_execute)
+    monkeypatch.setattr(_execution, "_execute", fake_execute)
     assert run(nbdir, ["gamma"], size="small").ok
     before = (out / "02_gamma" / "manifest.json").read_text()
 
@@ -391,7 +392,7 @@ def test_interrupted_run_leaves_nothing_complete(nbdir, monkeypatch):
         (output_notebook.parent / "records.json").write_text('{"value": 1}')
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(runner, "_execute", interrupted)
+    monkeypatch.setattr(_execution, "_execute", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run(nbdir, ["alpha", "gamma"], size="small", force=True)
     assert not (out / "00_alpha").exists()
@@ -418,7 +419,7 @@ def test_stale_partial_of_killed_run_is_removed(nbdir, monkeypatch):
     alive.mkdir()
     for folder in (dead, alive):  # both made by the runner: they carry its owner marker
         runner.mark_owned(folder)
-    monkeypatch.setattr(runner, "_execute", fake_execute)
+    monkeypatch.setattr(_execution, "_execute", fake_execute)
     run(nbdir, ["alpha"], size="small")
     assert not dead.exists() and alive.exists()
     # the summary also lists earlier results in the folder
@@ -573,12 +574,12 @@ def test_publish_killed_at_each_step_leaves_a_complete_result(
 
         return wrapped
 
-    real_exchange = runner._exchange
+    real_exchange = _execution._exchange
     monkeypatch.setattr(
-        runner, "_exchange", kill_at_step(real_exchange) if exchange else (lambda a, b: False)
+        _execution, "_exchange", kill_at_step(real_exchange) if exchange else (lambda a, b: False)
     )
     monkeypatch.setattr(runner.os, "replace", kill_at_step(os.replace))
-    monkeypatch.setattr(runner.shutil, "rmtree", kill_at_step(shutil.rmtree))
+    monkeypatch.setattr(_execution.shutil, "rmtree", kill_at_step(shutil.rmtree))
     monkeypatch.setattr(runner.os, "getpid", lambda: 999999999)
     killed = True
     try:

@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 from workbench import cli, runner
-from workbench.runner import _publish
+from workbench.runner import _execution, _publish, _schedule
 
 PARAMS = 'DATA_SIZE = "full"\nINTERACTIVE = False\nSEED = 0\nN = 3\nLABEL = "x"\n'
 
@@ -42,7 +42,7 @@ def nbdir(tmp_path, monkeypatch):
     folder = tmp_path / "notebooks"
     make_notebook(folder, "00_alpha")
     make_notebook(folder, "01_gamma")
-    monkeypatch.setattr(runner, "_execute", fake_execute)
+    monkeypatch.setattr(_execution, "_execute", fake_execute)
     return folder
 
 
@@ -161,7 +161,7 @@ def test_cli_unpassable_value_exits_2(nbdir, capsys, param, message):
 def test_an_injected_cell_that_differs_is_never_executed(tmp_path, monkeypatch):
     """Should papermill's cell ever differ from the values given, the notebook is not run."""
     path = make_notebook(tmp_path, "00_alpha")
-    real = runner.parameterize_notebook
+    real = _execution.parameterize_notebook
 
     def tampered(nb, parameters, *a, **kw):
         nb = real(nb, parameters, *a, **kw)
@@ -171,11 +171,11 @@ def test_an_injected_cell_that_differs_is_never_executed(tmp_path, monkeypatch):
         return nb
 
     executed = []
-    monkeypatch.setattr(runner, "parameterize_notebook", tampered)
-    monkeypatch.setattr(runner.pm, "execute_notebook", lambda *a, **k: executed.append(a))
+    monkeypatch.setattr(_execution, "parameterize_notebook", tampered)
+    monkeypatch.setattr(_execution.pm, "execute_notebook", lambda *a, **k: executed.append(a))
     with pytest.raises(runner.RunnerUsageError, match="00_alpha: injected parameters cell, "
                                                       r"line \d+: not a `NAME = literal`"):  # fmt: skip
-        runner._execute(path, tmp_path / "o.ipynb", {"N": 1, "LABEL": "y"}, cwd=tmp_path,
+        _execution._execute(path, tmp_path / "o.ipynb", {"N": 1, "LABEL": "y"}, cwd=tmp_path,
                         kernel_name="python3", progress=False)  # fmt: skip
     assert not executed
 
@@ -318,14 +318,14 @@ def test_disk_full_while_publishing_keeps_earlier_results(nbdir, tmp_path, capsy
     out = tmp_path / "results"
     assert run(nbdir, None).ok
     before = snapshot(out / "00_alpha")
-    real = runner.atomic_write_text
+    real = _execution.atomic_write_text
 
     def full(path, text):
         if Path(path).name == "manifest.json" and ".00_alpha." in str(path):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         return real(path, text)
 
-    monkeypatch.setattr(runner, "atomic_write_text", full)
+    monkeypatch.setattr(_execution, "atomic_write_text", full)
     code = cli.main(["run", "--force", "--notebooks-dir", str(nbdir), "--out", str(out)])
     captured = capsys.readouterr()
     assert code == 1
@@ -345,7 +345,7 @@ def test_permission_denied_while_publishing(nbdir, tmp_path, monkeypatch):
     def denied(src, dst):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(dst))
 
-    monkeypatch.setattr(runner, "_replace_dir", denied)
+    monkeypatch.setattr(_execution, "_replace_dir", denied)
     report = run(nbdir, ["alpha", "gamma"], force=True)
     failure = report["00_alpha"].failure
     assert report.exit_code == 1 and failure is not None and failure.stage == "publishing"
@@ -423,7 +423,7 @@ def test_relative_path_variables_reach_the_kernel_absolute(nbdir, tmp_path, monk
         seen.update({v: os.environ.get(v) for v in runner.PATH_ENV_VARS})
         return fake_execute(path, output_notebook, parameters, **kw)
 
-    monkeypatch.setattr(runner, "_execute", recording)
+    monkeypatch.setattr(_execution, "_execute", recording)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("WORKBENCH_CACHE", "cache")
     monkeypatch.setenv("WORKBENCH_DATA", "data/here")
@@ -437,13 +437,13 @@ def test_relative_path_variables_reach_the_kernel_absolute(nbdir, tmp_path, monk
 
 def test_jobs_capped_at_notebooks_and_cores(nbdir, monkeypatch, caplog):
     sizes = []
-    real = runner.ProcessPoolExecutor
+    real = _schedule.ProcessPoolExecutor
 
     def pool(max_workers, **kw):
         sizes.append(max_workers)
         return real(max_workers=max_workers, **kw)
 
-    monkeypatch.setattr(runner, "ProcessPoolExecutor", pool)
+    monkeypatch.setattr(_schedule, "ProcessPoolExecutor", pool)
     monkeypatch.setattr(runner.os, "cpu_count", lambda: 8)
     with caplog.at_level("INFO", logger="workbench.runner"):
         report = run(nbdir, None, jobs=100)

@@ -15,8 +15,7 @@ from typing import Any
 
 from papermill.translators import translate_parameters
 
-from workbench.datasets import CORPUS_NAMES
-from workbench.datasets._common import shared_data_dir
+from workbench.datasets import CORPUS_NAMES, shared_data_dir
 
 logger = logging.getLogger(__name__)
 
