@@ -16,13 +16,15 @@ from typing import Any
 from papermill.translators import translate_parameters
 
 from workbench.datasets import CORPUS_NAMES, shared_data_dir
+from workbench.studies import NOTEBOOKS
 
 logger = logging.getLogger(__name__)
 
 
 SIZES = ("small", "full", "large")
-#: Notebooks with a ``large`` size (the 25M-token corpus of the shared data folder).
-LARGE_NOTEBOOKS = ("03_mvlsa", "04_ablation", "05_fusion")
+#: Notebooks with a ``large`` size (the 25M-token corpus of the shared data folder), from the
+#: studies' registry (:data:`workbench.studies.NOTEBOOKS`).
+LARGE_NOTEBOOKS = tuple(name for name, entry in NOTEBOOKS.items() if "large" in entry.sizes)
 #: Parameters every notebook must declare in its ``parameters`` cell.
 REQUIRED_PARAMETERS = ("DATA_SIZE", "INTERACTIVE", "SEED")
 #: What a batch run passes for each size, to every notebook that declares the parameter
@@ -33,14 +35,11 @@ BATCH_VALUES: dict[str, dict[str, Any]] = {
     "full": {"INTERACTIVE": False, "SEEDS": 3},
     "large": {"INTERACTIVE": False, "SEEDS": 1},
 }
-#: Notebooks that read what another one writes to the shared caches (the offset views of 02,
-#: the dev-tuned configuration and the baselines of 03): with ``jobs > 1`` a notebook starts
-#: only after those of its dependencies that are selected have finished.
+#: Notebooks that read what another one writes to the shared caches, from the studies' registry
+#: (:data:`workbench.studies.NOTEBOOKS`): with ``jobs > 1`` a notebook starts only after those
+#: of its dependencies that are selected have finished.
 DEPENDS_ON: dict[str, tuple[str, ...]] = {
-    "03_mvlsa": ("02_views",),
-    "04_ablation": ("03_mvlsa",),
-    "05_fusion": ("03_mvlsa",),
-    "09_sparse_noise": ("08_sense_pairs",),
+    name: entry.reads for name, entry in NOTEBOOKS.items() if entry.reads
 }
 NOTEBOOK_PATTERN = re.compile(r"^\d\d_[A-Za-z0-9_]+$")
 #: What a parameter value may be (checked before anything runs).

@@ -31,18 +31,37 @@ imports none of them).
 
 from __future__ import annotations
 
-#: The study module of every notebook (``workbench.studies.<name>``).
-NOTEBOOK_STUDIES: dict[str, str] = {
-    "00_tour": "tour",
-    "01_significance": "significance",
-    "02_views": "views",
-    "03_mvlsa": "mvlsa",
-    "04_ablation": "mvlsa",
-    "05_fusion": "mvlsa",
-    "06_eigenwords_prior": "eigenwords",
-    "07_translingual": "translingual",
-    "08_sense_pairs": "senses",
-    "09_sparse_noise": "senses",
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class NotebookEntry:
+    """What the runner needs to know of one notebook: its study module
+    (``workbench.studies.<study>``), the data sizes it has, and the notebooks whose caches it
+    reads (a batch run with several jobs starts it only after those have finished)."""
+
+    study: str
+    sizes: tuple[str, ...] = ("small", "full")
+    reads: tuple[str, ...] = ()
+
+
+#: The one registry of notebooks: each study declares its notebooks' sizes and the caches they
+#: read (the offset views of 02; the dev-tuned configuration and the baselines of 03; the
+#: multi-sense models of 08). The runner reads it.
+NOTEBOOKS: dict[str, NotebookEntry] = {
+    "00_tour": NotebookEntry("tour"),
+    "01_significance": NotebookEntry("significance"),
+    "02_views": NotebookEntry("views"),
+    "03_mvlsa": NotebookEntry("mvlsa", ("small", "full", "large"), reads=("02_views",)),
+    "04_ablation": NotebookEntry("mvlsa", ("small", "full", "large"), reads=("03_mvlsa",)),
+    "05_fusion": NotebookEntry("mvlsa", ("small", "full", "large"), reads=("03_mvlsa",)),
+    "06_eigenwords_prior": NotebookEntry("eigenwords"),
+    "07_translingual": NotebookEntry("translingual"),
+    "08_sense_pairs": NotebookEntry("senses"),
+    "09_sparse_noise": NotebookEntry("senses", reads=("08_sense_pairs",)),
 }
 
-__all__ = ["NOTEBOOK_STUDIES"]
+#: The study module of every notebook (``workbench.studies.<name>``).
+NOTEBOOK_STUDIES: dict[str, str] = {name: entry.study for name, entry in NOTEBOOKS.items()}
+
+__all__ = ["NOTEBOOKS", "NOTEBOOK_STUDIES", "NotebookEntry"]
