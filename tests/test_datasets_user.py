@@ -1,0 +1,202 @@
+"""Users' own data: corpora in every format, rating files, aligned line files and lexicons.
+
+The fixtures are in ``tests/fixtures/user_data`` (provenance in its README). Error tests assert
+the error type and that the message names the file (or parameter) and what to fix.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import workbench.datasets as ds
+from workbench.datasets import DataFormatError
+from workbench.views import Vocabulary, encode_corpus
+
+USER = Path(__file__).parent / "fixtures" / "user_data"
+
+
+def _lines(path: Path) -> list[str]:
+    return [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+
+
+# ============================================================================ corpora
+
+
+class TestCorpusFormats:
+    def test_marked_file_without_markers_is_one_document(self) -> None:
+        corpus = ds.load_corpus(USER / "books_docs.txt")
+        assert corpus.format == "marked"
+        assert corpus.n_documents == 1
+
+    def test_line_docs_gives_one_document_per_line(self) -> None:
+        path = USER / "books_docs.txt"
+        corpus = ds.load_corpus(path, format="line-docs")
+        docs = list(corpus.iter_documents())
+        assert len(docs) == len(_lines(path))
+        assert docs[0].title == "books_docs.txt:1"
+        assert docs[0].tokens == ds.tokenize(_lines(path)[0])
+
+    def test_line_sentences_one_document_per_sentence_titled_by_paragraph(self) -> None:
+        path = USER / "books_sentences.txt"
+        corpus = ds.load_corpus(path, format="line-sentences")
+        docs = list(corpus.iter_documents())
+        assert len(docs) == len(_lines(path))
+        assert docs[0].title == "books_sentences.txt:p1:1"
+        paragraphs = {d.title.split(":")[1] for d in docs}
+        n_para = len([p for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip()])
+        assert len(paragraphs) == n_para
+
+    @pytest.mark.parametrize("fmt", ["line-docs", "line-sentences"])
+    def test_no_cooccurrence_crosses_a_line(self, fmt: str) -> None:
+        path = USER / ("books_docs.txt" if fmt == "line-docs" else "books_sentences.txt")
+        corpus = ds.load_corpus(path, format=fmt)
+        vocab = Vocabulary.from_corpus(corpus)
+        encoded = encode_corpus(corpus, vocab)
+        lines = _lines(path)
+        assert encoded.n_documents == len(lines)
+        # document i holds exactly the tokens of line i: windows stop at its end
+        lengths = np.diff(np.append(encoded.doc_starts, encoded.n_tokens))
+        assert lengths.tolist() == [len(ds.tokenize(ln)) for ln in lines]
+        # the marked reading of the same file is one document: pairs across lines
+        assert encode_corpus(ds.load_corpus(path), vocab).n_documents == 1
+
+    def test_folder_format_reads_marked_files(self) -> None:
+        corpus = ds.load_corpus(USER / "books", format="folder")
+        titles = [d.title for d in corpus.iter_documents()]
+        assert titles == ["First half", "part-002.txt"]
+        assert corpus.format == "folder"
+        assert ds.load_corpus(USER / "books").format == "folder"
+
+    def test_folder_with_line_format_applies_it_to_each_file(self) -> None:
+        corpus = ds.load_corpus(USER / "books", format="line-docs")
+        docs = list(corpus.iter_documents())
+        n_lines = sum(len(_lines(f)) for f in sorted((USER / "books").glob("*.txt")))
+        assert len(docs) == n_lines  # a @@DOC line is a line like any other here
+        assert docs[0].title == "part-001.txt:1"
+
+    def test_language_recorded(self) -> None:
+        assert ds.load_corpus("1M").language == "en"
+        assert ds.load_corpus(USER / "books_docs.txt").language is None
+        es = ds.load_corpus(USER / "spanish_sentences.txt", format="line-sentences", language="es")
+        assert es.language == "es"
+        tokens = set(es.tokens())
+        assert {"jehová", "varón", "día"} <= tokens
+
+    def test_read_options_change_the_corpus_identity(self) -> None:
+        path = USER / "books_docs.txt"
+        marked = ds.load_corpus(path, normalize=None)
+        assert marked.sha256 == ds.file_sha256(path)
+        lines = ds.load_corpus(path, format="line-docs", normalize=None)
+        assert lines.sha256 != marked.sha256
+
+
+class TestNormalisation:
+    def test_decomposed_accent_stays_in_its_word(self, tmp_path: Path) -> None:
+        path = tmp_path / "nfd.txt"
+        path.write_text(unicodedata.normalize("NFD", "Mi corazón late.\n"), encoding="utf-8")
+        assert list(ds.load_corpus(path).tokens()) == ["mi", "corazón", "late"]
+        raw = list(ds.load_corpus(path, normalize=None).tokens())
+        assert raw == ["mi", unicodedata.normalize("NFD", "corazón"), "late"]
+
+    def test_dotted_capital_i_stays_one_token(self, tmp_path: Path) -> None:
+        path = tmp_path / "tr.txt"
+        path.write_text("İstanbul büyük bir şehir.\n", encoding="utf-8")
+        tokens = list(ds.load_corpus(path).tokens())
+        assert tokens[0] == "i\u0307stanbul"
+        assert len(tokens) == 4
+
+    def test_nfkc_folds_compatibility_forms(self, tmp_path: Path) -> None:
+        path = tmp_path / "lig.txt"
+        path.write_text("ﬁnal ｗｉｄｅ\n", encoding="utf-8")
+        assert list(ds.load_corpus(path, normalize="NFKC").tokens()) == ["final", "wide"]
+
+    def test_bundled_corpus_read_as_published(self) -> None:
+        corpus = ds.load_corpus("1M", max_tokens=50)
+        assert corpus.normalize is None
+        assert corpus.sha256 == ds.file_sha256(corpus.path)
+
+    def test_unknown_normalisation(self) -> None:
+        with pytest.raises(
+            ValueError, match=r"normalize must be one of 'NFC', 'NFKC', None.*'NFX'"
+        ):
+            ds.load_corpus(USER / "books_docs.txt", normalize="NFX")
+
+
+class TestTokenizer:
+    def test_user_tokenizer_called_per_line(self) -> None:
+        path = USER / "books_docs.txt"
+        corpus = ds.load_corpus(path, format="line-docs", tokenizer=str.split)
+        first = next(corpus.iter_documents())
+        assert first.tokens == _lines(path)[0].lower().split()
+
+    def test_user_tokenizer_in_marked_file(self) -> None:
+        corpus = ds.load_corpus(USER / "books", tokenizer=lambda s: s.split())
+        assert corpus.n_documents == 2
+        text = [ln for f in sorted((USER / "books").glob("*.txt")) for ln in _lines(f)]
+        assert corpus.n_tokens == sum(len(ln.split()) for ln in text if not ln.startswith("@@"))
+
+    def test_tokenizer_not_callable(self) -> None:
+        with pytest.raises(TypeError, match="tokenizer must be a callable.*got 'split'"):
+            ds.load_corpus(USER / "books_docs.txt", tokenizer="split")
+
+    def test_tokenizer_returning_a_string(self) -> None:
+        corpus = ds.load_corpus(USER / "books_docs.txt", format="line-docs", tokenizer=str.upper)
+        with pytest.raises(
+            TypeError, match=r"books_docs.txt line 1: the tokenizer .*returned a str"
+        ):
+            list(corpus.iter_documents())
+
+    def test_tokenizer_returning_non_str_items(self) -> None:
+        corpus = ds.load_corpus(USER / "books_sentences.txt", tokenizer=lambda s: [len(s)])
+        with pytest.raises(
+            TypeError, match=r"books_sentences.txt line 1: .*list holding \d+ \(int\)"
+        ):
+            list(corpus.iter_documents())
+
+
+class TestCorpusErrors:
+    def test_unknown_format(self) -> None:
+        with pytest.raises(
+            ValueError,
+            match="format must be one of 'marked', 'line-docs', "
+            "'line-sentences', 'folder'; got 'lines'",
+        ):
+            ds.load_corpus(USER / "books_docs.txt", format="lines")
+
+    def test_folder_format_for_a_file(self) -> None:
+        with pytest.raises(ValueError, match=r"format='folder' needs a directory.*books_docs.txt"):
+            ds.load_corpus(USER / "books_docs.txt", format="folder")
+
+    def test_missing_file(self, tmp_path: Path) -> None:
+        with pytest.raises(FileNotFoundError, match="nothere.txt"):
+            ds.load_corpus(tmp_path / "nothere.txt", format="line-docs")
+
+    def test_empty_file(self, tmp_path: Path) -> None:
+        (tmp_path / "empty.txt").write_text("")
+        with pytest.raises(DataFormatError, match="empty.txt"):
+            ds.load_corpus(tmp_path / "empty.txt", format="line-sentences")
+
+    def test_file_of_blank_lines(self, tmp_path: Path) -> None:
+        (tmp_path / "blank.txt").write_text("\n \n\n")
+        corpus = ds.load_corpus(tmp_path / "blank.txt", format="line-docs")
+        with pytest.raises(DataFormatError, match="blank.txt: no word tokens in the file"):
+            list(corpus.iter_documents())
+
+    def test_folder_without_text(self, tmp_path: Path) -> None:
+        (tmp_path / "notes.md").write_text("hello\n")
+        with pytest.raises(IsADirectoryError, match=r"directory without corpus text files.*\.txt"):
+            ds.load_corpus(tmp_path, format="line-docs")
+
+
+def test_shards_of_a_line_corpus_read_it_as_the_corpus_does() -> None:
+    from workbench.views import shard_corpus
+
+    corpus = ds.load_corpus(USER / "books_sentences.txt", format="line-sentences")
+    sharded = shard_corpus(corpus, n_shards=3)
+    assert len(sharded) == 3
+    got = [d.tokens for s in sharded.shards for d in s.iter_documents()]
+    assert got == [d.tokens for d in corpus.iter_documents()]
