@@ -200,3 +200,109 @@ def test_shards_of_a_line_corpus_read_it_as_the_corpus_does() -> None:
     assert len(sharded) == 3
     got = [d.tokens for s in sharded.shards for d in s.iter_documents()]
     assert got == [d.tokens for d in corpus.iter_documents()]
+
+
+# ============================================================================ rating files
+
+
+class TestRatingFiles:
+    def _expected(self) -> list[list[str]]:
+        return [ln.split("\t") for ln in _lines(USER / "ratings_noheader.tsv")]
+
+    def test_headered_csv(self) -> None:
+        df = ds.load_wordsim(USER / "ratings.csv")
+        rows = self._expected()
+        assert len(df) == len(rows)
+        assert df["word1"].tolist() == [r[0] for r in rows]
+        assert np.allclose(df["score"], [float(r[2]) for r in rows])
+        assert df.attrs["columns"] == ("word1", "word2", "score")
+
+    def test_headerless_tsv(self) -> None:
+        df = ds.load_wordsim(USER / "ratings_noheader.tsv")
+        assert df["word2"].tolist() == [r[1] for r in self._expected()]
+
+    def test_simlex_original_layout_by_names(self, caplog: pytest.LogCaptureFixture) -> None:
+        path = USER / "simlex_original_layout.txt"
+        with caplog.at_level("INFO", logger="workbench.datasets._ratings"):
+            df = ds.load_wordsim(path, columns=("word1", "word2", "SimLex999"))
+        assert np.allclose(df["score"], [float(r[2]) for r in self._expected()])
+        assert "scores from column SimLex999" in caplog.text
+
+    def test_simlex_original_layout_recognised_without_columns(self) -> None:
+        df = ds.load_wordsim(USER / "simlex_original_layout.txt")
+        assert df.attrs["columns"] == ("word1", "word2", "SimLex999")
+
+    def test_columns_as_indices(self) -> None:
+        df = ds.load_wordsim(USER / "simlex_original_layout.txt", columns=(0, 1, 3))
+        assert np.allclose(df["score"], [float(r[2]) for r in self._expected()])
+
+    def test_first_second_similarity_header(self) -> None:
+        df = ds.load_wordsim(USER / "ratings_first_second.txt")
+        assert len(df) == 10
+        assert df.attrs["columns"] == ("first", "second", "similarity")
+
+    def test_semicolons_and_unknown_header_fall_back_to_content(self, tmp_path: Path) -> None:
+        path = tmp_path / "r.csv"
+        path.write_text("id;a;b;value x\n1;car;auto;9.1\n2;cup;mug;7\n", encoding="utf-8")
+        df = ds.load_wordsim(path)
+        assert df["word1"].tolist() == ["car", "cup"]
+        assert df["score"].tolist() == [9.1, 7.0]
+
+    def test_four_column_csv_names_separator_and_columns(self, tmp_path: Path) -> None:
+        path = tmp_path / "four.csv"
+        path.write_text("word1,word2,score,pos\ncar,auto,9,N\ncup mug 7\n", encoding="utf-8")
+        with pytest.raises(
+            DataFormatError,
+            match=r"four.csv line 3: expected 4 fields separated by ',' \(columns word1, word2, "
+            r"score, pos\), found 1",
+        ):
+            ds.load_wordsim(path)
+
+    def test_line_with_too_few_fields(self, tmp_path: Path) -> None:
+        path = tmp_path / "r.csv"
+        path.write_text("word1,word2,score\ncar,auto,9\ncup\n", encoding="utf-8")
+        with pytest.raises(
+            DataFormatError,
+            match=r"r.csv line 3: expected 3 fields separated by ',' \(columns word1, word2, "
+            r"score\), found 1",
+        ):
+            ds.load_wordsim(path)
+
+    def test_columns_not_in_header(self) -> None:
+        with pytest.raises(
+            DataFormatError,
+            match=r"simlex_original_layout.txt line 1: column\(s\) 'sim' not in the header "
+            r"\(separator tab; columns found: word1, word2, POS, SimLex999",
+        ):
+            ds.load_wordsim(USER / "simlex_original_layout.txt", columns=("word1", "word2", "sim"))
+
+    def test_columns_cannot_be_told(self, tmp_path: Path) -> None:
+        path = tmp_path / "nums.tsv"
+        path.write_text("x\ty\tz\n1\t2\t3\n", encoding="utf-8")
+        with pytest.raises(
+            DataFormatError, match=r"nums.tsv line 1: cannot tell which columns.*pass columns="
+        ):
+            ds.load_wordsim(path)
+
+    def test_index_beyond_the_columns(self) -> None:
+        with pytest.raises(
+            DataFormatError, match=r"ratings.csv line 1: columns=\(0, 1, 5\).*3 col"
+        ):
+            ds.load_wordsim(USER / "ratings.csv", columns=(0, 1, 5))
+
+    def test_bad_options(self) -> None:
+        with pytest.raises(ValueError, match="sep must be None.*got '|'"):
+            ds.load_wordsim(USER / "ratings.csv", sep="|")
+        with pytest.raises(TypeError, match="columns must be three column names"):
+            ds.load_wordsim(USER / "ratings.csv", columns=("word1", "word2"))
+        with pytest.raises(ValueError, match="names need a header line"):
+            ds.load_wordsim(USER / "ratings.csv", columns=("a", "b", "c"), header=False)
+        with pytest.raises(ValueError, match="the bundled set 'MC' is read in its own layout"):
+            ds.load_wordsim("MC", sep="\t")
+
+    def test_repeated_pairs_still_averaged(self, tmp_path: Path) -> None:
+        path = tmp_path / "rep.csv"
+        path.write_text("w1,w2,sim\ncar,auto,8\nauto,car,6\n", encoding="utf-8")
+        with pytest.warns(ds.DataFormatWarning, match="appear more than once"):
+            df = ds.load_wordsim(path)
+        assert df["score"].tolist() == [7.0]
