@@ -306,3 +306,110 @@ class TestRatingFiles:
         with pytest.warns(ds.DataFormatWarning, match="appear more than once"):
             df = ds.load_wordsim(path)
         assert df["score"].tolist() == [7.0]
+
+
+# ============================================================================ aligned line files
+
+
+class TestParallel:
+    def test_pair_of_files(self) -> None:
+        par = ds.load_parallel(USER / "bible.en", USER / "bible.es")
+        n = len(_lines(USER / "bible.en"))
+        assert par.translations == ("bible.en", "bible.es")
+        assert par.languages == {"bible.en": "en", "bible.es": "es"}
+        assert par.name == "bible" and par.level == "segment"
+        assert len(par) == n == len(par.texts["bible.es"])
+        assert par.ids[0] == ("d00001", 1, 1) and par.ids[20] == ("d00002", 2, 21)
+        assert par.texts["bible.es"][0].startswith("EN el principio")
+        tokens = par.tokens("bible.es")
+        assert tokens[0][:3] == ["en", "el", "principio"]
+
+    def test_documents_split_in_file_order(self) -> None:
+        par = ds.load_parallel(USER / "bible.en", USER / "bible.es", document_size=10)
+        parts = list(par.parts.values())
+        assert len(parts) == 11  # 106 lines in documents of 10
+        assert parts == ["train"] * 9 + ["dev"] + ["test"]
+        assert set(par.books) == set(par.parts)
+
+    def test_names_keep_the_language(self, tmp_path: Path) -> None:
+        (tmp_path / "fake.en.tsv").write_text("one\ntwo\n")
+        (tmp_path / "fake.es.tsv").write_text("uno\ndos\n")
+        par = ds.load_parallel(tmp_path / "fake.en.tsv", tmp_path / "fake.es.tsv")
+        assert par.translations == ("fake.en", "fake.es")
+        assert par.languages["fake.es"] == "es"
+
+    def test_empty_line_on_one_side_is_an_empty_segment(self, tmp_path: Path) -> None:
+        (tmp_path / "a.en").write_text("one\n\nthree\n")
+        (tmp_path / "a.es").write_text("uno\ndos\ntres\n")
+        par = ds.load_parallel(tmp_path / "a.en", tmp_path / "a.es")
+        assert par.texts["a.en"] == ["one", "", "three"]
+        assert par.tokens("a.en")[1] == []
+
+    def test_folder_of_pairs(self, tmp_path: Path) -> None:
+        for stem, (en, es) in {"b": ("x\ny\n", "xx\nyy\n"), "a": ("z\n", "zz\n")}.items():
+            (tmp_path / f"{stem}.en").write_text(en)
+            (tmp_path / f"{stem}.es").write_text(es)
+        par = ds.load_parallel(tmp_path, document_size=5)
+        name = tmp_path.name
+        assert par.texts[f"{name}.en"] == ["z", "x", "y"]
+        assert [i[0] for i in par.ids] == ["d00001", "d00002", "d00002"]  # not across files
+
+    def test_unequal_length_names_both_files_and_counts(self, tmp_path: Path) -> None:
+        (tmp_path / "a.en").write_text("one\ntwo\nthree\n")
+        (tmp_path / "a.es").write_text("uno\ndos\n")
+        with pytest.raises(
+            DataFormatError, match=r"a.en has 3 lines, a.es has 2 lines.*line i of one"
+        ):
+            ds.load_parallel(tmp_path / "a.en", tmp_path / "a.es")
+
+    def test_missing_and_empty_files(self, tmp_path: Path) -> None:
+        (tmp_path / "a.en").write_text("")
+        (tmp_path / "a.es").write_text("uno\n")
+        with pytest.raises(FileNotFoundError, match="nothere.es"):
+            ds.load_parallel(tmp_path / "a.es", tmp_path / "nothere.es")
+        with pytest.raises(DataFormatError, match="a.en"):
+            ds.load_parallel(tmp_path / "a.en", tmp_path / "a.es")
+
+    def test_same_name_twice(self, tmp_path: Path) -> None:
+        (tmp_path / "x").mkdir()
+        (tmp_path / "t.txt").write_text("one\n")
+        (tmp_path / "x" / "t.txt").write_text("uno\n")
+        with pytest.raises(ValueError, match="same name 't'.*bible.en and bible.es"):
+            ds.load_parallel(tmp_path / "t.txt", tmp_path / "x" / "t.txt")
+
+    def test_folder_without_pairs(self, tmp_path: Path) -> None:
+        (tmp_path / "a.en").write_text("one\n")
+        (tmp_path / "b.en").write_text("two\n")
+        with pytest.raises(FileNotFoundError, match="exactly two languages; languages found: en"):
+            ds.load_parallel(tmp_path)
+        (tmp_path / "a.es").write_text("uno\n")
+        with pytest.raises(FileNotFoundError, match=r"the files of b have no counterpart"):
+            ds.load_parallel(tmp_path)
+
+    def test_bad_options(self) -> None:
+        with pytest.raises(ValueError, match="fractions must be three shares"):
+            ds.load_parallel(USER / "bible.en", USER / "bible.es", fractions=(0.5, 0.5, 0.5))
+        with pytest.raises(ValueError, match="normalize must be one of"):
+            ds.load_parallel(USER / "bible.en", USER / "bible.es", normalize="nfc")
+        with pytest.raises(TypeError, match="needs two aligned files"):
+            ds.load_parallel(USER / "bible.en")
+
+
+# ============================================================================ lexicons
+
+
+class TestLexicons:
+    def test_user_names_kept(self) -> None:
+        graphs = ds.load_lexicons({"mine": USER / "synonyms.txt"})
+        assert list(graphs) == ["mine"]
+        assert len(graphs["mine"]) == 8
+        assert graphs["mine"]["happy"] == {"glad", "cheerful", "joyful"}
+
+    def test_errors(self, tmp_path: Path) -> None:
+        with pytest.raises(TypeError, match="lexicons must be a mapping"):
+            ds.load_lexicons([USER / "synonyms.txt"])  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="lexicons is empty"):
+            ds.load_lexicons({})
+        with pytest.raises(FileNotFoundError, match="nothere.txt") as info:
+            ds.load_lexicons({"mine": tmp_path / "nothere.txt"})
+        assert "lexicon 'mine'" in "".join(getattr(info.value, "__notes__", []))
