@@ -143,7 +143,7 @@ def load_lexicons(
     >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     path = Path(tmp) / "syn.txt"
-    ...     _ = path.write_text("car auto\n")
+    ...     _ = path.write_text("car auto\\n")
     ...     graphs = load_lexicons({"mine": path})
     >>> {name: sorted(graph) for name, graph in graphs.items()}
     {'mine': ['car']}

@@ -603,9 +603,10 @@ def load_corpus(
     >>> corpus = load_corpus(folder)
     >>> [(d.title, len(d.tokens)) for d in corpus.iter_documents()]
     [('a.txt', 4), ('B1', 2), ('B2', 2)]
-    >>> lines = load_corpus(folder / "b.txt", format="line-sentences")
-    >>> [d.title for d in lines.iter_documents()]
-    ['b.txt:p1:2', 'b.txt:p1:4']
+    >>> _ = (folder / "s.txt").write_text("One here.\nTwo here.\n\nThree.\n")
+    >>> lines = load_corpus(folder / "s.txt", format="line-sentences")
+    >>> [(d.title, d.tokens) for d in lines.iter_documents()]
+    [('s.txt:p1:1', ['one', 'here']), ('s.txt:p1:2', ['two', 'here']), ('s.txt:p2:4', ['three'])]
     >>> import shutil; shutil.rmtree(folder)
     """
     fmt = format
