@@ -128,7 +128,7 @@ def test_wordsim_user_file_and_errors(tmp_path):
     bad = tmp_path / "EN-MC-30.txt"
     bad.write_text("".join(f"w{i}\tv{i}\t{i}\n" for i in range(6)) + "x\ty\n")
     with pytest.raises(
-        ds.DataFormatError, match="EN-MC-30.txt line 7: expected 3 tab-separated fields, got 2"
+        ds.DataFormatError, match=r"EN-MC-30.txt line 7: expected 3 fields separated by tab \(columns word1, word2, score\), found 2"
     ):
         ds.load_wordsim(bad)
     bad.write_text("a\tb\t1\nc\td\thigh\n")

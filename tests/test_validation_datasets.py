@@ -160,11 +160,11 @@ BAD_FILES: dict[str, tuple[Callable[[Path], Any], dict[str, str | bytes], type[E
     ),
     "wordsim text score is not a header": (
         ds.load_wordsim, {"h.tsv": "a\tb\tsimilar\n"},
-        DataFormatError, r"line 1: score 'similar' is not a number",
+        DataFormatError, r"h.tsv line 1: no word pairs found: the only line 'a b similar' was read as a header",
     ),
     "wordsim wrong column count": (
         ds.load_wordsim, {"r.txt": "a\tb\t1\nc\td\t2\t9\n"},
-        DataFormatError, r"line 2: expected 3 tab-separated fields, got 4",
+        DataFormatError, r"line 2: expected 3 fields separated by tab \(columns word1, word2, score\), found 4",
     ),
     "wordsim comments only": (
         ds.load_wordsim, {"r.txt": "# nothing here\n\n"},

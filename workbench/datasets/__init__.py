@@ -25,10 +25,13 @@ SCWS with contexts     :func:`load_scws`, :func:`scws_context`
 Google / MSR analogies :func:`load_analogies` (MSR: user file without section headers)
 TOEFL-style questions  :func:`load_toefl` (user files only: ``.qst`` + ``.ans``)
 Gutenberg corpora      :func:`load_corpus` ("1M", "5M"; "25M" from the shared folder;
-                       a user file or a folder of files)
+                       a user file or a folder of files: marked, a document or a
+                       sentence a line)
 Bible                  :func:`load_bible`, :func:`load_parallel_bible`
+aligned line files     :func:`load_parallel` (``bible.en`` / ``bible.es``, or a folder of pairs)
 UD English-EWT         :func:`load_conllu`
-lexicons               :func:`load_lexicon`, :func:`symmetrize`, :func:`load_framenet_frames`
+lexicons               :func:`load_lexicon`, :func:`load_lexicons` (``{name: path}``),
+                       :func:`symmetrize`, :func:`load_framenet_frames`
 WordNet 3.0            :func:`load_wordnet`
 =====================  ==========================================================
 """
@@ -57,9 +60,26 @@ from .bible import (
     load_parallel_bible,
 )
 from .conllu import CONLLU_SPLITS, Sentence, Token, load_conllu
-from .lexicons import LEXICON_NAMES, load_framenet_frames, load_lexicon, load_wordnet, symmetrize
+from .lexicons import (
+    LEXICON_NAMES,
+    load_framenet_frames,
+    load_lexicon,
+    load_lexicons,
+    load_wordnet,
+    symmetrize,
+)
+from .parallel import load_parallel
 from .questions import ANALOGY_SEMANTIC_SECTIONS, load_analogies, load_toefl
-from .text import CORPUS_NAMES, TOKEN_PATTERN, Corpus, Document, load_corpus, tokenize
+from .text import (
+    CORPUS_FORMATS,
+    CORPUS_NAMES,
+    NORMALIZATIONS,
+    TOKEN_PATTERN,
+    Corpus,
+    Document,
+    load_corpus,
+    tokenize,
+)
 from .wordsim import (
     WORDSIM_FILES,
     WORDSIM_NAMES,
@@ -80,7 +100,9 @@ __all__ = [
     "BIBLE_DIVISIONS",
     "BIBLE_TRANSLATIONS",
     "CONLLU_SPLITS",
+    "CORPUS_FORMATS",
     "CORPUS_NAMES",
+    "NORMALIZATIONS",
     "ChecksumError",
     "Corpus",
     "DataFormatError",
@@ -104,7 +126,9 @@ __all__ = [
     "load_corpus",
     "load_framenet_frames",
     "load_lexicon",
+    "load_parallel",
     "load_parallel_bible",
+    "load_lexicons",
     "load_scws",
     "load_toefl",
     "load_wordnet",

@@ -180,6 +180,13 @@ class ParallelCorpus:
         Translation -> ISO language code (``"en"``, ``"es"``).
     dropped : dict
         Translation -> number of its units left out by ``align="intersect"`` (all 0 when strict).
+    parts : dict
+        Data without Bible books (:func:`~workbench.datasets.load_parallel`): document (the
+        "book" of ``ids``) -> ``"train"``, ``"dev"`` or ``"test"``; empty for the Bible.
+    lowercase : bool
+        Default of :meth:`tokens`.
+    name : str
+        Name of the data (``""`` for the Bible; the pair's name for :func:`load_parallel`).
     """
 
     level: str
@@ -188,6 +195,9 @@ class ParallelCorpus:
     texts: dict[str, list[str]]
     languages: dict[str, str]
     dropped: dict[str, int] = field(default_factory=dict)
+    parts: dict[str, str] = field(default_factory=dict)
+    lowercase: bool = True
+    name: str = ""
 
     @property
     def translations(self) -> tuple[str, ...]:
@@ -196,9 +206,13 @@ class ParallelCorpus:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def tokens(self, translation: str, *, lowercase: bool = True) -> list[list[str]]:
-        """Documents of one translation tokenized with :func:`tokenize`."""
-        return [tokenize(t, lowercase=lowercase) for t in self.texts[translation]]
+    def tokens(self, translation: str, *, lowercase: bool | None = None) -> list[list[str]]:
+        """Documents of one translation tokenized with :func:`tokenize`.
+
+        ``lowercase`` defaults to the corpus' ``lowercase`` (True for the Bible).
+        """
+        lower = self.lowercase if lowercase is None else lowercase
+        return [tokenize(t, lowercase=lower) for t in self.texts[translation]]
 
 
 def load_parallel_bible(

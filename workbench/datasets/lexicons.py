@@ -13,7 +13,7 @@ import tempfile
 import threading
 import warnings
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -38,6 +38,7 @@ logger = logging.getLogger(__name__)
 __all__ = [
     "LEXICON_NAMES",
     "load_lexicon",
+    "load_lexicons",
     "symmetrize",
     "load_framenet_frames",
     "load_wordnet",
@@ -119,6 +120,51 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "ppdb") -> dict[str, set
     if not adj:
         raise fail(path, None, "no lexicon entries found")
     return adj
+
+
+def load_lexicons(
+    lexicons: Mapping[str, str | os.PathLike[str]],
+) -> dict[str, dict[str, set[str]]]:
+    """Load several lexicons under the user's names: ``{name: path or bundled name}``.
+
+    Each value is read by :func:`load_lexicon`; the keys are kept as given (in order), so
+    ``load_lexicons({"mine": "syn.txt", "ppdb": "ppdb"})`` gives ``{"mine": ..., "ppdb": ...}``.
+
+    Raises
+    ------
+    TypeError
+        ``lexicons`` is not a mapping, or a key is not a non-empty str.
+    ValueError
+        An empty mapping. Errors of :func:`load_lexicon` carry a note naming the lexicon's key.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = Path(tmp) / "syn.txt"
+    ...     _ = path.write_text("car auto\\n")
+    ...     graphs = load_lexicons({"mine": path})
+    >>> {name: sorted(graph) for name, graph in graphs.items()}
+    {'mine': ['car']}
+    """
+    if not isinstance(lexicons, Mapping):
+        raise TypeError(
+            "lexicons must be a mapping {name: path or bundled name}, e.g. {'mine': 'syn.txt'}; "
+            f"got {type(lexicons).__name__}"
+        )
+    if not lexicons:
+        raise ValueError("lexicons is empty: give at least one {name: path}")
+    out: dict[str, dict[str, set[str]]] = {}
+    for key, source in lexicons.items():
+        if not isinstance(key, str) or not key.strip():
+            raise TypeError(f"lexicon names must be non-empty str; got {key!r}")
+        try:
+            out[key] = load_lexicon(source)
+        except (OSError, ValueError, TypeError) as exc:
+            exc.add_note(f"(while loading the lexicon {key!r} of lexicons)")
+            raise
+    return out
 
 
 def _looks_like_vectors(words: list[str]) -> bool:

@@ -25,6 +25,7 @@ from ._common import (
     resolve_file,
     resolve_name_or_path,
 )
+from ._ratings import check_rating_options, read_rating_table
 from .text import tokenize
 
 __all__ = [
@@ -289,6 +290,9 @@ def load_wordsim(
     *,
     split: str | None = None,
     gold: str | os.PathLike[str] | None = None,
+    columns: tuple[str, str, str] | tuple[int, int, int] | None = None,
+    sep: str | None = None,
+    header: bool | None = None,
 ) -> pd.DataFrame:
     """Load a word-similarity set as a DataFrame with columns ``word1, word2, score``.
 
@@ -299,10 +303,10 @@ def load_wordsim(
         with their average rating, contexts ignored), or the path of a user file (a
         ``pathlib.Path``, or a string with a ``/`` or a suffix; a bare string that is both a
         name and a file in the current folder is refused: write ``./ws`` for the file) with one
-        pair a line, ``word1<TAB>word2<TAB>score`` (comma-separated with CSV quoting, or
-        whitespace-separated, also accepted); an optional header line ``word1 word2 <name>``;
-        blank lines and lines starting with ``#`` are skipped. A leading UTF-8 byte-order mark
-        is dropped.
+        pair a line in columns separated by tabs, commas (CSV quoting), semicolons or
+        whitespace (see ``sep``), an optional header line (see ``header``) and the two words
+        and the score in any columns (see ``columns``); blank lines and lines starting with
+        ``#`` are skipped. A leading UTF-8 byte-order mark is dropped.
 
         SemEval-2017 Task 2 (Camacho-Collados et al., 2017) layout: word pairs
         ``word1<TAB>word2`` in ``<x>.data.txt`` (words may contain spaces) and the scores
@@ -317,6 +321,24 @@ def load_wordsim(
     gold : path, optional
         File of scores, one a line, aligned with the word pairs of ``name_or_path`` (which then
         has two fields a line).
+    columns : tuple of 3 str or 3 int, optional
+        The columns of the first word, the second word and the score of a user file: three
+        header names (e.g. SimLex-999's original 10-column file:
+        ``("word1", "word2", "SimLex999")``) or three 0-based indices. ``None`` (default): a
+        3-column file is ``word1, word2, score``; with a header, common names are recognised
+        (``word1/word2``, ``w1/w2``, ``first/second``, ``term1/term2``, ``source/target`` for
+        the words; ``score``, ``similarity``, ``sim``, ``relatedness``, ``rating``, ``gold``,
+        ``mean``, ``SimLex999``, ... for the score; case, spaces, ``_`` and ``-`` ignored);
+        otherwise the first two text columns of the first pair and the first numeric
+        column after them.
+        The columns used are logged (``logging.info``) and kept in ``df.attrs["columns"]``.
+    sep : {None, "\\t", ",", ";", " "}
+        Column separator of a user file; ``" "`` is runs of whitespace. ``None`` (default):
+        from the first line, a tab if it holds one, else a comma, else a semicolon, else
+        whitespace; every line is then split by it.
+    header : bool, optional
+        Whether the first line is a header. ``None`` (default): it is one if its score field
+        (with ``columns`` given as indices) or, else, none of its fields is a number.
 
     Returns
     -------
@@ -329,7 +351,8 @@ def load_wordsim(
     ------
     ValueError
         Unknown name (the message lists the valid names), a bare name that is also a file in the
-        current folder, or ``split`` not allowed.
+        current folder, ``split`` or ``sep`` not allowed, ``columns``, ``sep`` or ``header``
+        given for a bundled set or with a separate scores file.
     TypeError
         ``name_or_path`` or ``gold`` is not a str or a path.
     FileNotFoundError
@@ -337,8 +360,10 @@ def load_wordsim(
     IsADirectoryError
         A folder was given.
     DataFormatError
-        Empty file, malformed line, NaN / infinite score, different numbers of pairs and scores
-        (file and line number in the message).
+        Empty file, a line with another number of fields than the first (the message names the
+        file, the line, the separator and the columns found), NaN / infinite score, columns that
+        are not in the header or cannot be told, different numbers of pairs and scores (file
+        and line number in the message).
 
     Warns
     -----
@@ -371,6 +396,8 @@ def load_wordsim(
     (2000, 1000)
     """
     check_choice(split, "split", (None, "dev", "test"))
+    columns, sep, header = check_rating_options(columns, sep, header)
+    layout = columns is not None or sep is not None or header is not None
     gold_path: Path | None = None
     canonical: str | None = None
     if gold is not None:
@@ -385,6 +412,12 @@ def load_wordsim(
             WORDSIM_NAMES,
             what="word-similarity set",
             hint="or pass the path of a word1<TAB>word2<TAB>score file",
+        )
+    if layout and (canonical is not None or gold is not None):
+        what = f"the bundled set {canonical!r}" if canonical else "a pairs file with gold="
+        raise ValueError(
+            f"columns, sep and header describe the layout of a user rating file; {what} is read "
+            "in its own layout: leave them out"
         )
     if canonical == "SCWS":
         items = load_scws()
@@ -414,8 +447,14 @@ def load_wordsim(
                     f"{path.name} holds word pairs without scores (SemEval-2017 layout) but no "
                     f"scores file was found at {tried}; pass gold=<path of the scores file>"
                 )
-        df, lines = _read_data_gold(path, gold_path) if gold_path is not None else _read_pairs(path)
+        if gold_path is not None:
+            df, lines = _read_data_gold(path, gold_path)
+        else:
+            df, lines = read_rating_table(path, columns=columns, sep=sep, header=header)
+        used = df.attrs.get("columns")
         df = _average_repeats(df, path, lines)
+        if used is not None:
+            df.attrs["columns"] = used
         df.attrs["name"] = _set_name(path)
     df.attrs["path"] = str(path)
     if gold_path is not None:

@@ -93,12 +93,16 @@ class CorpusShard:
         Documents ``first .. stop - 1`` of the single file (``0, None``: all documents).
     lowercase : bool
         Lower-case the tokens (as the corpus does).
+    options : tuple of (str, object) pairs
+        The corpus' other reading options (``Corpus.read_options``: format, normalize,
+        tokenizer), passed to :func:`~workbench.datasets.text.iter_file_documents`.
     """
 
     files: tuple[str, ...]
     first: int = 0
     stop: int | None = None
     lowercase: bool = True
+    options: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.files:
@@ -110,7 +114,7 @@ class CorpusShard:
         """The shard's :class:`~workbench.datasets.Document` objects, in corpus order."""
         for f in self.files:
             yield from iter_file_documents(
-                f, lowercase=self.lowercase, first=self.first, stop=self.stop
+                f, lowercase=self.lowercase, first=self.first, stop=self.stop, **dict(self.options)
             )
 
 
@@ -216,20 +220,22 @@ def shard_corpus(corpus: CorpusInput, n_shards: int | None = None) -> ShardedCor
         source = source.corpus
     files = tuple(f.resolve() for f in source.files)  # absolute: workers may run elsewhere
     lower = source.lowercase
+    opts = tuple(source.read_options.items())
     if len(files) > 1:
         k = len(files) if n_shards is None else min(n_shards, len(files))
         groups = _contiguous_groups([f.stat().st_size for f in files], k)
         shards = [
-            CorpusShard(tuple(str(f) for f in files[a:b]), lowercase=lower) for a, b in groups
+            CorpusShard(tuple(str(f) for f in files[a:b]), lowercase=lower, options=opts)
+            for a, b in groups
         ]
     else:
-        sizes = file_document_sizes(files[0])
+        sizes = file_document_sizes(files[0], format=source.format)
         k = min(_DEFAULT_FILE_SHARDS if n_shards is None else n_shards, len(sizes))
         if k <= 1:
-            shards = [CorpusShard((str(files[0]),), lowercase=lower)]
+            shards = [CorpusShard((str(files[0]),), lowercase=lower, options=opts)]
         else:
             shards = [
-                CorpusShard((str(files[0]),), a, b, lowercase=lower)
+                CorpusShard((str(files[0]),), a, b, lowercase=lower, options=opts)
                 for a, b in _contiguous_groups(sizes, k)
             ]
     logger.info("corpus %s: %d shards of %d file(s)", source.name, len(shards), len(files))
