@@ -221,3 +221,37 @@ def test_make_venv_installs_the_filter_in_the_local_config():
     assert "git config --local filter.nbstrip.clean" in res.stdout
     assert "tools/strip_notebook_outputs.py %f" in res.stdout and "--global" not in res.stdout
     assert "notebooks/*.ipynb filter=nbstrip" in (ROOT / ".gitattributes").read_text()
+
+
+def test_a_solver_that_did_not_converge_is_shown_once_with_its_meaning(logged, capsys, monkeypatch):
+    """The adaptive SVD logs its non-convergence (at INFO or WARNING): the reader sees one line
+    under the cell, with what it means, however often it happens in the cell."""
+    shell = type("Shell", (), {})()  # a fake kernel: _report is the post_run_cell display hook
+    monkeypatch.setattr(notebook_log, "_shell", lambda: shell)
+    gcca = logging.getLogger("workbench.gcca._randomized")
+    msg = "adaptive truncated SVD stopped after %d iterations (basis %d) at relative residual %.2e"
+    gcca.info(msg, 100, 40, 3.31e9)
+    gcca.warning(msg, 100, 41, 2.0e3)
+    logging.getLogger("workbench.demo").info("fitted 3 views")  # other INFO: log only
+    notebook_log._report()
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("\u26a0 adaptive truncated SVD stopped after 100 iterations (basis 40) at "
+                      "relative residual 3.31e+09 \u2014 the SVD of a view did not reach its "
+                      "tolerance: its factor is less accurate than requested")  # fmt: skip
+    assert len([ln for ln in err if ln.startswith("\u26a0")]) == 1 and "fitted" not in "".join(err)
+    gcca.info(msg, 100, 40, 1.0e2)  # the next cell: counted, not shown again
+    notebook_log._report()
+    assert capsys.readouterr().err == ""
+    summary = notebook_log._STATE["summary"]
+    assert summary.counts[notebook_log.meaning("adaptive truncated SVD stopped after")] == 3
+
+
+@pytest.mark.parametrize("text, words", [
+    ("views ['ppdb'] dropped: no rows observed", "fewer views"),
+    ("MEN: only 12 pairs scored", "tiny set"),
+    ("GloVe stopped after epoch 3", "solver stopped"),
+])  # fmt: skip
+def test_messages_that_matter_get_their_meaning(logged, text, words):
+    logging.getLogger("workbench.demo").warning(text)
+    (line,) = notebook_log._STATE["summary"].take()
+    assert line.startswith(text) and words in line

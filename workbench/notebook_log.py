@@ -8,9 +8,11 @@ A Jupyter kernel that imports :mod:`workbench` (every notebook does, in its impo
   (:func:`output_dir`: ``results/<notebook>/`` for a run of :mod:`workbench.runner`,
   ``results/interactive/<notebook>/`` for a notebook run by hand in JupyterLab);
 * routes Python warnings to the same file instead of the cell's stderr;
-* after each cell, shows every *new* warning that matters once, as one short line (the same
-  warning again is only counted, in the log): warnings addressed to developers
-  (:data:`QUIET_CATEGORIES`, e.g. ``DeprecationWarning``) and INFO records are never shown.
+* after each cell, shows every *new* warning that matters once, as one short line under the
+  cell (the same warning again is only counted, in the log), with what it means when it is a
+  known one (:data:`MEANINGS`: a solver that did not converge, dropped views, a tiny set -- also
+  when the solver logs it at INFO): warnings addressed to developers (:data:`QUIET_CATEGORIES`,
+  e.g. ``DeprecationWarning``) and other INFO records are never shown.
 
 Outside a kernel (scripts, tests, the runner's own process), and in a kernel of a project that
 is not a workbench checkout nor a runner run, nothing is changed.
@@ -31,6 +33,7 @@ from workbench._typing import PathLikeStr
 
 __all__ = [
     "LOG_FILE",
+    "MEANINGS",
     "OUTPUT_DIR_ENV",
     "QUIET_CATEGORIES",
     "SESSION_NAME_ENV",
@@ -38,6 +41,7 @@ __all__ = [
     "WarningSummary",
     "auto_setup",
     "in_kernel",
+    "meaning",
     "notebook_name",
     "output_dir",
     "project_root",
@@ -169,14 +173,39 @@ def in_kernel() -> bool:
     return shell is not None and getattr(shell, "kernel", None) is not None
 
 
+#: Messages that matter to a reader, with what they mean: ``(pattern, meaning)``. A log record
+#: (INFO too: solvers log their non-convergence at INFO) or warning whose text matches is shown
+#: once under the cell, as its first line followed by the meaning.
+MEANINGS: tuple[tuple[str, str], ...] = (
+    (r"adaptive truncated SVD stopped after",
+     "the SVD of a view did not reach its tolerance: its factor is less accurate than requested"),
+    (r"did not converge|not converged|stopped after",
+     "a solver stopped before reaching its tolerance: its result is less accurate than requested"),
+    (r"\bdrop(ped|ping)\b.*\bviews?\b|\bviews?\b.*\bdropped\b",
+     "fewer views than asked for enter the model"),
+    (r"too few|only \d+ (pairs|items|questions|words)\b",
+     "a tiny set: its score is noisy and differences on it are rarely significant"),
+)  # fmt: skip
+
+
+def meaning(text: str) -> str | None:
+    """What a message of :data:`MEANINGS` means for the reader, or None."""
+    for pattern, what in MEANINGS:
+        if re.search(pattern, text, re.IGNORECASE):
+            return what
+    return None
+
+
 class WarningSummary(logging.Handler):
-    """Collects the distinct WARNING (and worse) messages that matter, each once.
+    """Collects the distinct messages that matter, each once: WARNING (and worse) records and
+    warnings not addressed to developers, and records of any level whose text is in
+    :data:`MEANINGS` (shown with their meaning; the same meaning again is only counted).
 
     :meth:`take` returns the messages not shown yet; ``counts`` holds how often each occurred.
     """
 
     def __init__(self) -> None:
-        super().__init__(logging.WARNING)
+        super().__init__(logging.INFO)
         self.counts: dict[str, int] = {}
         self._pending: list[str] = []
 
@@ -185,14 +214,18 @@ class WarningSummary(logging.Handler):
             return
         text = getattr(record, "summary", None) or record.getMessage()
         lines = str(text).strip().splitlines()
-        key = lines[0] if lines else record.levelname.lower()
-        if record.levelno >= logging.ERROR and "error" not in key.lower():
-            key = f"error: {key}"
+        first = lines[0] if lines else record.levelname.lower()
+        what = meaning(first)
+        if record.levelno < logging.WARNING and what is None:
+            return
+        if record.levelno >= logging.ERROR and "error" not in first.lower():
+            first = f"error: {first}"
+        key = what or first  # the same meaning with other numbers is the same message
         if key in self.counts:
             self.counts[key] += 1
             return
         self.counts[key] = 1
-        self._pending.append(key)
+        self._pending.append(first if what is None else f"{first} \u2014 {what}")
 
     def take(self) -> list[str]:
         """The messages not returned before (first occurrences, in order)."""
