@@ -21,7 +21,7 @@ help:
 	@echo "make run    - create .venv if needed, run every notebook (--size $(SIZE), $(JOBS) at a time) into $(OUT)"
 	@echo "make test   - ruff, mypy, import layers and pytest (tests/, doctests of workbench/, notebooks on small data; slow tests excluded)"
 	@echo "make test-fast - ruff and the unit tests and doctests in parallel (no notebooks, no browser, no slow tests)"
-	@echo "make lab    - JupyterLab on notebooks/"
+	@echo "make lab    - JupyterLab on notebooks/ (hand-run outputs in results/interactive/<notebook>/)"
 	@echo "make bench  - run the benchmark scripts in bench/ (BENCH_ARGS=--quick for a reduced size)"
 	@echo "make clean  - remove results and caches (distclean also removes .venv)"
 
@@ -32,7 +32,14 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -e ".[$(EXTRAS)]"
 	touch $(STAMP)
 
+# venv also installs the git filter that strips outputs from notebooks/*.ipynb when they are
+# staged or compared (.gitattributes; this checkout's local git config only, nothing global)
 venv: $(STAMP)
+	@if git rev-parse --git-dir >/dev/null 2>&1; then \
+		git config --local filter.nbstrip.clean '$(PYTHON) tools/strip_notebook_outputs.py %f'; \
+		git config --local filter.nbstrip.smudge cat; \
+		echo "git filter nbstrip installed: saved notebook outputs stay out of git"; \
+	fi
 
 run: $(STAMP)
 	$(BIN)/python -m workbench run --size $(SIZE) --out $(OUT) --jobs $(JOBS)
@@ -57,8 +64,11 @@ lint: $(STAMP)
 # Jupyter refuses to run as root unless told so: add --allow-root only for root (id -u = 0)
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/ $(LAB_ARGS)
+LAB_HOOK := --FileContentsManager.post_save_hook=workbench.notebook_log.refresh_git_index
+# after each save, a notebook that differs from the committed one only by its outputs is
+# re-added (nothing is staged; git status stays clean, see tools/strip_notebook_outputs.py)
+lab: venv
+	$(BIN)/jupyter lab notebooks/ $(LAB_HOOK) $(LAB_ARGS)
 
 bench: $(STAMP)
 	@set -e; for script in bench/bench_*.py; do \

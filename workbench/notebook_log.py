@@ -6,11 +6,13 @@ A Jupyter kernel that imports :mod:`workbench` (every notebook does, in its impo
 * writes every log record of the ``workbench`` loggers (INFO and above) and of other libraries
   (WARNING and above) to ``workbench.log`` in the run's results folder
   (:func:`output_dir`: ``results/<notebook>/`` for a run of :mod:`workbench.runner`,
-  ``results/interactive/`` for a notebook run by hand in JupyterLab);
+  ``results/interactive/<notebook>/`` for a notebook run by hand in JupyterLab);
 * routes Python warnings to the same file instead of the cell's stderr;
-* after each cell, shows every *new* warning that matters once, as one short line (the same
-  warning again is only counted, in the log): warnings addressed to developers
-  (:data:`QUIET_CATEGORIES`, e.g. ``DeprecationWarning``) and INFO records are never shown.
+* after each cell, shows every *new* warning that matters once, as one short line under the
+  cell (the same warning again is only counted, in the log), with what it means when it is a
+  known one (:data:`MEANINGS`: a solver that did not converge, dropped views, a tiny set -- also
+  when the solver logs it at INFO): warnings addressed to developers (:data:`QUIET_CATEGORIES`,
+  e.g. ``DeprecationWarning``) and other INFO records are never shown.
 
 Outside a kernel (scripts, tests, the runner's own process), and in a kernel of a project that
 is not a workbench checkout nor a runner run, nothing is changed.
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import logging
 import os
+import re
+import runpy
 import sys
 import warnings
 from pathlib import Path
@@ -29,19 +33,29 @@ from workbench._typing import PathLikeStr
 
 __all__ = [
     "LOG_FILE",
+    "MEANINGS",
     "OUTPUT_DIR_ENV",
     "QUIET_CATEGORIES",
+    "SESSION_NAME_ENV",
+    "UNNAMED",
     "WarningSummary",
     "auto_setup",
     "in_kernel",
+    "meaning",
+    "notebook_name",
     "output_dir",
     "project_root",
+    "refresh_git_index",
     "setup_notebook_logging",
     "teardown_notebook_logging",
 ]
 
 #: Environment variable naming the results folder of a :mod:`workbench.runner` run.
 OUTPUT_DIR_ENV = "WORKBENCH_OUTPUT_DIR"
+#: Environment variable jupyter-server sets in a kernel: the path of the kernel's notebook.
+SESSION_NAME_ENV = "JPY_SESSION_NAME"
+#: Folder of the hand runs whose notebook is not known (a console, a script).
+UNNAMED = "unnamed"
 #: Name of the log file in the results folder.
 LOG_FILE = "workbench.log"
 #: Warning categories written to the log only (they address developers, not a reader).
@@ -56,6 +70,9 @@ _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 #: What :func:`setup_notebook_logging` changed (to undo it); empty when not set up.
 _STATE: dict[str, Any] = {}
+#: Whether the fallback to ``results/interactive/unnamed/`` is yet to be logged ("pending") or
+#: was ("logged"): one line per process.
+_UNNAMED: dict[str, str] = {}
 
 
 def _checkout_root() -> Path | None:
@@ -73,12 +90,72 @@ def project_root() -> Path:
     return _checkout_root() or Path.cwd().resolve()
 
 
+def notebook_name() -> str | None:
+    """The name (file stem) of the notebook this kernel runs, or None when it is not known.
+
+    Read from ``JPY_SESSION_NAME`` (set by jupyter-server when it starts the kernel of a
+    notebook) or from the ipykernel session (``__session__`` of the user namespace); characters
+    other than letters, digits, ``.``, ``_`` and ``-`` become ``_``.
+    """
+    session = os.environ.get(SESSION_NAME_ENV)
+    if not session:
+        shell = _shell()
+        ns = getattr(shell, "user_ns", None) if shell is not None else None
+        session = ns.get("__session__") if isinstance(ns, dict) else None
+    if not isinstance(session, str) or not session.strip():
+        return None
+    stem = Path(session.strip()).stem
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", stem).lstrip(".")
+    return stem or None
+
+
 def output_dir() -> Path:
-    """The folder where the current notebook run writes its tables and figures."""
+    """The folder where the current notebook run writes its tables, figures and log.
+
+    ``WORKBENCH_OUTPUT_DIR`` for a run of :mod:`workbench.runner`; for a notebook run by hand,
+    ``results/interactive/<notebook>/`` of the checkout (:func:`notebook_name`), or
+    ``results/interactive/unnamed/`` when the notebook is not known (said once in the log).
+    """
     env = os.environ.get(OUTPUT_DIR_ENV)
-    path = Path(env) if env else project_root() / "results" / "interactive"
+    if env:
+        path = Path(env)
+    else:
+        name = notebook_name()
+        if name is None:
+            name = UNNAMED
+            _UNNAMED.setdefault("state", "pending")
+        path = project_root() / "results" / "interactive" / name
     path.mkdir(parents=True, exist_ok=True)
+    _log_unnamed()
     return path
+
+
+def _log_unnamed() -> None:
+    """The one log line saying that hand-run outputs go to ``unnamed/`` (once logging is set
+    up, so that it lands in the log file)."""
+    if _UNNAMED.get("state") == "pending" and "handler" in _STATE:
+        _UNNAMED["state"] = "logged"
+        logging.getLogger(__name__).info(
+            "the notebook's name is not known (no %s): hand-run outputs go to "
+            "results/interactive/%s/", SESSION_NAME_ENV, UNNAMED,
+        )  # fmt: skip
+
+
+def refresh_git_index(*, os_path: str, **_: Any) -> None:
+    """JupyterLab's ``post_save_hook`` (``make lab``): after a notebook of a checkout is saved
+    with outputs, refresh git's index so that ``git status`` stays clean (the checkout's
+    ``tools/strip_notebook_outputs.py``, :func:`refresh`); a notebook whose cells changed, or a
+    file outside a checkout, is left alone."""
+    path = Path(os_path).resolve()
+    if path.suffix != ".ipynb":
+        return
+    root = next((f for f in path.parents if (f / "tools" / "strip_notebook_outputs.py").is_file()
+                 and (f / "workbench").is_dir()), None)  # fmt: skip
+    if root is None:
+        return
+    script = runpy.run_path(str(root / "tools" / "strip_notebook_outputs.py"))
+    if script["refresh"](str(path.relative_to(root)), cwd=str(root)):
+        logging.getLogger(__name__).debug("git index refreshed for %s", path.name)
 
 
 def _shell() -> Any:
@@ -96,14 +173,39 @@ def in_kernel() -> bool:
     return shell is not None and getattr(shell, "kernel", None) is not None
 
 
+#: Messages that matter to a reader, with what they mean: ``(pattern, meaning)``. A log record
+#: (INFO too: solvers log their non-convergence at INFO) or warning whose text matches is shown
+#: once under the cell, as its first line followed by the meaning.
+MEANINGS: tuple[tuple[str, str], ...] = (
+    (r"adaptive truncated SVD stopped after",
+     "the SVD of a view did not reach its tolerance: its factor is less accurate than requested"),
+    (r"did not converge|not converged|stopped after",
+     "a solver stopped before reaching its tolerance: its result is less accurate than requested"),
+    (r"\bdrop(ped|ping)\b.*\bviews?\b|\bviews?\b.*\bdropped\b",
+     "fewer views than asked for enter the model"),
+    (r"too few|only \d+ (pairs|items|questions|words)\b",
+     "a tiny set: its score is noisy and differences on it are rarely significant"),
+)  # fmt: skip
+
+
+def meaning(text: str) -> str | None:
+    """What a message of :data:`MEANINGS` means for the reader, or None."""
+    for pattern, what in MEANINGS:
+        if re.search(pattern, text, re.IGNORECASE):
+            return what
+    return None
+
+
 class WarningSummary(logging.Handler):
-    """Collects the distinct WARNING (and worse) messages that matter, each once.
+    """Collects the distinct messages that matter, each once: WARNING (and worse) records and
+    warnings not addressed to developers, and records of any level whose text is in
+    :data:`MEANINGS` (shown with their meaning; the same meaning again is only counted).
 
     :meth:`take` returns the messages not shown yet; ``counts`` holds how often each occurred.
     """
 
     def __init__(self) -> None:
-        super().__init__(logging.WARNING)
+        super().__init__(logging.INFO)
         self.counts: dict[str, int] = {}
         self._pending: list[str] = []
 
@@ -112,14 +214,18 @@ class WarningSummary(logging.Handler):
             return
         text = getattr(record, "summary", None) or record.getMessage()
         lines = str(text).strip().splitlines()
-        key = lines[0] if lines else record.levelname.lower()
-        if record.levelno >= logging.ERROR and "error" not in key.lower():
-            key = f"error: {key}"
+        first = lines[0] if lines else record.levelname.lower()
+        what = meaning(first)
+        if record.levelno < logging.WARNING and what is None:
+            return
+        if record.levelno >= logging.ERROR and "error" not in first.lower():
+            first = f"error: {first}"
+        key = what or first  # the same meaning with other numbers is the same message
         if key in self.counts:
             self.counts[key] += 1
             return
         self.counts[key] = 1
-        self._pending.append(key)
+        self._pending.append(first if what is None else f"{first} \u2014 {what}")
 
     def take(self) -> list[str]:
         """The messages not returned before (first occurrences, in order)."""
@@ -185,6 +291,7 @@ def setup_notebook_logging(folder: PathLikeStr | None = None) -> Path:
     if in_kernel():
         _shell().events.register("post_run_cell", _report)
         _STATE["hooked"] = True
+    _log_unnamed()
     return path
 
 

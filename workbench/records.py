@@ -6,7 +6,7 @@ environment variable) and also embedded in the executed notebook as a display ou
 with the MIME type :data:`RECORD_MIME`, so :func:`read_records` can recover them from
 either. :func:`save_table` and :func:`save_figure` write into the run's output folder
 (``WORKBENCH_OUTPUT_DIR``; when a notebook is run by hand in JupyterLab, into
-``results/interactive/`` of the checkout).
+``results/interactive/<notebook>/`` of the checkout, one folder per notebook).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
 from workbench._validation import check_float
 from workbench.studies.mvlsa import (
@@ -23,6 +24,11 @@ from workbench.studies.mvlsa import (
 )
 
 __all__ = ["plot_tuning_path", "plot_test_comparison", "plot_ablation_drops", "plot_fusion_gains"]
+
+#: Smallest font (points) of the figures, at the size they are saved at.
+FONT_SIZE = 8
+#: Widest figure (inches): a page's text width, so that the figure is printed at full size.
+MAX_WIDTH = 7.2
 
 
 def _check_kind(value: object, name: str, types: type | tuple[type, ...], what: str) -> None:
@@ -43,9 +49,9 @@ def plot_tuning_path(result: TuningResult, *, mrds: float | None = None) -> Figu
         mrds = check_float(mrds, "mrds", low=0, allow_none=True)  # NaN: no MRDS band
     steps = result.steps
     n = len(steps)
-    ncols = min(4, n)
+    ncols = min(3, n)
     nrows = int(np.ceil(n / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 3.0 * nrows), squeeze=False,
+    fig, axes = plt.subplots(nrows, ncols, figsize=(2.4 * ncols, 2.7 * nrows), squeeze=False,
                              sharey=True)  # fmt: skip
     for ax, st in zip(axes.ravel(), steps):
         labels = list(st.mean.index)
@@ -59,13 +65,14 @@ def plot_tuning_path(result: TuningResult, *, mrds: float | None = None) -> Figu
         ax.plot(x, vals, color="0.3", lw=1, zorder=2)
         ax.scatter(x[~chosen], vals[~chosen], facecolors="white", edgecolors="C0", zorder=3)
         ax.scatter(x[chosen], vals[chosen], color="C0", zorder=4)
-        ax.set_xticks(x, labels, rotation=40, ha="right", fontsize=8)
-        ax.set_title(st.factor)
+        ax.set_xticks(x, labels, rotation=40, ha="right", fontsize=FONT_SIZE)
+        ax.tick_params(axis="y", labelsize=FONT_SIZE)
+        ax.set_title(st.factor, fontsize=FONT_SIZE + 1)
         ax.grid(axis="y", alpha=0.3)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
     for ax in axes[:, 0]:
-        ax.set_ylabel(r"mean dev Spearman $\rho \times 100$")
+        ax.set_ylabel(r"mean dev Spearman $\rho \times 100$", fontsize=FONT_SIZE)
     fig.tight_layout()
     return fig
 
@@ -95,7 +102,8 @@ def plot_test_comparison(comparison: TestComparison | SeedComparison) -> Figure:
         every = ""
     systems = list(scores.columns)
     sets = list(scores.index)
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(sets) * len(systems) / 3), 3.8))
+    # at most a page's text width: the figure is printed without shrinking its fonts
+    fig, ax = plt.subplots(figsize=(min(MAX_WIDTH, max(5.0, 0.3 * len(sets) * len(systems))), 3.6))
     width = 0.8 / len(systems)
     hatches = ["", "//", "..", "xx", "\\\\", "--", "++"]
     for i, name in enumerate(systems):
@@ -107,13 +115,16 @@ def plot_test_comparison(comparison: TestComparison | SeedComparison) -> Figure:
         top = vals if err is None else vals + np.nan_to_num(err)
         for xi, v, s in zip(x, top, sets):
             if sig.get((name, s)):
-                ax.text(xi, v + 1, "*", ha="center", va="bottom", fontsize=9)
-    ax.set_xticks(np.arange(len(sets)), sets, rotation=30, ha="right")
-    ax.set_ylabel(r"test Spearman $\rho \times 100$")
+                ax.text(xi, v + 1, "*", ha="center", va="bottom", fontsize=FONT_SIZE + 1)
+    ax.set_xticks(np.arange(len(sets)), sets, rotation=30, ha="right", fontsize=FONT_SIZE)
+    ax.tick_params(axis="y", labelsize=FONT_SIZE)
+    ax.set_ylabel(r"test Spearman $\rho \times 100$", fontsize=FONT_SIZE)
     ax.axhline(0, color="0.3", lw=0.8)
-    ax.legend(fontsize=8, ncols=min(len(systems), 3), frameon=False)
-    ax.set_title(f"* = differs from {comparison.reference} (Williams' t, Holm, p < 0.05{every})",
-                 fontsize=9)  # fmt: skip
+    # the legend above the bars, outside the axes: it hides no bar
+    ax.legend(fontsize=FONT_SIZE, ncols=min(len(systems), 3), frameon=False, loc="lower center",
+              bbox_to_anchor=(0.5, 1.0))  # fmt: skip
+    fig.suptitle(f"* = differs from {comparison.reference} (Williams' t, Holm, p < 0.05{every})",
+                 fontsize=FONT_SIZE)  # fmt: skip
     fig.tight_layout()
     return fig
 
@@ -127,19 +138,27 @@ def _signed_bars(
     rows = list(frame.index)
     cols = list(frame.columns)
     width = 0.8 / max(len(rows), 1)
+    handles = []
     for i, r in enumerate(rows):
         x = np.arange(len(cols)) + (i - (len(rows) - 1) / 2) * width
         vals = 100 * frame.loc[r].to_numpy(dtype=float)
         sig = significant.loc[r].reindex(cols, fill_value=False).to_numpy(dtype=bool)
         color = f"C{i % 10}"
-        ax.bar(x[sig], vals[sig], width, color=color, edgecolor="0.2", label=f"{r}")
-        ax.bar(x[~sig], vals[~sig], width, facecolor="white", edgecolor=color, hatch="///",
-               label=None if sig.any() else f"{r}")  # fmt: skip
+        # one bar container per row (one legend entry): significant bars filled, the others
+        # white and hatched, every bar outlined in the row's colour
+        bars = ax.bar(x, vals, width, color=[color if s else "white" for s in sig],
+                      edgecolor=color, label=f"{r}")  # fmt: skip
+        for patch, s in zip(bars.patches, sig):
+            patch.set_hatch("" if s else "///")
+        handles.append(Patch(facecolor=color, edgecolor=color, label=f"{r}"))
     ax.axhline(0, color="0.3", lw=0.8)
-    ax.set_xticks(np.arange(len(cols)), cols, rotation=30, ha="right")
-    ax.set_ylabel(ylabel)
-    ax.legend(fontsize=7, ncols=2, frameon=False)
-    ax.set_title(f"filled: significant (Williams / McNemar, Holm, p < 0.05{every})", fontsize=9)
+    ax.set_xticks(np.arange(len(cols)), cols, rotation=30, ha="right", fontsize=FONT_SIZE)
+    ax.tick_params(axis="y", labelsize=FONT_SIZE)
+    ax.set_ylabel(ylabel, fontsize=FONT_SIZE)
+    ax.legend(handles=handles, fontsize=FONT_SIZE, ncols=min(len(rows), 3), frameon=False,
+              loc="lower center", bbox_to_anchor=(0.5, 1.0))  # fmt: skip
+    ax.figure.suptitle(f"filled: significant (Williams / McNemar, Holm, p < 0.05{every}); "
+                       "hatched: not significant", fontsize=FONT_SIZE)  # fmt: skip
 
 
 def plot_ablation_drops(ablation: AblationResult | AblationSeeds) -> Figure:
@@ -158,7 +177,7 @@ def plot_ablation_drops(ablation: AblationResult | AblationSeeds) -> Figure:
         every = " in every seed" if ablation.n_seeds > 1 else ""
     else:
         drops, significant, every = ablation.drops, ablation.significant, ""
-    fig, ax = plt.subplots(figsize=(max(7.0, 0.5 * drops.size / 3), 4))
+    fig, ax = plt.subplots(figsize=(min(MAX_WIDTH, max(5.0, 0.15 * drops.size)), 4))
     _signed_bars(ax, drops, significant,
                  r"drop: All views $-$ ablated ($\rho$ or accuracy $\times 100$)", every)  # fmt: skip
     fig.tight_layout()
@@ -191,7 +210,7 @@ def plot_fusion_gains(gains: pd.DataFrame | FusionSeeds, columns: Sequence[str])
     else:
         frame = pd.DataFrame({c: gains[c] for c in columns}).T
         sig = pd.DataFrame({c: gains[f"{c}_significant"].astype(bool) for c in columns}).T
-    fig, ax = plt.subplots(figsize=(max(7.0, 0.45 * frame.size), 4))
+    fig, ax = plt.subplots(figsize=(min(MAX_WIDTH, max(5.0, 0.25 * frame.size)), 4))
     _signed_bars(ax, frame, sig, r"gain ($\rho$ or accuracy $\times 100$)", every)
     fig.tight_layout()
     return fig

@@ -63,9 +63,22 @@ def _sd(frame: pd.Series, n_seeds: int) -> pd.Series | None:
     return frame if n_seeds > 1 else None
 
 
+def _seeds(n_seeds: int) -> str:
+    """``"1 seed"``, ``"3 seeds"``."""
+    return f"{n_seeds} seed" + ("s" if n_seeds != 1 else "")
+
+
 def _mean_over(n_seeds: int) -> str:
     """The title naming the seeds averaged (and the error bars, with several)."""
-    return f"Mean over {n_seeds} seed(s)" + ("; error bars: sd" if n_seeds > 1 else "")
+    return f"Mean over {_seeds(n_seeds)}" + ("; error bars: sd" if n_seeds > 1 else "")
+
+
+def _value_labels(ax: Axes, values: np.ndarray, y: np.ndarray, fmt: str) -> None:
+    """The value of every horizontal bar written at its end, so that a bar of length zero
+    still shows its value (a panel never looks empty)."""
+    for v, yi in zip(values, y):
+        ax.annotate(format(float(v), fmt), (float(v), float(yi)), xytext=(3, 0),
+                    textcoords="offset points", va="center", ha="left", fontsize=8)  # fmt: skip
 
 
 def _finish_panels(
@@ -139,6 +152,8 @@ def plot_listed_pairs(study: SensePairStudy) -> Figure:
              color=colors, capsize=3)  # fmt: skip
     ax1.set_yticks(y, models)
     ax1.invert_yaxis()
+    _value_labels(ax1, s.mean.loc[models, "avg_cos"].to_numpy(dtype=float), y, ".2f")
+    ax1.set_xlim(0, 1.2 * max(float(s.mean.loc[models, "avg_cos"].max()), 0.1))
     ax1.set_xlabel(r"mean $|\cos|$ of listed pair and component")
     ax1.set_title("(a) alignment")
     ax2.barh(y, 100 * s.mean.loc[models, "pseudo_fraction"],
@@ -148,6 +163,8 @@ def plot_listed_pairs(study: SensePairStudy) -> Figure:
     if n > 1:
         bsd = 100 * float(s.sd.loc["all sense pairs (base rate)", "pseudo_fraction"])  # type: ignore[arg-type]
         ax2.axvspan(base - bsd, base + bsd, color="0.85", zorder=0)
+    _value_labels(ax2, 100 * s.mean.loc[models, "pseudo_fraction"].to_numpy(dtype=float), y,
+                  ".1f")  # fmt: skip
     top = max(100 * float(s.mean.loc[models, "pseudo_fraction"].max()), base)
     ax2.set_xlim(0, 1.3 * top + 1.0)
     ax2.set_yticks(y, [""] * len(models))
@@ -180,7 +197,7 @@ def plot_removal_curve(study: SparseNoiseStudy) -> Figure:
     ax.axhline(100 * float(c.mean.iloc[0]["PCA"]), color="0.3", ls=":", lw=1, label="original")
     ax.set_xlabel("number of removed dimensions")
     ax.set_ylabel(r"SCWS dev maxSimC, Spearman $\rho \times 100$")
-    ax.set_title(f"Dev split; mean over {n} seed(s)" + (", band: sd" if n > 1 else "")
+    ax.set_title(f"Dev split; mean over {_seeds(n)}" + (", band: sd" if n > 1 else "")
                  + r"; $\blacktriangledown$ chosen", fontsize=9)  # fmt: skip
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, frameon=False)

@@ -154,7 +154,7 @@ def plot_mrds_curves(
                         left = k + 1 < len(sizes) and sizes[k + 1] < 2 * sizes[k]
                         ax.annotate(str(name), (row["n"], row[col]), textcoords="offset points",
                                     xytext=(-5 if left else 5, 5), ha="right" if left else "left",
-                                    fontsize=7)  # fmt: skip
+                                    fontsize=8)  # fmt: skip
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(r"number of test items $n$")
@@ -211,7 +211,7 @@ def plot_table2_comparison(comparison: pd.DataFrame, *, ax: Axes | None = None) 
     ax.set_xlabel("MVLSA paper, Table 2")
     ax.set_ylabel("reproduced")
     ax.set_title(f"max |difference| = {comparison['difference'].abs().max():.3f} points")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
 

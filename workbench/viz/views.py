@@ -52,7 +52,7 @@ def plot_view_density(stats: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
     colors = [palette[families.index(f) % len(palette)] for f in stats["family"]]
     y = np.arange(len(stats))
     ax.barh(y, stats["density"].clip(lower=1e-12), color=colors)
-    ax.set_yticks(y, list(stats.index), fontsize=7)
+    ax.set_yticks(y, list(stats.index), fontsize=8)
     ax.invert_yaxis()
     ax.set_xscale("log")
     ax.minorticks_off()
@@ -60,7 +60,7 @@ def plot_view_density(stats: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
     ax.grid(axis="x", which="major", alpha=0.3)
     handles = [plt.Rectangle((0, 0), 1, 1, color=palette[i % len(palette)])
                for i in range(len(families))]  # fmt: skip
-    ax.legend(handles, families, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.legend(handles, families, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
 
@@ -159,9 +159,9 @@ def _ccdf_panel(ax: Axes, views: Sequence[View], legend_max: int = 6) -> None:
     ax.set_yscale("log")
     if many:
         ax.text(0.97, 0.95, f"{len(views)} views,\npurple → green in order", ha="right", va="top",
-                fontsize=7, transform=ax.transAxes)  # fmt: skip
+                fontsize=8, transform=ax.transAxes)  # fmt: skip
     elif views:
-        ax.legend(fontsize=6, loc="lower left", frameon=False)
+        ax.legend(fontsize=8, loc="lower left", frameon=False)
 
 
 def _heat_cmap() -> Colormap:
@@ -185,8 +185,8 @@ def _heatmap_panel(ax: Axes, v: View, n_top: int, *, normalise: bool) -> AxesIma
     im = ax.imshow(np.ma.masked_equal(z, 0), aspect="auto", cmap=_heat_cmap(),
                    interpolation="nearest", vmin=0, vmax=1 if normalise else None)  # fmt: skip
     ax.set_title(f"{v.name}: top {len(r)} × {len(c)}", fontsize=8)
-    if v.vocab is not None and len(r) <= 40 and not normalise:
-        ax.set_yticks(range(len(r)), [v.vocab.words[i] for i in r], fontsize=6)
+    if v.vocab is not None and len(r) <= 20 and not normalise:  # 8-pt labels that fit
+        ax.set_yticks(range(len(r)), [v.vocab.words[i] for i in r], fontsize=8)
     return im
 
 
