@@ -21,13 +21,23 @@ matrices or :class:`workbench.views.View` objects over the same ``N`` rows).
 """
 
 from ._base import glove_row_weights
+from ._certificate import AccuracyCertificate
 from ._factors import StackedFactors, ViewFactor, combine_factors, view_factor
 from ._gcca import GCCA, GCCA_MAX_ROWS
 from ._linalg import fix_signs
 from ._mvlsa import MVLSA
-from ._svd import GRAM_MAX_COLS, GRAM_RANK_RATIO, SVD_TOL, TruncatedSVD, truncated_svd
+from ._svd import (
+    GRAM_MAX_COLS,
+    GRAM_RANK_RATIO,
+    SVD_TOL,
+    SVDConvergenceWarning,
+    TruncatedSVD,
+    truncated_svd,
+)
 
 __all__ = [
+    "AccuracyCertificate",
+    "SVDConvergenceWarning",
     "GCCA",
     "MVLSA",
     "TruncatedSVD",

@@ -89,6 +89,7 @@ import scipy.sparse as sp
 from workbench._dask import tree_reduce
 from workbench._typing import Matrix
 
+from ._certificate import _UNCERTIFIED, _StackCheck, _ViewCheck
 from ._linalg import _gram64, _largest_entry_signs, _lowdin_factor
 from ._stacked import (
     _check_stack_rank,
@@ -167,9 +168,11 @@ def _view_task(
     return _ViewResult(fac, _cut_rows(blk, pos, bounds), _view_nnz(xr))
 
 
-def _summary(res: _ViewResult) -> tuple[np.ndarray, np.ndarray | None, float, int, int]:
+def _summary(
+    res: _ViewResult,
+) -> tuple[np.ndarray, np.ndarray | None, float, int, int, _ViewCheck]:
     f = res.factor
-    return f.s, f.mean, f.reg, f.n_passes, res.nnz
+    return f.s, f.mean, f.reg, f.n_passes, res.nnz, f.check
 
 
 def _piece(res: _ViewResult, b: int) -> Piece:
@@ -554,30 +557,34 @@ def _view_summaries(
     scattered: dict[int, list[Future]],
     *,
     release: bool = True,
-) -> tuple[list[np.ndarray], list[np.ndarray | None], list[float], int, int]:
-    """Singular values, means, ``r_j``, passes, nonzeros of the views once all are factorized
-    (then the views are released, unless ``release`` is False)."""
+) -> tuple[list[np.ndarray], list[np.ndarray | None], list[float], int, int, list[_ViewCheck]]:
+    """Singular values, means, ``r_j``, passes, nonzeros and certificate parts of the views
+    once all are factorized (then the views are released, unless ``release`` is False)."""
     gathered = dict(zip(summaries, ses.gather(list(summaries.values()))))
     if release:  # every view is factorized: free the workers' memory
         _release_views(scattered)
     svals, means, regs, passes, nnz = [], [], [], 0, 0
+    checks: list[_ViewCheck] = []
     for j in sorted([*gathered, *split_out]):
         if j in split_out:
             _, fac, nz = split_out[j]
-            s, mean, r, p = fac.s, fac.mean, fac.reg, fac.n_passes
+            s, mean, r, p, chk = fac.s, fac.mean, fac.reg, fac.n_passes, fac.check
         else:
-            s, mean, r, p, nz = gathered[j]
+            s, mean, r, p, nz, chk = gathered[j]
+        checks.append(chk)
         svals.append(s)
         means.append(mean)
         regs.append(r)
         passes += p
         nnz += nz
-    return svals, means, regs, passes, nnz
+    return svals, means, regs, passes, nnz, checks
 
 
 def _result(
     ses: _Session,
-    summary: tuple[list[np.ndarray], list[np.ndarray | None], list[float], int, int],
+    summary: tuple[
+        list[np.ndarray], list[np.ndarray | None], list[float], int, int, list[_ViewCheck]
+    ],
     hk: np.ndarray,
     lam_k: np.ndarray,
     mth: np.ndarray,
@@ -585,9 +592,10 @@ def _result(
     remote: dict[int, Future],
     t_svd: float,
     t_gram: float,
+    stack: _StackCheck = _UNCERTIFIED,
 ) -> _StackedFit:
     """The maps (:func:`_maps`) and the fit's result, from the views' summaries."""
-    svals, means, regs, passes, nnz = summary
+    svals, means, regs, passes, nnz, checks = summary
     sizes = [s.size for s in svals]
     return _StackedFit(
         hk=hk,
@@ -602,6 +610,8 @@ def _result(
         t_svd=t_svd,
         t_gram=t_gram,
         stats={},
+        views=checks,
+        stack=stack,
     )
 
 
@@ -649,7 +659,8 @@ def _run(
     for j, step in layout.split.items():
         logger.info("backend='dask': view %d in row blocks of %d rows", j, step)
         split_out[j] = _split_view_svd(ses, plan, j, scattered[j], step, bounds)
-    svals, means, regs, passes, nnz = _view_summaries(ses, summaries, split_out, scattered)
+    summary = _view_summaries(ses, summaries, split_out, scattered)
+    svals = summary[0]
     sizes = [s.size for s in svals]
     t_svd = time.perf_counter()
     _check_stack_rank(k, sizes)
@@ -673,7 +684,7 @@ def _run(
     ]
     del pieces
     gram = ses.gather(ses.tree_sum([ses.submit("gram", _gram, m) for m in mbs], "gram"))
-    lam_k, v_k = _stacked_eigen(np.array(gram), k, dtype)
+    lam_k, v_k, stack_check = _stacked_eigen(np.array(gram), k, dtype)
 
     # 3. H = M~ V Lambda^{-1/2} by row blocks, Löwdin-corrected, signs fixed
     coef = ses.scatter((v_k / np.sqrt(lam_k)).astype(dtype), broadcast=True)
@@ -692,5 +703,4 @@ def _run(
     t_gram = time.perf_counter()
 
     # 4. maps U_j where B_j^T is
-    summary = (svals, means, regs, passes, nnz)
-    return _result(ses, summary, hk, lam_k, mth, split_out, results, t_svd, t_gram)
+    return _result(ses, summary, hk, lam_k, mth, split_out, results, t_svd, t_gram, stack_check)

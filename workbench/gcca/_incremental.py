@@ -47,6 +47,7 @@ class _Partial:
     l: np.ndarray  # noqa: E741 -- (N_kept, r), working dtype
     z: np.ndarray | None  # (columns of the run, r), float64; None: the identity (a leaf)
     lam: np.ndarray | None  # (r,), float64, descending; None: a leaf
+    dropped: float = 0.0  # >= ||[M~ of the run] - L Z^T||_2: sum of sqrt(dropped top eigenvalue)
 
 
 def _leaf(block: np.ndarray) -> _Partial:
@@ -78,6 +79,8 @@ def _merge(parts: Sequence[_Partial], rank: int) -> _Partial:
     top = max(float(lam[0]), 0.0) if lam.size else 0.0
     keep = lam > top * lam.size * np.finfo(dtype).eps * 10
     keep[rank:] = False
+    lost = float(np.sqrt(max(float(lam[~keep].max()), 0.0))) if (~keep).any() else 0.0
+    dropped = sum(p.dropped for p in parts) + lost  # the dropped parts keep their norms
     lam, vec = lam[keep], vec[:, keep]
     cuts = np.cumsum([0, *widths])
     new_l: np.ndarray | None = None
@@ -91,7 +94,7 @@ def _merge(parts: Sequence[_Partial], rank: int) -> _Partial:
             new_l += prod
         del prod
         zs.append(v if p.z is None else p.z @ v)
-    return _Partial(l=cast(np.ndarray, new_l), z=np.vstack(zs), lam=lam)
+    return _Partial(l=cast(np.ndarray, new_l), z=np.vstack(zs), lam=lam, dropped=dropped)
 
 
 class _MergeTree(Generic[T]):
@@ -120,6 +123,14 @@ class _MergeTree(Generic[T]):
             _, left = self.stack.pop()
             item = self.merge(left, item)
         return item
+
+
+def _next_bound(partial: _Partial, k: int) -> float:
+    r"""An upper bound of :math:`\lambda_{k+1}(M')` from the merged factorization: the singular
+    values of :math:`\tilde M` are within ``dropped`` of those of ``L Z^T`` (Weyl)."""
+    lam = partial.lam
+    nxt = float(lam[k]) if lam is not None and lam.size > k else 0.0
+    return (float(np.sqrt(max(nxt, 0.0))) + partial.dropped) ** 2
 
 
 def _finish(partial: _Partial, k: int, rank: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

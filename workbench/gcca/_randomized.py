@@ -78,13 +78,17 @@ def _fixed_oversampling_svd(
 @dataclass(frozen=True)
 class _KrylovStats:
     """How the adaptive route ended: final basis size, Krylov iterations, thick restarts, the
-    relative residual ``eta`` of the returned triplets and whether ``eta <= tol``."""
+    relative residual ``eta`` of the returned triplets, whether ``eta <= tol``, why it stopped
+    (``"tol"``, ``"invariant"``, ``"full_basis"``, ``"max_iter"`` or ``"work_cap"``) and the
+    numerical rank it detected (None: at least ``rank``)."""
 
     basis_size: int
     n_iter: int
     n_restarts: int
     error: float
     converged: bool
+    stop_reason: str = "tol"
+    numerical_rank: int | None = None
 
 
 def _default_block_size(rank: int, sparse: bool) -> int:
@@ -127,6 +131,19 @@ def _blocks_times(blocks: list[np.ndarray], w: np.ndarray) -> np.ndarray:
             out += part
     assert out is not None
     return out
+
+
+def _reorthogonalized(q: np.ndarray, qa: np.ndarray) -> np.ndarray:
+    """The next Krylov block: the unit directions ``q`` of the residual block made orthogonal
+    to the basis ``qa`` once more (the directions of a residual near round-off carry errors of
+    ``eps lambda_1 / sigma`` along ``qa``, which would accumulate into a basis that is no longer
+    orthonormal and Ritz values above ``lambda_1``); a direction that keeps less than half its
+    length is round-off already in the basis and is dropped."""
+    if not q.shape[1]:
+        return q
+    q = q - qa @ (qa.T @ q)
+    uq, sq, _ = np.linalg.svd(q, full_matrices=False)
+    return np.ascontiguousarray(uq[:, sq > 0.5])
 
 
 def _block_krylov_svd(
@@ -192,29 +209,34 @@ def _block_krylov_svd(
         p -= qa @ (qa.T @ p)  # classical Gram-Schmidt, twice: P = (I - Q Q^T) M Q_j
         up, sv_p, vpt = np.linalg.svd(p, full_matrices=False)
         keep = sv_p > drop * lam1
-        invariant = not keep.any()
+        q_next = _reorthogonalized(up[:, keep], qa)
+        invariant = q_next.shape[1] == 0
         # the next iteration costs 2 |Q_{j+1}| columns (and a sparse X one final pass of rank)
         over = (
             max_columns is not None
             and basis >= rank  # never fewer than rank triplets because of the cap
-            and cols + 2 * int(keep.sum()) + (0 if ys else rank) > max_columns
+            and cols + 2 * q_next.shape[1] + (0 if ys else rank) > max_columns
         )
         last = invariant or basis >= d or it >= max_iter or over
+        n_live = None
         if basis >= rank or last:  # Rayleigh-Ritz (fewer than rank columns: not converged)
             n_ev = min(basis, rank + b)
             lam, wv = _top_eigh_desc(h[:basis, :basis], n_ev)
             lam1 = max(float(lam[0]), 0.0)
             s1 = np.sqrt(lam1)
             kk = min(rank, basis)
-            sig = np.sqrt(np.maximum(lam[:kk], 0.0))
-            live = sig > tiny * s1
+            # numerical rank: Ritz values of M at or below the round-off of its products
+            # (drop * lambda_1, the deflation threshold) are zero to working precision; they
+            # are neither measured nor returned (their 1 / s_i would swamp the residual)
+            n_live = int(np.count_nonzero(lam[:kk] > max(drop * lam1, (tiny * s1) ** 2)))
+            sig = np.sqrt(lam[:n_live])
             # block Lanczos relation M Q = Q H + P E_j^T: M v_i - lambda_i v_i = P w_i^(j)
             # (w_i^(j): the rows of w_i on the last block): L^T u_i - s_i v_i = P w_i^(j) / s_i
-            res = sv_p[:, None] * (vpt @ wv[lo:hi, :kk][:, live])
-            err = float(np.linalg.norm(res / sig[live], 2)) / s1 if live.any() else 0.0
+            res = sv_p[:, None] * (vpt @ wv[lo:hi, :n_live])
+            err = float(np.linalg.norm(res / sig, 2)) / s1 if n_live else 0.0
             if (err <= tol and basis >= rank) or last:
                 break
-        q_new = up[:, keep]
+        q_new = q_next
         if basis + q_new.shape[1] > max_basis:  # thick restart on the leading Ritz vectors
             m_keep = min(n_ev, max_basis - q_new.shape[1])
             wk = wv[:, :m_keep]
@@ -226,13 +248,22 @@ def _block_krylov_svd(
             basis = m_keep
             restarts += 1
         it += 1
-    converged = err <= tol or invariant or basis >= d
+    if err <= tol:
+        reason = "tol"
+    elif invariant:
+        reason = "invariant"
+    elif basis >= d:
+        reason = "full_basis"
+    else:
+        reason = "work_cap" if over else "max_iter"
+    converged = reason in ("tol", "invariant", "full_basis")
     if not converged:
         logger.info(
-            "adaptive truncated SVD stopped after %d iterations (basis %d) at relative residual "
-            "%.2e > tol=%g", it, basis, err, tol,
+            "adaptive truncated SVD stopped at its %s after %d iterations (basis %d) at relative "
+            "residual %.2e > tol=%g", reason, it, basis, err, tol,
         )  # fmt: skip
-    kk = min(rank, basis)
+    kk = min(rank, basis) if n_live is None else min(rank, basis, max(n_live, 1))
+    numerical_rank = None if n_live is None or n_live >= min(rank, basis) else n_live
     wk = wv[:, :kk]
     v = q_all[:, :basis] @ wk
     if ys:
@@ -242,4 +273,5 @@ def _block_krylov_svd(
         passes += 1
     u, s, wt = _thin_svd(np.asarray(lv), kk)
     vt = wt @ v.T
-    return u, s, vt, passes, _KrylovStats(basis, it, restarts, err, converged)
+    stats = _KrylovStats(basis, it, restarts, err, converged, reason, numerical_rank)
+    return u, s, vt, passes, stats

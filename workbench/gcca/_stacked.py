@@ -21,7 +21,15 @@ from tqdm.auto import tqdm
 from workbench._typing import Matrix
 
 from ._base import _Prepared
-from ._incremental import _finish, _leaf, _merge, _MergeTree, _Partial
+from ._certificate import (
+    _UNCERTIFIED,
+    _stack_check_gram,
+    _stack_check_product,
+    _StackCheck,
+    _view_check,
+    _ViewCheck,
+)
+from ._incremental import _finish, _leaf, _merge, _MergeTree, _next_bound, _Partial
 from ._linalg import _signed_embedding, _top_eigh
 from ._refine import _add_into, _basis, _on_kept_rows, _ritz, _rows_of, _ViewBlock
 from ._svd import _RowOperand, _SVDSettings, _truncated_svd
@@ -52,6 +60,7 @@ class _ViewFactor:
     t: np.ndarray
     reg: float
     n_passes: int
+    check: _ViewCheck
 
 
 def _view_svd(
@@ -82,7 +91,8 @@ def _view_svd(
         logger.info("view %d: rank %d < requested m=%d; using %d", view, mj, rank, mj)
     r_j = reg * float(res.s[0]) ** 2 if opts.relative_regularization else reg
     t = (res.s / np.sqrt(res.s**2 + r_j)).astype(opts.dtype)
-    return res.U, _ViewFactor(res.s, res.Vt, res.mean, t, float(r_j), res.n_passes)
+    check = _view_check(res.s, res.residual, res.tail_bound, r_j, res.converged, res.stop_reason)
+    return res.U, _ViewFactor(res.s, res.Vt, res.mean, t, float(r_j), res.n_passes, check)
 
 
 def _scaled_factor(
@@ -116,18 +126,26 @@ def _check_stack_rank(k: int, sizes: Sequence[int]) -> None:
         )
 
 
-def _stacked_eigen(gram: np.ndarray, k: int, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+def _stacked_eigen(
+    gram: np.ndarray, k: int, dtype: np.dtype
+) -> tuple[np.ndarray, np.ndarray, _StackCheck]:
     """Top-``k`` eigenpairs (float64) of the Gram matrix of :math:`\\tilde M` (symmetrized in
-    place), refusing zero eigenvalues among them."""
+    place), refusing zero eigenvalues among them, and the stacked step's part of the
+    certificate (:mod:`workbench.gcca._certificate`; the ``k+1`` th eigenvalue is computed too)."""
     gram += gram.T
     gram *= 0.5
-    lam_k, v_k, n_pos = _top_eigh(gram, k, np.finfo(dtype).eps)
+    p = gram.shape[0]
+    eps = float(np.finfo(dtype).eps)
+    lam_k, v_k, n_pos = _top_eigh(gram, min(k + 1, p), eps)
     if n_pos < k:
         raise ValueError(
             f"n_components={k} but the views span only {n_pos} shared directions (zero "
             "eigenvalues of M); lower n_components"
         )
-    return lam_k.astype(np.float64), v_k.astype(np.float64)
+    nxt = float(lam_k[k]) if k < p else 0.0
+    lam_k, v_k = lam_k[:k].astype(np.float64), v_k[:, :k].astype(np.float64)
+    check = _stack_check_gram(np.asarray(gram, dtype=np.float64), v_k, lam_k, nxt, eps)
+    return lam_k, v_k, check
 
 
 @dataclass(frozen=True)
@@ -170,6 +188,8 @@ class _StackedFit:
     t_svd: float
     t_gram: float
     stats: dict[str, int | float | list[int]]
+    views: list[_ViewCheck]
+    stack: _StackCheck
 
 
 def _fit_local(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
@@ -231,12 +251,12 @@ def _fit_local(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
     mt = stack[:, :off]
     del stack
     # the Gram matrix in the data's precision (float32 halves the syrk and the eigh)
-    lam_k, v_k = _stacked_eigen(mt.T @ mt, k, dtype)
+    lam_k, v_k, stack_check = _stacked_eigen(mt.T @ mt, k, dtype)
     hk = np.asarray(mt @ (v_k / np.sqrt(lam_k)).astype(dtype))
     hk, mth = _signed_embedding(hk, v_k, lam_k)  # (Löwdin: removes float32 round-off)
     del mt
     t_gram = time.perf_counter()
-    return _local_result(facs, hk, lam_k, mth, nnz, t_svd, t_gram)
+    return _local_result(facs, hk, lam_k, mth, nnz, t_svd, t_gram, stack_check)
 
 
 def _local_result(
@@ -247,6 +267,7 @@ def _local_result(
     nnz: int,
     t_svd: float,
     t_gram: float,
+    stack: _StackCheck = _UNCERTIFIED,
 ) -> _StackedFit:
     """The maps :math:`U_j` from :math:`\\tilde M^\\top H` and the rest of a local fit."""
     maps = []
@@ -268,6 +289,8 @@ def _local_result(
         t_svd=t_svd,
         t_gram=t_gram,
         stats={},
+        views=[f.check for f in facs],
+        stack=stack,
     )
 
 
@@ -306,9 +329,11 @@ def _fit_local_incremental(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
         )
         blk = _scaled_factor(u, scale, fac.t, out=u if u.dtype == opts.dtype else None)
         del u
+        frob2[j] = float(np.einsum("ij,ij->", blk, blk, dtype=np.float64))
         return _on_kept_rows(blk, plan.pos[rj], n_kept), fac, _view_nnz(x)
 
     t_merge = 0.0
+    frob2 = np.zeros(n_views)
 
     def merge(a: _Partial, b: _Partial) -> _Partial:
         nonlocal t_merge
@@ -329,16 +354,49 @@ def _fit_local_incremental(plan: _MVLSAPlan, n_jobs: int) -> _StackedFit:
             bar.update()
     t_svd = time.perf_counter()
     _check_stack_rank(k, [f.s.size for f in facs])
+    root = tree.result()
+    del tree
+    if root.lam is None:  # a single view
+        root = _merge([root], rank)
+    next_ub = _next_bound(root, k)
     if plan.stack_iter:
-        root = tree.result()
-        del tree
         hk, lam_k, mth = _refine_local(plan, facs, root.l, n_jobs)
     else:
-        hk, lam_k, mth = _finish(tree.result(), k, rank)
-        del tree
-    res = _local_result(facs, hk, lam_k, mth, nnz, t_svd, time.perf_counter())
+        hk, lam_k, mth = _finish(root, k, rank)
+    del root
+    t_gram = time.perf_counter()
+    mh = _sweep(plan, facs, hk, n_jobs)  # M' H, for the certificate
+    eps = float(np.finfo(opts.dtype).eps)
+    check = _stack_check_product(hk, mh, float(frob2.sum()), eps, next_ub)
+    del mh
+    res = _local_result(facs, hk, lam_k, mth, nnz, t_svd, t_gram, check)
     res.stats["merge_seconds"] = t_merge
     return res
+
+
+def _view_block_of(
+    plan: _MVLSAPlan, facs: Sequence[_ViewFactor], j: int, n_threads: int
+) -> tuple[_ViewBlock, np.ndarray]:
+    """View ``j``'s block of :math:`\\tilde M` as an operator and its kept-row positions."""
+    x, _, _ = plan.prep.view_rows(j)
+    rj, wj, scale = plan.view_scale(j)
+    w = wj if plan.opts.weighted else None
+    blk = _ViewBlock(x, facs[j], w, scale, plan.opts.dtype, n_threads)
+    return blk, plan.pos[rj]
+
+
+def _sweep(plan: _MVLSAPlan, facs: Sequence[_ViewFactor], q: np.ndarray, n_jobs: int) -> np.ndarray:
+    """:math:`M' Q = \\sum_j \\tilde M_j \\tilde M_j^\\top Q` on the kept rows (one sweep)."""
+    n_kept = plan.kept.size
+
+    def product(j: int, n_threads: int) -> np.ndarray:
+        blk, pos = _view_block_of(plan, facs, j, n_threads)
+        return _on_kept_rows(blk.matmat(blk.rmatmat(_rows_of(q, pos))), pos, n_kept)
+
+    total: _MergeTree[np.ndarray] = _MergeTree(_add_into)
+    for z in _in_windows(product, len(plan.prep.views), n_jobs):
+        total.push(z.copy() if z is q else z)
+    return total.result()
 
 
 def _refine_local(

@@ -12,6 +12,7 @@ from typing import Protocol, cast
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
 
 from workbench._typing import Matrix, SeedLike
 from workbench._validation import (
@@ -53,6 +54,11 @@ GRAM_RANK_RATIO = 28
 ADAPTIVE_MAX_ITER = 100
 
 
+class SVDConvergenceWarning(ConvergenceWarning):
+    """Warned (once per view) by :class:`MVLSA` when a view's adaptive randomized SVD stopped at
+    a cap (``n_iter`` or ``ADAPTIVE_MAX_ITER``) before its tolerance."""
+
+
 @dataclass(frozen=True)
 class TruncatedSVD:
     r"""Result of :func:`truncated_svd`: ``diag(w) (X - 1 mean^T) ~= U diag(s) Vt``.
@@ -86,8 +92,25 @@ class TruncatedSVD:
         The target of the adaptive route (None on the other routes).
     converged : bool
         ``error_estimate <= tol`` (or the basis became invariant / spanned all ``d``
-        columns); False only when ``n_iter`` capped the adaptive route first. True on the other
-        routes.
+        columns); False only when a cap (``n_iter``'s work cap or ``ADAPTIVE_MAX_ITER``) stopped
+        the adaptive route first. True on the other routes.
+    stop_reason : str
+        Why the route stopped: ``"exact"`` (dense, gram), ``"fixed"`` (fixed oversampling: its
+        ``n_iter`` power iterations) or, on the adaptive route, ``"tol"``, ``"invariant"`` (the
+        Krylov space holds the numerical rank), ``"full_basis"``, ``"max_iter"``
+        (``ADAPTIVE_MAX_ITER``) or ``"work_cap"`` (an integer ``n_iter``); the last two leave
+        ``converged=False``.
+    residual : float
+        :math:`\|F\|_F / s_1` with :math:`F = L^\top U - V S`, computed explicitly on every route
+        (one product ``L^T U``): the triplets are exact singular triplets of a matrix
+        :math:`L + E`, :math:`\|E\|_2 \le` ``residual * s[0]`` (see Notes).
+    tail_bound : float
+        An upper bound of :math:`s_{r+1}(L + E)`, the largest singular value of ``L + E`` outside
+        the returned ones: :math:`\sqrt{\max(0, \|L\|_F^2 - \sum_i s_i^2 - \|F\|_F^2)}`
+        (inf when ``||L||_F`` is not available: an operator ``X``). Crude when the spectrum
+        beyond ``r`` carries much mass.
+    angle_bound : float
+        (property) the Wedin bound in degrees, see :func:`truncated_svd`'s Notes.
     """
 
     U: np.ndarray
@@ -101,6 +124,22 @@ class TruncatedSVD:
     error_estimate: float | None = None
     tol: float | None = None
     converged: bool = True
+    stop_reason: str = "exact"
+    residual: float = 0.0
+    tail_bound: float = float("inf")
+
+    @property
+    def angle_bound(self) -> float:
+        r"""Degrees: a bound on the largest principal angle between ``span(U)`` and the exact
+        top-``r`` left singular subspace of ``L`` (Wedin's theorem, see :func:`truncated_svd`'s
+        Notes); 90 when no gap between ``s[-1]`` and ``tail_bound`` is certified."""
+        if not self.s.size:
+            return 90.0
+        f = self.residual * float(self.s[0])
+        gap = float(self.s[-1]) - self.tail_bound - f
+        if not gap > 0:
+            return 90.0
+        return float(np.degrees(np.arcsin(min(1.0, f / gap))))
 
 
 @dataclass(frozen=True)
@@ -439,6 +478,37 @@ class _ImplicitOperator:
             out -= cols @ np.stack([mz, sz - np.asarray(self.s_tot, dtype=self.dtype) * mz])
         return out
 
+    def frobenius_sq(self) -> float:
+        r"""An upper bound (to rounding, float64 sums) of :math:`\|L\|_F^2`; inf for an operator
+        ``X`` (the dask backend's row blocks), whose entries are not at hand."""
+        x = self.x
+        if not (self.ops is not None or isinstance(x, np.ndarray)):
+            return float("inf")
+        n = self.shape[0]
+        w2 = np.ones(n) if self.w2 is None else self.w2.astype(np.float64)
+        if self.ops is None:  # dense: the centred rows, chunked, in float64
+            total = 0.0
+            mu = None if self.mean is None else self.mean.astype(np.float64)
+            for a in range(0, n, 4096):
+                c = np.asarray(cast(np.ndarray, x)[a : a + 4096], dtype=np.float64)
+                if mu is not None:
+                    c = c - mu
+                total += float(np.einsum("ij,ij,i->", c, c, w2[a : a + 4096]))
+            return total
+        xs = self.ops.x
+        sq = xs.multiply(xs) if hasattr(xs, "multiply") else xs.power(2)
+        rows = np.asarray(sq.sum(axis=1), dtype=np.float64).ravel()
+        a_term = float(w2 @ rows)
+        if self.mean is None:
+            return a_term * (1 + 4 * np.finfo(np.float64).eps)
+        mu = self.mean.astype(np.float64)
+        xmu = np.asarray(xs @ mu, dtype=np.float64).ravel()
+        c_term = float(w2.sum()) * float(mu @ mu)
+        val = a_term - 2.0 * float(w2 @ xmu) + c_term
+        # the expansion cancels: add its rounding (float64 sums of the working-precision data)
+        slack = 4 * float(np.finfo(self.dtype).eps) * (a_term + c_term)
+        return max(val, 0.0) + slack
+
     def krylov_apply(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """``(L^T L z, L z)`` for the adaptive route; ``L z`` is not kept for a sparse ``X``
         (fused panels, no ``n x b`` block: the left vectors cost one more pass)."""
@@ -583,6 +653,11 @@ def _truncated_svd(
         signs = _largest_entry_signs(u).astype(dtype)
         u = u * signs
         vt = vt * signs[:, None]
+    resid, tail = _certify(op, u, s, vt)
+    if krylov is not None:
+        reason = krylov.stop_reason
+    else:
+        reason = "exact" if method in ("dense", "gram") else "fixed"
     return TruncatedSVD(
         U=u,
         s=s,
@@ -595,4 +670,27 @@ def _truncated_svd(
         error_estimate=None if krylov is None else krylov.error,
         tol=None if krylov is None else float(settings.tol),
         converged=True if krylov is None else krylov.converged,
+        stop_reason=reason,
+        residual=resid,
+        tail_bound=tail,
     )
+
+
+def _certify(
+    op: _ImplicitOperator, u: np.ndarray, s: np.ndarray, vt: np.ndarray
+) -> tuple[float, float]:
+    """``(residual, tail_bound)`` of :class:`TruncatedSVD`: :math:`\\|F\\|_F / s_1` with
+    :math:`F = L^\top U - V S` (one product of width ``r``) and the bound of the singular values
+    of ``L + E`` beyond the returned ones (see :func:`truncated_svd`'s Notes)."""
+    if not s.size:
+        return 0.0, float(np.sqrt(max(op.frobenius_sq(), 0.0)))
+    f = np.asarray(op.rmatmat(np.ascontiguousarray(u)), dtype=np.float64)
+    f -= vt.T.astype(np.float64) * s
+    f2 = float(np.einsum("ij,ij->", f, f))
+    resid = float(np.sqrt(f2)) / float(s[0])
+    frob2 = op.frobenius_sq()
+    rest = frob2 - float(s @ s) - f2
+    # the rounding of the s_i^2 and of F (working precision) on top
+    if np.isfinite(frob2):
+        rest += 4 * float(np.finfo(op.dtype).eps) * (frob2 + float(s @ s))
+    return resid, float(np.sqrt(max(rest, 0.0)))
