@@ -1,0 +1,55 @@
+"""The data a study runs on: parameters validated before anything runs, side views by language,
+user files for provenance."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.studies.data import DataChoice, check_data_parameters
+
+
+def test_empty_parameters_are_the_bundled_data():
+    d = DataChoice()
+    assert d.bundled_corpus and d.side_views() and d.user_files() == []
+    assert d.corpus_or("5M") == "5M" and d.wordsim_or(["MEN"]) == ("MEN",)
+    assert d.describe()["corpus"] == "bundled"
+    assert check_data_parameters({"SEED": 0}) is None
+
+
+def test_user_files_are_checked_and_listed(tmp_path):
+    corpus = tmp_path / "books.txt"
+    corpus.write_text("one line\n")
+    ratings = tmp_path / "my.csv"
+    ratings.write_text("word1,word2,score\na,b,1\n")
+    d = check_data_parameters({"CORPUS": str(corpus), "CORPUS_FORMAT": "line-docs",
+                               "WORDSIM": ["MEN", str(ratings)], "LEXICONS": {}})  # fmt: skip
+    assert d is not None and d.user_files() == [corpus, ratings]
+    assert d.describe()["corpus"] == "books.txt"
+
+
+@pytest.mark.parametrize("params, exc, match", [
+    ({"CORPUS": "/nonexistent/books.txt"}, FileNotFoundError, "CORPUS=.*no such file"),
+    ({"CORPUS_FORMAT": "xml"}, ValueError, "CORPUS_FORMAT must be one of"),
+    ({"LANGUAGE": "klingon"}, ValueError, "LANGUAGE must be one of"),
+    ({"WORDSIM_SPLIT": "thirds"}, ValueError, "WORDSIM_SPLIT must be one of"),
+    ({"WORDSIM": [3]}, TypeError, "WORDSIM must be a list of names or paths"),
+    ({"LEXICONS": ["a"]}, TypeError, "LEXICONS must map names to paths"),
+    ({"PARALLEL": ["a", "b", "c"]}, ValueError, "PARALLEL must be two aligned files"),
+    ({"CORPUS_FORMAT": "line-docs"}, ValueError, "needs a CORPUS path"),
+    ({"LANGUAGE": "es"}, ValueError, "needs a CORPUS path"),
+])  # fmt: skip
+def test_bad_data_parameters_name_the_parameter(params, exc, match):
+    with pytest.raises(exc, match=match):
+        check_data_parameters(params)
+
+
+def test_an_empty_file_is_refused(tmp_path):
+    (tmp_path / "e.txt").write_text("")
+    with pytest.raises(ValueError, match="CORPUS=.*empty"):
+        check_data_parameters({"CORPUS": str(tmp_path / "e.txt")})
+
+
+def test_side_views_only_for_english(tmp_path):
+    (tmp_path / "es.txt").write_text("hola mundo\n")
+    assert not DataChoice(corpus=str(tmp_path / "es.txt"), language="es").side_views()
+    assert DataChoice(corpus=str(tmp_path / "es.txt"), language="en").side_views()
