@@ -1,4 +1,4 @@
-"""Command line: ``python -m workbench run|list|cache`` (also installed as ``workbench``).
+"""Command line: ``python -m workbench run|list|cache|report`` (also installed as ``workbench``).
 
 Exit codes: 0 success, 1 a notebook failed, 2 bad usage (nothing was run), 130 interrupted.
 """
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from workbench import _io, runner
 from workbench._cache_clear import clear_cache
+from workbench.report import ReportError, write_site
 
 __all__ = ["build_parser", "main"]
 
@@ -90,6 +91,17 @@ def build_parser() -> argparse.ArgumentParser:
     cache.add_argument("action", choices=("list", "verify", "clear"))
     cache.add_argument("--namespace", default=None, help="only this namespace (e.g. views)")
     cache.add_argument("--yes", action="store_true", help="clear without asking")
+
+    rep = sub.add_parser(
+        "report",
+        help="write a static, offline HTML site of a results folder",
+        description=(
+            "Write <results>/site/: an index of every notebook with a complete result (its "
+            "question, key findings, claims and figures) and each executed notebook as HTML."
+        ),
+    )
+    rep.add_argument("results", nargs="?", default="results",
+                     help="results folder (default: results/)")  # fmt: skip
     return parser
 
 
@@ -212,6 +224,18 @@ def _run(args: argparse.Namespace) -> int:
     return report.exit_code
 
 
+def _report(args: argparse.Namespace) -> int:
+    try:
+        site = write_site(args.results)
+    except ReportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for name, status in site.left_out.items():
+        print(f"not shown: {name} ({status})", file=sys.stderr)
+    print(site.index)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     args = build_parser().parse_args(argv)
@@ -221,6 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _list(args)
         if args.command == "cache":
             return _cache(args)
+        if args.command == "report":
+            return _report(args)
         return _run(args)
     except runner.RunnerUsageError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -40,6 +40,8 @@ OWNER_TEXT = "created by workbench.runner (python -m workbench run), which may r
 #: Hidden folders of a run in progress, or of a replaced result being removed.
 PARTIAL_PATTERN = re.compile(r"^\.(\d\d_[A-Za-z0-9_]+(?:\.failed)?)\.partial-(\d+)-(old-)?")
 SUMMARY_TITLE = "# Notebook run summary ("
+#: At most this many key numbers per notebook in ``summary.md`` (see :func:`key_numbers`).
+KEY_NUMBERS = 5
 
 
 class PublishError(OSError):
@@ -336,6 +338,7 @@ def write_summary(report: Any) -> list[str]:
             f"| {e['notebook']} | {e['status']} | {e['size']} | {e['finished']} |\n"
             for e in earlier
         )
+    md += _key_numbers_md(report.results)
     texts: Mapping[str, str] = {
         SUMMARY_JSON: json.dumps(summary, indent=2, sort_keys=True),
         SUMMARY_MD: md,
@@ -352,6 +355,48 @@ def write_summary(report: Any) -> list[str]:
         except OSError as exc:
             problems.append(describe_os_error(f"could not write {path}", exc))
     return problems
+
+
+def key_numbers(records: Mapping[str, Any], limit: int = KEY_NUMBERS) -> list[tuple[str, Any]]:
+    """The key numbers of a notebook: the first ``limit`` top-level records whose value is a
+    number (an int or float; not a bool, not ``None``), in the order of ``records.json``.
+
+    No study marks records as key, so this is the one rule; nested values (tables, per-set
+    dictionaries) are left to the notebook and the results site.
+
+    Examples
+    --------
+    >>> key_numbers({"corpus": "1M", "n_tokens": 500000, "ok": True, "beta": 0.63}, limit=5)
+    [('n_tokens', 500000), ('beta', 0.63)]
+    """
+    numbers = [(name, value) for name, value in records.items()
+               if isinstance(value, (int, float)) and not isinstance(value, bool)]  # fmt: skip
+    return numbers[:limit]
+
+
+def _format_number(value: int | float) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:.4g}"
+
+
+def _key_numbers_md(results: Sequence[Any]) -> str:
+    """The ``## Key numbers`` section of ``summary.md``: per notebook of the run with records
+    (complete or skipped as up to date), its :func:`key_numbers` as a table."""
+    sections = []
+    for r in results:
+        if r.status == "failed":
+            continue
+        try:
+            numbers = key_numbers(r.records)
+        except (OSError, ValueError) as exc:  # a damaged records.json: say so, keep the summary
+            sections.append(f"### {r.name}\n\nrecords unreadable: {exc}\n")
+            continue
+        if numbers:
+            rows = "".join(f"| {name} | {_format_number(v)} |\n" for name, v in numbers)
+            sections.append(f"### {r.name}\n\n| record | value |\n|---|---:|\n{rows}")
+    if not sections:
+        return ""
+    return (f"\n## Key numbers\n\nUp to {KEY_NUMBERS} numeric records per notebook, in the order "
+            "of its records.json.\n\n" + "\n".join(sections))
 
 
 def describe_os_error(what: str, exc: OSError) -> str:
