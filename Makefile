@@ -15,10 +15,11 @@ BENCH_ARGS  ?=
 
 export MPLBACKEND ?= Agg
 
-.PHONY: run test test-fast lint lab bench venv clean distclean help
+.PHONY: run report test test-fast lint lab bench venv clean distclean help
 
 help:
 	@echo "make run    - create .venv if needed, run every notebook (--size $(SIZE), $(JOBS) at a time) into $(OUT)"
+	@echo "make report - write site/ in $(OUT): an offline HTML site of the results (index.html, pages, executed notebooks)"
 	@echo "make test   - ruff, mypy, import layers and pytest (tests/, doctests of workbench/, notebooks on small data; slow tests excluded)"
 	@echo "make test-fast - ruff and the unit tests and doctests in parallel (no notebooks, no browser, no slow tests)"
 	@echo "make lab    - JupyterLab on notebooks/ (hand-run outputs in results/interactive/<notebook>/)"
@@ -43,6 +44,10 @@ venv: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/python -m workbench run --size $(SIZE) --out $(OUT) --jobs $(JOBS)
+
+# the results site of $(OUT) (after `make run`): site/index.html in it, openable without a network
+report: $(STAMP)
+	$(BIN)/python -m workbench report $(OUT)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
