@@ -34,6 +34,7 @@ from workbench.studies.mvlsa._tuning import (
     MVLSAChoice,
     choice_ablation,
     choice_fusion,
+    scored_wordsim,
     split_wordsim,
     tuned_choice,
 )
@@ -177,7 +178,7 @@ def run_ablation(
     choice = tuned_choice(view_set, settings, seed=seeds[0], store=store)
     removals = default_removals(view_set,
                                 single_views=None if choice.positional == "offsets" else [])  # fmt: skip
-    test_sets = split_wordsim(settings.wordsim, "test")
+    test_sets = split_wordsim(scored_wordsim(settings), "test")
     ablations = {seed: choice_ablation(view_set, choice.with_seed(seed), store=store,
                                        removals=removals, wordsim=test_sets)
                  for seed in seeds}  # fmt: skip
@@ -315,7 +316,7 @@ def run_fusion(view_set: ViewSet, settings: StudySettings, *, seeds: Sequence[in
     baselines = corpus_baselines_seeds(view_set, settings, n_components=choice.config.n_components,
                                        seeds=seeds)  # fmt: skip
     pretrained = load_pretrained_glove(limit=settings.glove_limit)
-    test_sets = split_wordsim(settings.wordsim, "test")
+    test_sets = split_wordsim(scored_wordsim(settings), "test")
     fusions = {
         seed: choice_fusion(view_set, choice.with_seed(seed), store=store,
                             glove=baselines[seed].vectors["GloVe"],
