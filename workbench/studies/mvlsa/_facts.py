@@ -435,6 +435,7 @@ class Facts04:
     undetected: list[RemovalFact]
     positional: PositionalMen | None
     comparison: FindingsComparison | None
+    data: DataFact | None = None
 
 
 def facts_04(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> Facts04:
@@ -453,6 +454,7 @@ def facts_04(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> 
         undetected=[r for r in removals if r.effect == "no detectable difference"],
         positional=positional_men(rec),
         comparison=size_comparison("04", rec, other),
+        data=data_fact(rec),
     )
 
 
@@ -548,6 +550,7 @@ class Facts05:
     gains: list[GainFact]
     r_s: list[RsFact]
     comparison: FindingsComparison | None
+    data: DataFact | None = None
 
 
 def facts_05(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> Facts05:
@@ -578,6 +581,7 @@ def facts_05(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> 
         ],
         r_s=[r for r in (rs_fact(rec, t) for t in ("WSG", "GloVe")) if r],
         comparison=size_comparison("05", rec, other),
+        data=data_fact(rec),
     )
 
 

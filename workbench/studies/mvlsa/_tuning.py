@@ -485,7 +485,7 @@ def tuning_path(
         if bad:
             raise TypeError(f"step {factor!r}: the change of candidate {bad[0]!r} is not callable")
     store = store if store is not None else FactorStore()
-    dev = split_wordsim(dev_names, "dev") if steps else []
+    dev = split_wordsim(dev_names, "dev")
     cache: dict[MVLSAChoice, SystemEvaluation] = {}
 
     def evaluate(choice: MVLSAChoice, label: str) -> SystemEvaluation:
@@ -570,9 +570,12 @@ def study_tuning(
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
     seed = check_int(seed, "seed", low=0)
     start = MVLSAChoice(dataclasses.replace(settings.config, random_state=seed))
-    steps = default_tuning_steps(view_set, **dict(settings.tuning)) if settings.dev_wordsim else []
-    result = tuning_path(view_set, start, steps, dev_names=settings.dev_wordsim, store=store,
-                         progress=progress)  # fmt: skip
+    if settings.dev_wordsim:
+        steps = default_tuning_steps(view_set, **dict(settings.tuning))
+        result = tuning_path(view_set, start, steps, dev_names=settings.dev_wordsim, store=store,
+                             progress=progress)  # fmt: skip
+    else:  # no rating set to tune on (WORDSIM_SPLIT="all", no bundled set in the language)
+        result = TuningResult((), start, start, (start,), ())
     study_cache(TUNING_CACHE).store(
         _tuning_inputs(view_set, settings, seed), None, {"best": _choice_to_json(result.best)}
     )
@@ -638,11 +641,12 @@ def choice_fusion(
     store: FactorStore,
     glove: WordVectors,
     wsg: WordVectors,
-    pretrained: WordVectors | None = None,
+    pretrained: WordVectors | Mapping[str, WordVectors] | None = None,
     extra: Mapping[str, WordVectors] | None = None,
     wordsim: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     analogies: bool = True,
     alpha: float = 0.05,
+    fuse: Sequence[str] = ("MVLSA (all views)", "GloVe", "WSG"),
 ) -> FusionResult:
     """:func:`fusion_study` (Table 9) with MVLSA systems of ``choice``'s configuration and
     positional scheme, from stored view factors (corpus views; all views; all views plus the
@@ -659,4 +663,5 @@ def choice_fusion(
         alpha=alpha,
         vectors_of=vectors_of,
         extra=extra,
+        fuse=fuse,
     )
