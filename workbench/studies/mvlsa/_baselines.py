@@ -14,7 +14,7 @@ from joblib import Parallel, delayed
 from workbench import baselines
 from workbench._io import content_hash
 from workbench._validation import check_bool, check_int
-from workbench.datasets import Corpus, load_corpus
+from workbench.datasets import Corpus
 from workbench.embeddings import WordVectors
 from workbench.studies.mvlsa._settings import StudySettings, check_instance, check_sequence
 from workbench.studies.mvlsa._viewsets import (
@@ -66,7 +66,7 @@ def _train_baseline(
     """Train one baseline for one seed (or load it from the disk cache): ``(vectors, seconds,
     loss history)``. A top-level function so that seeds can train in worker processes."""
     cfg = _configs(settings)[kind]
-    corpus = load_corpus(settings.corpus, max_tokens=settings.max_tokens)
+    corpus = settings.load_corpus()
     inputs = {"kind": kind, "corpus": corpus.sha256, "vocab": content_hash(vocab), "config": cfg,
               "n_components": n_components, "seed": seed, "size": settings.size}  # fmt: skip
 
@@ -189,7 +189,7 @@ def corpus_baselines_seeds(
         raise ValueError("corpus_baselines_seeds shares one PPMI-SVD fit across seeds: its solver "
                          "must be the exact 'arpack'")  # fmt: skip
     if cache:  # build the GloVe co-occurrence counts once, before the workers read the cache
-        corpus = load_corpus(settings.corpus, max_tokens=settings.max_tokens)
+        corpus = settings.load_corpus()
         window_view(encode_corpus(corpus, vocab), vocab, int(cfg["GloVe"].get("window", 10)),
                     symmetric=True, weighting="harmonic", cache=True)  # fmt: skip
     tasks = [("PPMI-SVD", seeds[0])] + [(k, s) for k in ("SGNS", "GloVe") for s in seeds]

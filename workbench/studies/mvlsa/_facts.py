@@ -24,6 +24,8 @@ from workbench.studies.facts import (
 )
 
 __all__ = [
+    "DataFact",
+    "data_fact",
     "Counts",
     "Verdict",
     "StepFact",
@@ -229,6 +231,45 @@ class GloveLoss:
 
 
 @dataclass(frozen=True)
+class DataFact:
+    """The data a run used, as its Discussion names it (read from the record ``data``)."""
+
+    bundled: bool
+    corpus: str
+    corpus_format: str
+    language: str
+    wordsim: list[str]
+    all_pairs: bool
+    side_views: bool
+    side_views_note: str
+    pretrained: list[str]
+    lexicons: list[str]
+
+
+def data_fact(rec: Mapping[str, Any]) -> DataFact | None:
+    """Rule: the corpus is *bundled* when the record ``data.corpus`` is ``"bundled"``; the rating
+    sets are scored on *every pair* when ``data.wordsim_split`` is ``"all"`` (they are then not
+    tuned on) and on their test halves otherwise; *side views* were used when
+    ``data.side_views`` (the corpus is English). None for records without ``data``."""
+    d = rec.get("data")
+    if not d:
+        return None
+    ws = d.get("wordsim")
+    return DataFact(
+        bundled=d.get("corpus") == "bundled",
+        corpus=str(d.get("corpus")),
+        corpus_format=str(d.get("corpus_format")),
+        language=str(d.get("language")),
+        wordsim=[str(w).rsplit("/", 1)[-1] for w in ws] if isinstance(ws, list) else [],
+        all_pairs=d.get("wordsim_split") == "all",
+        side_views=bool(d.get("side_views")),
+        side_views_note=str(rec.get("side_views_note") or ""),
+        pretrained=list(d.get("pretrained") or []),
+        lexicons=list(d.get("lexicons") or []),
+    )
+
+
+@dataclass(frozen=True)
 class Facts03:
     """What the Discussion of notebook 03 says, decided."""
 
@@ -248,6 +289,9 @@ class Facts03:
     claims: list[ClaimFact]
     claims_family: int
     comparison: FindingsComparison | None
+    data: DataFact | None = None
+    path_walked: bool = True
+    mrds_set: str = "MEN dev"
 
 
 def _per_seed(rec: Mapping[str, Any], system: str) -> list[float]:
@@ -294,6 +338,9 @@ def facts_03(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> 
         claims=claims(rec),
         claims_family=int(rec.get("claims_family_size") or 0),
         comparison=size_comparison("03", rec, other),
+        data=data_fact(rec),
+        path_walked=bool(rec.get("tuning_order")),
+        mrds_set=str(rec.get("mrds_dev_set") or "MEN dev"),
     )
 
 
@@ -388,6 +435,7 @@ class Facts04:
     undetected: list[RemovalFact]
     positional: PositionalMen | None
     comparison: FindingsComparison | None
+    data: DataFact | None = None
 
 
 def facts_04(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> Facts04:
@@ -406,6 +454,7 @@ def facts_04(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> 
         undetected=[r for r in removals if r.effect == "no detectable difference"],
         positional=positional_men(rec),
         comparison=size_comparison("04", rec, other),
+        data=data_fact(rec),
     )
 
 
@@ -501,6 +550,7 @@ class Facts05:
     gains: list[GainFact]
     r_s: list[RsFact]
     comparison: FindingsComparison | None
+    data: DataFact | None = None
 
 
 def facts_05(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> Facts05:
@@ -531,6 +581,7 @@ def facts_05(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> 
         ],
         r_s=[r for r in (rs_fact(rec, t) for t in ("WSG", "GloVe")) if r],
         comparison=size_comparison("05", rec, other),
+        data=data_fact(rec),
     )
 
 

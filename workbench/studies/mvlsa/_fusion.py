@@ -41,7 +41,14 @@ from workbench.views import embedding_view
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["FusionResult", "fusion_study", "GAIN_COLUMNS", "FusionSeeds", "fusion_seeds"]
+__all__ = [
+    "FusionResult",
+    "fusion_study",
+    "GAIN_COLUMNS",
+    "FusionSeeds",
+    "fusion_seeds",
+    "PRETRAINED_GLOVE",
+]
 
 
 # ============================================================================================
@@ -87,13 +94,17 @@ def _rs(a: SystemEvaluation, b: SystemEvaluation, row: str) -> float:
     return float(stats.spearmanr(pa[ok], pb[ok])[0])
 
 
+#: The label of the bundled pretrained vectors (GloVe 6B, 50 dimensions) in Table 9.
+PRETRAINED_GLOVE = "GloVe 6B-50d"
+
+
 def fusion_study(
     view_set: ViewSet,
     config: MVLSAConfig,
     *,
     glove: WordVectors,
     wsg: WordVectors,
-    pretrained: WordVectors | None = None,
+    pretrained: WordVectors | Mapping[str, WordVectors] | None = None,
     corpus_families: Sequence[str] = ("positional",),
     fuse: Sequence[str] = ("MVLSA (all views)", "GloVe", "WSG"),
     combined: bool = True,
@@ -112,7 +123,9 @@ def fusion_study(
     *plus* the GloVe and WSG embedding views (the column the paper's "G-WSG Gain" refers to;
     its gain is reported as ``Combined Gain``). All systems are evaluated on the view set's
     vocabulary (``restrict_to``), so pretrained GloVe is scored on the same pairs and answer
-    vocabulary as the others. ``vectors_of`` maps a view set to MVLSA word vectors (default:
+    vocabulary as the others. ``pretrained`` is one set of vectors (labelled
+    :data:`PRETRAINED_GLOVE`) or a mapping ``{label: vectors}`` (e.g. a user's files by name); a
+    label in ``fuse`` is fused too. ``vectors_of`` maps a view set to MVLSA word vectors (default:
     :func:`fit_mvlsa` with ``config``; e.g. stored view factors combined by
     :func:`choice_vectors`); ``extra`` adds reference systems (e.g. PPMI-SVD) to the table.
     """
@@ -120,8 +133,12 @@ def fusion_study(
     check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
     _check_vectors(glove, "glove")
     _check_vectors(wsg, "wsg")
-    if pretrained is not None:
-        _check_vectors(pretrained, "pretrained")
+    if isinstance(pretrained, Mapping):  # {label: vectors}, e.g. a user's files by name
+        pretrained_by_name = dict(pretrained)
+    else:
+        pretrained_by_name = {} if pretrained is None else {PRETRAINED_GLOVE: pretrained}
+    for label, vec in pretrained_by_name.items():
+        _check_vectors(vec, f"pretrained[{label!r}]")
     corpus_families = check_sequence(corpus_families, "corpus_families")
     fuse = check_sequence(fuse, "fuse", allow_empty=True)
     if len(set(fuse)) != len(fuse):
@@ -145,8 +162,7 @@ def fusion_study(
     fit = (lambda vs: fit_mvlsa(vs, config).vectors()) if vectors_of is None else vectors_of
     words = view_set.words
     names = ["MVLSA (corpus views)", "MVLSA (all views)", "GloVe", "WSG"]
-    if pretrained is not None:
-        names.append("GloVe 6B-50d")
+    names += list(pretrained_by_name)
     unknown = [f for f in fuse if f not in names]
     if unknown or not fuse:
         raise ValueError(
@@ -169,8 +185,10 @@ def fusion_study(
         if name in systems or name in ("MV-G-WSG", "MVLSA Combined", "GloVe 6B-50d"):
             raise ValueError(f"extra system {name!r} clashes with a Table 9 system")
         systems[name] = vec
-    if pretrained is not None:
-        systems["GloVe 6B-50d"] = pretrained.subset(words)
+    for label, vec in pretrained_by_name.items():
+        if label in systems or label in ("MV-G-WSG", "MVLSA Combined"):
+            raise ValueError(f"pretrained vectors {label!r} clash with a Table 9 system")
+        systems[label] = vec.subset(words)
     emb_views = [embedding_view(systems[f], view_set.vocab, name=f) for f in fuse]
     k = min(config.n_components, sum(v.shape[1] for v in emb_views))
     fused = MVLSA(

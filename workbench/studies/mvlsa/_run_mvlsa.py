@@ -25,7 +25,9 @@ from workbench.studies.mvlsa._tables import mrds_column
 from workbench.studies.mvlsa._tuning import (
     TuningResult,
     _compare_sets,
+    check_coverage,
     choice_vectors,
+    scored_wordsim,
     split_wordsim,
     study_tuning,
 )
@@ -56,6 +58,11 @@ class MVLSARecords(TypedDict):
     tuned: dict[str, str | int]
     start: dict[str, str | int]
     mrds_dev_men: float | None
+    mrds_dev: float | None
+    mrds_dev_set: str
+    data: dict[str, Any]
+    side_views_note: str
+    wordsim_pairs: dict[str, dict[str, int]]
     test_scores: dict[str, dict[str, float | None]]
     test_scores_sd: dict[str, dict[str, float | None]]
     test_mean: dict[str, float | None]
@@ -82,7 +89,13 @@ class MVLSARun:
     tuning : TuningResult
         The dev-tuned path (walked with the first seed).
     mrds_dev_men : float
-        MRDS of MEN's dev half at the pairs the tuned MVLSA scores.
+        MRDS of the first tuning set's dev half (MEN's on the bundled data) at the pairs the tuned
+        MVLSA scores; without a path (``WORDSIM_SPLIT="all"`` on a non-English corpus), of the
+        first scored set, every pair.
+    mrds_set : str
+        The set (and part) that MRDS is of, e.g. ``"MEN dev"``.
+    settings : StudySettings
+        The settings of the run (its data: ``settings.data``).
     comparison : SeedComparison
         The test halves: the tuned MVLSA against every other system, per seed.
     corpus_vs_ppmi : DataFrame
@@ -104,6 +117,8 @@ class MVLSARun:
     corpus_vs_ppmi: pd.DataFrame
     claims: PathClaims
     n_factorizations: int
+    mrds_set: str = "MEN dev"
+    settings: StudySettings | None = None
 
     @property
     def view_counts(self) -> pd.Series:
@@ -140,6 +155,7 @@ class MVLSARun:
         first = self.baselines[self.seeds[0]]
         path = self.path
         claims = self.claims.table
+        ref_eval = cmp.per_seed[self.seeds[0]].evaluations[cmp.reference]
         values = {
             "n_views": len(vs.views),
             "views_per_family": self.view_counts.to_dict(),
@@ -156,7 +172,15 @@ class MVLSARun:
             "tuning_means": {s.factor: s.mean.to_dict() for s in tuning.steps},
             "tuned": tuning.best.describe(),
             "start": tuning.start.describe(),
-            "mrds_dev_men": self.mrds_dev_men,
+            "mrds_dev_men": self.mrds_dev_men if self.mrds_set == "MEN dev" else None,
+            "mrds_dev": self.mrds_dev_men,
+            "mrds_dev_set": self.mrds_set,
+            "data": self.settings.data.describe() if self.settings is not None else {},
+            "side_views_note": self.settings.side_views_note() if self.settings else "",
+            "wordsim_pairs": {
+                name: {"pairs": int(r.n_pairs), "scored": int(r.n_scored)}
+                for name, r in ref_eval.wordsim.items()
+            },
             "test_scores": cmp.scores.mean.to_dict(),
             "test_scores_sd": cmp.scores.sd.to_dict(),
             "test_mean": cmp.scores.mean.loc["mean"].to_dict(),
@@ -209,9 +233,17 @@ def run_mvlsa(
     baselines = corpus_baselines_seeds(view_set, settings, n_components=settings.config.n_components,
                                        seeds=seeds)  # fmt: skip
     tuning = study_tuning(view_set, settings, seed=seeds[0], store=store, progress=progress)
-    dev_men = split_wordsim(["MEN"], "dev")[0]
+    scored = scored_wordsim(settings)
+    if settings.dev_wordsim:  # the band of the path: the first tuning set's dev half
+        band_set = split_wordsim(settings.dev_wordsim[:1], "dev")[0]
+        band_label = f"{band_set.attrs.get('name', settings.dev_wordsim[0])} dev"
+    else:  # no path: the first scored set
+        band_set = split_wordsim(scored[:1], "test")[0]
+        band_label = f"{band_set.attrs.get('name', settings.wordsim[0])} " + (
+            "all" if settings.score_all_pairs else "test"
+        )
     best = choice_vectors(view_set, tuning.best, store)
-    mrds = mrds_column([evaluate_system(best, name="best", wordsim=[dev_men], analogies=False)])
+    mrds = mrds_column([evaluate_system(best, name="best", wordsim=[band_set], analogies=False)])
     systems = {
         seed: {
             "MVLSA (paper config)": choice_vectors(view_set, tuning.start.with_seed(seed), store),
@@ -225,7 +257,8 @@ def run_mvlsa(
         }
         for seed in seeds
     }
-    comparison = seed_comparison(systems, reference="MVLSA (tuned)", names=settings.wordsim,
+    check_coverage(scored, view_set.words)
+    comparison = seed_comparison(systems, reference="MVLSA (tuned)", names=scored,
                                  restrict_to=view_set.words)  # fmt: skip
     parts = []
     for seed, c in comparison.per_seed.items():
@@ -240,5 +273,6 @@ def run_mvlsa(
             columns=["test_set", "difference", "pvalue", "pvalue_holm", "significant", "seed"]
         )
     )
-    return MVLSARun(view_set, seeds, baselines, tuning, float(mrds["MEN"]), comparison,
-                    corpus_vs_ppmi, path_claims(tuning), store.n_computed)  # fmt: skip
+    return MVLSARun(view_set, seeds, baselines, tuning, float(mrds.iloc[0]), comparison,
+                    corpus_vs_ppmi, path_claims(tuning), store.n_computed, band_label,
+                    settings)  # fmt: skip

@@ -8,16 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypedDict, cast
 
 import pandas as pd
 
 from workbench._validation import check_int
-from workbench.embeddings import WordVectors, load_pretrained_glove
+from workbench.embeddings import WordVectors, load_pretrained_glove, load_word_vectors
 from workbench.records import to_jsonable
 from workbench.studies.mvlsa._baselines import CorpusBaselines, corpus_baselines_seeds
 from workbench.studies.mvlsa._factors import FactorStore
-from workbench.studies.mvlsa._fusion import GAIN_COLUMNS, FusionResult, FusionSeeds, fusion_seeds
+from workbench.studies.mvlsa._fusion import (
+    GAIN_COLUMNS,
+    PRETRAINED_GLOVE,
+    FusionResult,
+    FusionSeeds,
+    fusion_seeds,
+)
 from workbench.studies.mvlsa._grids import (
     AblationResult,
     AblationSeeds,
@@ -32,8 +39,10 @@ from workbench.studies.mvlsa._settings import (
 )
 from workbench.studies.mvlsa._tuning import (
     MVLSAChoice,
+    check_coverage,
     choice_ablation,
     choice_fusion,
+    scored_wordsim,
     split_wordsim,
     tuned_choice,
 )
@@ -84,7 +93,9 @@ class AblationRecords(TypedDict):
     n_significantly_helped: dict[str, int]
     n_significantly_hurt: dict[str, int]
     mean_wordsim_drop: dict[str, float | None]
-    men_all_views: dict[str, float]
+    men_all_views: dict[str, float | None]
+    data: dict[str, Any]
+    side_views_note: str
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,6 +109,7 @@ class AblationRun:
     seeds: tuple[int, ...]
     ablations: dict[int, AblationResult]
     ablation: AblationSeeds
+    settings: StudySettings | None = None
 
     @property
     def first(self) -> AblationResult:
@@ -160,8 +172,11 @@ class AblationRun:
             "mean_wordsim_drop": self.mean_drop.to_dict(),
             "men_all_views": {
                 seed: float(res.scores.at["MEN", "All views"])  # type: ignore[arg-type]
+                if "MEN" in res.scores.index
+                else None
                 for seed, res in self.ablations.items()
             },  # fmt: skip
+            **_data_records(self.settings),
         }
         return cast(AblationRecords, to_jsonable(values))
 
@@ -177,17 +192,22 @@ def run_ablation(
     choice = tuned_choice(view_set, settings, seed=seeds[0], store=store)
     removals = default_removals(view_set,
                                 single_views=None if choice.positional == "offsets" else [])  # fmt: skip
-    test_sets = split_wordsim(settings.wordsim, "test")
+    test_sets = split_wordsim(scored_wordsim(settings), "test")
+    check_coverage(test_sets, view_set.words)
     ablations = {seed: choice_ablation(view_set, choice.with_seed(seed), store=store,
-                                       removals=removals, wordsim=test_sets)
+                                       removals=removals, wordsim=test_sets,
+                                       analogies=settings.data.side_views())
                  for seed in seeds}  # fmt: skip
-    return AblationRun(view_set, choice, removals, seeds, ablations, ablation_seeds(ablations))
+    return AblationRun(view_set, choice, removals, seeds, ablations, ablation_seeds(ablations),
+                       settings)  # fmt: skip
 
 
 # ============================================================================================
 # 05 · fusion
 # ============================================================================================
-def system_inputs(view_set: ViewSet, systems: Sequence[str]) -> dict[str, list[str]]:
+def system_inputs(
+    view_set: ViewSet, systems: Sequence[str], pretrained: Sequence[str] = ()
+) -> dict[str, list[str]]:
     """What each Table 9 system is trained on: ``["corpus"]`` for the corpus alone, the corpus
     plus the other view families (lexicons, bitext, treebank) of the view set for the MVLSA
     systems over all views and the fusions built on them, ``["pretrained (external corpus)"]``
@@ -195,9 +215,13 @@ def system_inputs(view_set: ViewSet, systems: Sequence[str]) -> dict[str, list[s
     _check_view_set(view_set)
     side = [f for f in view_set.families() if f != "positional"]
     every = ["corpus", *side]
+    fused = (
+        ["pretrained (external corpus)"] if [p for p in pretrained if p != PRETRAINED_GLOVE] else []
+    )
     known = {"MVLSA (corpus views)": ["corpus"], "MVLSA (all views)": every, "GloVe": ["corpus"],
-             "WSG": ["corpus"], "PPMI-SVD": ["corpus"], "MV-G-WSG": every,
-             "MVLSA Combined": every, "GloVe 6B-50d": ["pretrained (external corpus)"]}  # fmt: skip
+             "WSG": ["corpus"], "PPMI-SVD": ["corpus"], "MV-G-WSG": every + fused,
+             "MVLSA Combined": every, PRETRAINED_GLOVE: ["pretrained (external corpus)"],
+             **{p: ["pretrained (external corpus)"] for p in pretrained}}  # fmt: skip
     unknown = [s for s in systems if s not in known]
     if unknown:
         raise ValueError(f"no inputs known for the systems {unknown}; known: {list(known)}")
@@ -215,6 +239,9 @@ class FusionRecords(TypedDict):
     scores: dict[str, dict[str, float | None]]
     scores_sd: dict[str, dict[str, float | None]]
     men: dict[str, float | None]
+    pretrained: list[str]
+    data: dict[str, Any]
+    side_views_note: str
     wordsim_mean: dict[str, float | None]
     wordsim_mean_per_seed: dict[str, dict[str, float | None]]
     gains: dict[str, dict[str, float | None]]
@@ -238,10 +265,11 @@ class FusionRun:
     choice: MVLSAChoice
     seeds: tuple[int, ...]
     baselines: dict[int, CorpusBaselines]
-    pretrained: WordVectors
+    pretrained: dict[str, WordVectors]
     test_sets: tuple[pd.DataFrame, ...]
     fusions: dict[int, FusionResult]
     fusion: FusionSeeds
+    settings: StudySettings | None = None
 
     @property
     def first(self) -> FusionResult:
@@ -282,11 +310,13 @@ class FusionRun:
             "tuned": self.choice.describe(),
             "seeds": list(self.seeds),
             "systems": systems,
-            "system_inputs": system_inputs(self.view_set, systems),
+            "system_inputs": system_inputs(self.view_set, systems, list(self.pretrained)),
             "n_systems": int(f.scores.mean.shape[1]),
             "scores": f.scores.mean.to_dict(),
             "scores_sd": f.scores.sd.to_dict(),
-            "men": f.scores.mean.loc["MEN"].to_dict(),
+            "men": f.scores.mean.loc["MEN"].to_dict() if "MEN" in f.scores.mean.index else {},
+            "pretrained": list(self.pretrained),
+            **_data_records(self.settings),
             "wordsim_mean": self._wordsim_mean(f.scores.mean).to_dict(),
             "wordsim_mean_per_seed": {
                 seed: self._wordsim_mean(res.scores).to_dict() for seed, res in self.fusions.items()
@@ -314,15 +344,30 @@ def run_fusion(view_set: ViewSet, settings: StudySettings, *, seeds: Sequence[in
     choice = tuned_choice(view_set, settings, seed=seeds[0], store=store)
     baselines = corpus_baselines_seeds(view_set, settings, n_components=choice.config.n_components,
                                        seeds=seeds)  # fmt: skip
-    pretrained = load_pretrained_glove(limit=settings.glove_limit)
-    test_sets = split_wordsim(settings.wordsim, "test")
+    # the user's vectors (labelled by file name) are fused with GloVe and WSG
+    if settings.data.pretrained:
+        pretrained = {Path(p).name: load_word_vectors(p) for p in settings.data.pretrained}
+        fuse: tuple[str, ...] = ("MVLSA (all views)", "GloVe", "WSG", *pretrained)
+    else:
+        pretrained = {PRETRAINED_GLOVE: load_pretrained_glove(limit=settings.glove_limit)}
+        fuse = ("MVLSA (all views)", "GloVe", "WSG")
+    test_sets = split_wordsim(scored_wordsim(settings), "test")
+    check_coverage(test_sets, view_set.words)
     fusions = {
         seed: choice_fusion(view_set, choice.with_seed(seed), store=store,
                             glove=baselines[seed].vectors["GloVe"],
                             wsg=baselines[seed].vectors["SGNS"], pretrained=pretrained,
                             extra={"PPMI-SVD": baselines[seed].vectors["PPMI-SVD"]},
-                            wordsim=test_sets)
+                            wordsim=test_sets, fuse=fuse,
+                            analogies=settings.data.side_views())
         for seed in seeds
     }  # fmt: skip
     return FusionRun(view_set, choice, seeds, baselines, pretrained, tuple(test_sets), fusions,
-                     fusion_seeds(fusions))  # fmt: skip
+                     fusion_seeds(fusions), settings)  # fmt: skip
+
+
+def _data_records(settings: StudySettings | None) -> dict[str, Any]:
+    """The records naming the data of a run: ``data`` and ``side_views_note``."""
+    if settings is None:
+        return {"data": {}, "side_views_note": ""}
+    return {"data": settings.data.describe(), "side_views_note": settings.side_views_note()}

@@ -17,9 +17,10 @@ from workbench._validation import (
     check_int,
     check_sequence,
 )
-from workbench.datasets import CONLLU_SPLITS, CORPUS_NAMES, WORDSIM_NAMES
+from workbench.datasets import CONLLU_SPLITS, CORPUS_NAMES, WORDSIM_NAMES, Corpus, load_corpus
 from workbench.evaluation import ANALOGY_SETS
 from workbench.lexicons import LEXICON_KINDS
+from workbench.studies.data import DataChoice
 from workbench.views import PreprocessSpec
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
     "MVLSAConfig",
     "StudySettings",
     "settings",
+    "apply_data",
+    "side_views_note",
     "STUDY_SIZES",
 ]
 
@@ -197,6 +200,13 @@ class StudySettings:
         Rows of pretrained GloVe 6B-50d loaded (None: all 400K).
     ablation_rank :
         ``m = k`` of the ablations (None: those of ``config``).
+    data :
+        The data chosen (:class:`workbench.studies.data.DataChoice`; empty: the bundled data).
+        :func:`settings` applies it to ``corpus``, ``wordsim`` and the side views.
+    tuning_wordsim :
+        The rating sets whose dev halves the path is tuned on (None: those of ``wordsim``).
+        With ``WORDSIM_SPLIT="all"`` the user's sets are scored on every pair and never tuned
+        on: the path uses the study's bundled sets (English corpora) or is not walked (``()``).
     """
 
     size: str
@@ -219,6 +229,8 @@ class StudySettings:
     tuning: tuple[tuple[str, Any], ...] = ()
     glove_limit: int | None = None
     ablation_rank: int | None = None
+    data: DataChoice = DataChoice()
+    tuning_wordsim: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         check_choice(self.size, "StudySettings.size", STUDY_SIZES)
@@ -255,6 +267,34 @@ class StudySettings:
             check_choice(key, "StudySettings.tuning key", ("view_ranks", "rhos", "ks", "nj"))
         check_int(self.glove_limit, "StudySettings.glove_limit", low=1, allow_none=True)
         check_int(self.ablation_rank, "StudySettings.ablation_rank", low=1, allow_none=True)
+        check_instance(self.data, "StudySettings.data", DataChoice, "a DataChoice")
+        if self.tuning_wordsim is not None:
+            for name in check_sequence(self.tuning_wordsim, "StudySettings.tuning_wordsim",
+                                       allow_empty=True):  # fmt: skip
+                _check_name_or_path(name, "StudySettings.tuning_wordsim entries", WORDSIM_NAMES,
+                                    str.upper)  # fmt: skip
+
+    @property
+    def dev_wordsim(self) -> tuple[str, ...]:
+        """The rating sets whose dev halves the path is tuned on (``()``: no path)."""
+        return tuple(self.wordsim) if self.tuning_wordsim is None else tuple(self.tuning_wordsim)
+
+    @property
+    def score_all_pairs(self) -> bool:
+        """True when the rating sets are scored on every pair (``WORDSIM_SPLIT="all"``)."""
+        return self.data.wordsim_split == "all"
+
+    def load_corpus(self) -> Corpus:
+        """The corpus of these settings (the user's read in its format and language)."""
+        if self.data.bundled_corpus:
+            return load_corpus(self.corpus, max_tokens=self.max_tokens)
+        return load_corpus(self.corpus, format=self.data.corpus_format,
+                           language=self.data.language, max_tokens=self.max_tokens)  # fmt: skip
+
+    def side_views_note(self) -> str:
+        """One line saying which side views (treebank, bitext, lexicons) this run uses."""
+        return side_views_note(self.data, conllu=self.conllu, bitext=self.bitext_verses != 0,
+                               lexicons=self.lexicons)  # fmt: skip
 
     def ablation_config(self, seed: int = 0) -> MVLSAConfig:
         """The configuration of the ablations (``m = k = ablation_rank`` when set: one fit per
@@ -291,7 +331,10 @@ class StudySettings:
             "conllu": self.conllu,
             "bitext_verses": self.bitext_verses,
             "lexicons": list(self.lexicons),
-        }
+            **({"user_lexicons": [f"{name}={path}" for name, path in self.data.lexicons],
+                "corpus_format": self.data.corpus_format, "language": self.data.language}
+               if self.data != DataChoice() else {}),
+        }  # fmt: skip
 
 
 T = TypeVar("T")
@@ -357,7 +400,10 @@ def settings(size: str, **overrides: Any) -> StudySettings:
     path tries fewer values (n_j: Count^1/4 and PPMI; m = 100) and its baselines train
     shorter (skip-gram 5 epochs on 2 worker threads, which is not bit-reproducible; GloVe 15
     iterations).
-    Keyword arguments replace fields (``config=MVLSAConfig(...)`` etc.).
+    Keyword arguments replace fields (``config=MVLSAConfig(...)`` etc.); the data fields of
+    :class:`workbench.studies.data.DataChoice` (``corpus=``, ``corpus_format=``, ``language=``,
+    ``wordsim=``, ``wordsim_split=``, ``pretrained=``, ``lexicons=``, ``parallel=``; empty: the
+    bundled data) choose the data (:func:`apply_data`).
     """
     if size == "small":
         base = StudySettings(
@@ -434,8 +480,67 @@ def settings(size: str, **overrides: Any) -> StudySettings:
         )
     else:
         raise ValueError(f"size must be one of {STUDY_SIZES}, got {size!r}")
+    data = _data_overrides(overrides)
     fields = [f.name for f in dataclasses.fields(StudySettings)]
     unknown = [k for k in overrides if k not in fields]
     if unknown:
-        raise TypeError(f"settings(): unknown settings {unknown}; settings: {fields}")
+        raise TypeError(
+            f"settings(): unknown settings {unknown}; settings: {fields}; "
+            f"data: {[f.name for f in dataclasses.fields(DataChoice)]}"
+        )
+    if data != DataChoice():
+        base = apply_data(base, data)
     return dataclasses.replace(base, **overrides) if overrides else base
+
+
+def _data_overrides(overrides: dict[str, Any]) -> DataChoice:
+    """Pop the data fields of ``overrides`` into a :class:`DataChoice`. ``lexicons`` is the user's
+    lexicons when it maps names to paths, and the bundled lexicon kinds to build (the settings
+    field) when it is a list of kinds."""
+    wordsim = overrides.get("wordsim")
+    if isinstance(wordsim, (str, os.PathLike)):
+        raise TypeError(
+            f"wordsim must be a list of rating-set names or paths (e.g. ['MEN', 'my.csv']), "
+            f"got {wordsim!r}"
+        )
+    lex = overrides.get("lexicons")
+    kinds = isinstance(lex, (tuple, list)) and all(isinstance(k, str) for k in lex)
+    names = [f.name for f in dataclasses.fields(DataChoice)]
+    return DataChoice(
+        **{k: overrides.pop(k) for k in names if k in overrides and not (k == "lexicons" and kinds)}
+    )
+
+
+def apply_data(base: StudySettings, data: DataChoice) -> StudySettings:
+    """``base`` on the data of ``data``: the user's corpus (else the size's bundled one), the
+    user's rating sets (else the study's list), the bundled side views (treebank, bitext,
+    lexicons) only when :meth:`DataChoice.side_views` (the corpus is English). With
+    ``wordsim_split="all"`` the user's sets are scored on every pair and the path is tuned on
+    the dev halves of the study's other bundled sets (English corpora) or not walked."""
+    changes: dict[str, Any] = {"data": data, "corpus": data.corpus_or(base.corpus),
+                               "wordsim": data.wordsim_or(base.wordsim)}  # fmt: skip
+    if not data.side_views():
+        changes.update(conllu=None, bitext_verses=0, lexicons=())
+    if data.wordsim_split == "all":
+        changes["tuning_wordsim"] = (
+            tuple(w for w in base.wordsim if w not in data.wordsim) if data.side_views() else ()
+        )
+    return dataclasses.replace(base, **changes)
+
+
+def side_views_note(
+    data: DataChoice, *, conllu: str | None, bitext: bool, lexicons: Collection[str]
+) -> str:
+    """One line naming the side views used (and why the bundled ones are left out)."""
+    used = ([f"the UD English treebank ({conllu})"] if conllu else []) + (
+        ["the KJV–Reina-Valera bitext"] if bitext else []
+    ) + [f"the {k} lexicon" for k in lexicons] + [
+        f"your lexicon {name!r}" for name, _ in data.lexicons
+    ]  # fmt: skip
+    text = "Side views: " + (", ".join(used) if used else "none (corpus views only)")
+    if not data.side_views():
+        text += (
+            f"; the bundled treebank, bitext and lexicons are English and the corpus is "
+            f"LANGUAGE={data.language!r}, so they are not used"
+        )
+    return text + "."

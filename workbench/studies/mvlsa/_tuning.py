@@ -56,6 +56,9 @@ __all__ = [
     "TuningStep",
     "TuningResult",
     "split_wordsim",
+    "scored_wordsim",
+    "check_coverage",
+    "whole_wordsim",
     "positional_scheme",
     "choice_vectors",
     "tuning_path",
@@ -121,7 +124,9 @@ class MVLSAChoice:
 
 def split_wordsim(names: Sequence[str | pd.DataFrame], split: str) -> list[pd.DataFrame]:
     """The ``split`` (``"dev"`` or ``"test"``) part of each rating set (a name of
-    :data:`workbench.datasets.WORDSIM_NAMES` or a loaded DataFrame with ``attrs["name"]``)."""
+    :data:`workbench.datasets.WORDSIM_NAMES`, a path, or a loaded DataFrame with
+    ``attrs["name"]``). A DataFrame marked ``attrs["split"] == "all"`` (:func:`whole_wordsim`:
+    ``WORDSIM_SPLIT="all"``) is scored on every pair, so it is returned whole."""
     if split not in ("dev", "test"):
         raise ValueError(f"split must be 'dev' or 'test', got {split!r}")
     names = check_sequence(names, "names", allow_empty=True)
@@ -129,7 +134,9 @@ def split_wordsim(names: Sequence[str | pd.DataFrame], split: str) -> list[pd.Da
         raise ValueError("names is empty: give at least one rating set (a name or a DataFrame)")
     out = []
     for n in names:
-        if isinstance(n, pd.DataFrame):
+        if isinstance(n, pd.DataFrame) and n.attrs.get("split") == "all":
+            out.append(n)
+        elif isinstance(n, pd.DataFrame):
             missing = [c for c in ("word1", "word2", "score") if c not in n.columns]
             if missing:
                 raise ValueError(
@@ -143,6 +150,41 @@ def split_wordsim(names: Sequence[str | pd.DataFrame], split: str) -> list[pd.Da
         else:
             out.append(load_wordsim(n, split=split))
     return out
+
+
+def whole_wordsim(names: Sequence[str]) -> list[pd.DataFrame]:
+    """Every pair of each rating set, marked ``attrs["split"] = "all"`` so that
+    :func:`split_wordsim` keeps it whole (``WORDSIM_SPLIT="all"``: no tuning on these sets)."""
+    out = []
+    for n in check_sequence(names, "names"):
+        df = load_wordsim(n)
+        df.attrs["split"] = "all"
+        out.append(df)
+    return out
+
+
+def check_coverage(sets: Sequence[str | pd.DataFrame], words: Sequence[str]) -> None:
+    """Raise ValueError naming a rating set none of whose pairs has both words in ``words`` (the
+    vocabulary): such a set cannot be scored (another language, another casing, a wrong file)."""
+    vocab = set(words)
+    for n in sets:
+        df = n if isinstance(n, pd.DataFrame) else load_wordsim(n)
+        inside = df["word1"].isin(vocab) & df["word2"].isin(vocab)
+        if not inside.any():
+            where = df.attrs.get("path") or df.attrs.get("name", n if isinstance(n, str) else "?")
+            raise ValueError(
+                f"WORDSIM {where}: none of its {len(df)} pairs has both words in the corpus "
+                f"vocabulary ({len(vocab):,} words, e.g. {sorted(vocab)[:5]}); check that the "
+                "rating set is in the corpus language, or use a larger corpus"
+            )
+
+
+def scored_wordsim(settings: StudySettings) -> list[str | pd.DataFrame]:
+    """The rating sets the systems are compared on: the names of ``settings.wordsim`` (their
+    test halves are read) or, with ``WORDSIM_SPLIT="all"``, the whole sets."""
+    if settings.score_all_pairs:
+        return list(whole_wordsim(settings.wordsim))
+    return list(settings.wordsim)
 
 
 # ------------------------------------------------------------------------------ views
@@ -279,7 +321,7 @@ def default_tuning_steps(
     fam_options: dict[str, Callable[[MVLSAChoice], MVLSAChoice]] = {"all": _sel(families=None)}
     if "positional" in fams:
         fam_options["corpus only"] = _sel(families=("positional",))
-        lex = [f for f in others if f in ("morphology", "synonyms", "ppdb", "framenet")]
+        lex = [f for f in others if f in ("morphology", "synonyms", "ppdb", "framenet", "lexicon")]
         if lex:
             fam_options["corpus + lexicons"] = _sel(families=("positional", *lex))
         if "dependency" in fams:
@@ -365,6 +407,10 @@ class TuningResult:
         """One row per step: chosen value, its dev mean, the gain over the previous choice and
         how many dev sets improve / improve significantly (Holm) / get significantly worse."""
         rows = []
+        if not self.steps:
+            return pd.DataFrame(columns=["previous", "chosen", "dev mean", "gain", "sets up",
+                                         "significantly up", "significantly down", "n sets"],
+                                index=pd.Index([], name="factor"))  # fmt: skip
         for st in self.steps:
             t = st.tests
             rows.append({
@@ -503,7 +549,9 @@ def _choice_from_json(obj: Mapping[str, Any]) -> MVLSAChoice:
 def _tuning_inputs(view_set: ViewSet, settings: StudySettings, seed: int) -> dict[str, Any]:
     return {"views": settings.view_key(), "config": dataclasses.asdict(settings.config),
             "tuning": list(settings.tuning), "wordsim": list(map(str, settings.wordsim)),
-            "names": list(view_set.names), "seed": seed, "size": settings.size}  # fmt: skip
+            "names": list(view_set.names), "seed": seed, "size": settings.size,
+            **({"dev_wordsim": list(settings.dev_wordsim)}
+               if settings.tuning_wordsim is not None else {})}  # fmt: skip
 
 
 def study_tuning(
@@ -522,9 +570,12 @@ def study_tuning(
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
     seed = check_int(seed, "seed", low=0)
     start = MVLSAChoice(dataclasses.replace(settings.config, random_state=seed))
-    steps = default_tuning_steps(view_set, **dict(settings.tuning))
-    result = tuning_path(view_set, start, steps, dev_names=settings.wordsim, store=store,
-                         progress=progress)  # fmt: skip
+    if settings.dev_wordsim:
+        steps = default_tuning_steps(view_set, **dict(settings.tuning))
+        result = tuning_path(view_set, start, steps, dev_names=settings.dev_wordsim, store=store,
+                             progress=progress)  # fmt: skip
+    else:  # no rating set to tune on (WORDSIM_SPLIT="all", no bundled set in the language)
+        result = TuningResult((), start, start, (start,), ())
     study_cache(TUNING_CACHE).store(
         _tuning_inputs(view_set, settings, seed), None, {"best": _choice_to_json(result.best)}
     )
@@ -590,11 +641,12 @@ def choice_fusion(
     store: FactorStore,
     glove: WordVectors,
     wsg: WordVectors,
-    pretrained: WordVectors | None = None,
+    pretrained: WordVectors | Mapping[str, WordVectors] | None = None,
     extra: Mapping[str, WordVectors] | None = None,
     wordsim: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     analogies: bool = True,
     alpha: float = 0.05,
+    fuse: Sequence[str] = ("MVLSA (all views)", "GloVe", "WSG"),
 ) -> FusionResult:
     """:func:`fusion_study` (Table 9) with MVLSA systems of ``choice``'s configuration and
     positional scheme, from stored view factors (corpus views; all views; all views plus the
@@ -611,4 +663,5 @@ def choice_fusion(
         alpha=alpha,
         vectors_of=vectors_of,
         extra=extra,
+        fuse=fuse,
     )

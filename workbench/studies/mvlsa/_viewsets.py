@@ -19,13 +19,13 @@ from workbench._io import Cache
 from workbench._typing import Matrix
 from workbench._validation import check_bool, check_int
 from workbench.datasets import Corpus
-from workbench.lexicons import lexicon_view
+from workbench.lexicons import graph_view, lexicon_view
 from workbench.studies.mvlsa._settings import StudySettings, check_instance, check_sequence
 from workbench.views import View, Vocabulary
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ViewSet", "build_view_set", "usable_views"]
+__all__ = ["USER_LEXICON_FAMILY", "ViewSet", "build_view_set", "usable_views", "user_lexicon_views"]
 
 
 # ============================================================================================
@@ -205,7 +205,7 @@ def build_view_set(
     cache = check_bool(cache, "cache")
     if progress is not None:
         progress = check_bool(progress, "progress")
-    corpus = ds.load_corpus(settings.corpus, max_tokens=settings.max_tokens)
+    corpus = settings.load_corpus()
     inputs = {"corpus": corpus.sha256, "settings": settings.view_key(), "size": settings.size}
     if not cache:
         return _build_view_set(settings, corpus, cache=False, progress=progress)
@@ -215,6 +215,37 @@ def build_view_set(
     )
     out = _view_set_from_arrays(entry.arrays, entry.meta)
     logger.info("view set %s (%d views)", entry.key, len(out.views))
+    return out
+
+
+#: The family of the views of a user's lexicons (``LEXICONS``), each named by its key.
+USER_LEXICON_FAMILY = "lexicon"
+
+
+def user_lexicon_views(
+    settings: StudySettings, vocab: Vocabulary, *, taken: Sequence[str] = ()
+) -> list[View]:
+    """A word x word view of each of the user's lexicons (``settings.data.lexicons``), named by
+    the user's key, in the family :data:`USER_LEXICON_FAMILY`; a lexicon relating no two words
+    of the vocabulary, or named like another view, is an error naming it and its file."""
+    if not settings.data.lexicons:
+        return []
+    paths = dict(settings.data.lexicons)
+    out = []
+    for name, graph in ds.load_lexicons(paths).items():
+        if name in taken:
+            raise ValueError(
+                f"LEXICONS[{name!r}]: a view of that name exists already ({list(taken)}); "
+                "give your lexicon another name"
+            )
+        try:
+            out.append(graph_view(graph, vocab, name=name, family=USER_LEXICON_FAMILY))
+        except ValueError:
+            raise ValueError(
+                f"LEXICONS[{name!r}] ({paths[name]}): no entry relates two words of the corpus "
+                f"vocabulary ({len(vocab):,} words); check that the lexicon is in the corpus "
+                "language and lower-cased like the corpus"
+            ) from None
     return out
 
 
@@ -243,6 +274,7 @@ def _build_view_set(
     bar.update()
     for kind in settings.lexicons:
         views.append(lexicon_view(kind, vocab))
+    views += user_lexicon_views(settings, vocab, taken=[v.name for v in views])
     bar.update()
     bar.close()
     kept, dropped = usable_views(views, min_rows=settings.min_view_rows)
