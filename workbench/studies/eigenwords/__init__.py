@@ -31,6 +31,7 @@ from ._run import (
     EmbeddingScores,
     PriorStudy,
     label_key,
+    lexicon_graphs,
     run_prior_study,
     score_vectors,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "EmbeddingScores",
     "PriorStudy",
     "label_key",
+    "lexicon_graphs",
     "score_vectors",
     "run_prior_study",
     "comparison_table",

@@ -53,7 +53,15 @@ class GeoEntry(TypedDict):
     significant: bool
 
 
-class PriorRecords(TypedDict):
+class DataRecords(TypedDict, total=False):
+    """The record naming the data of a run (absent from records older than the data fields)."""
+
+    #: the data fields of the run (:meth:`workbench.studies.data.DataChoice.describe`) and the
+    #: rating sets (``wordsim_sets``) and lexicons (``lexicons_used``) used
+    data: dict[str, Any]
+
+
+class PriorRecords(DataRecords, total=True):
     """The records of notebook 06 (JSON values; per-seed values are lists in seed order; keys of
     CCAPrior rows are ``"<lexicon> <alpha>"``, of the others ``"<method> <lexicon>"``)."""
 
@@ -125,6 +133,9 @@ class PriorResult:
         :func:`~workbench.studies.eigenwords.graph_only_tests`.
     seconds : dict
         ``setup``, ``study`` (wall time) and ``total``.
+    data : dict
+        :meth:`~workbench.studies.data.DataChoice.describe` of the settings' data, with the
+        rating sets (``wordsim_sets``) and lexicons (``lexicons_used``) of the run.
     """
 
     data_size: str
@@ -141,6 +152,7 @@ class PriorResult:
     names: tuple[str, ...] = ()
     p0: float = 0.05
     seconds: dict[str, float] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
     def table1(self) -> pd.DataFrame:
         """The Table 1 analogue (:func:`~workbench.studies.eigenwords.table1_display`)."""
@@ -171,6 +183,8 @@ class PriorResult:
             **rec,
             "seconds": {**{k: float(v) for k, v in self.seconds.items()}, "jobs": jobs},
         }
+        if self.data:
+            out["data"] = dict(self.data)
         return PriorRecords(**out)  # type: ignore[typeddict-item]
 
 
@@ -219,4 +233,6 @@ def run_prior(
         n_questions=len(questions), study=study, tables=tables, table2_tests=t2, names=names,
         p0=float(settings.p0),
         seconds={"setup": setup, "study": t_study, "total": setup + t_study},
+        data={**settings.data.describe(), "wordsim_sets": [str(n) for n in names],
+              "lexicons_used": [str(k) for k in graphs]},
     )  # fmt: skip

@@ -21,10 +21,11 @@ import scipy.sparse as sp
 
 from workbench._typing import Matrix
 from workbench.baselines import fit_glove, train_word2vec
+from workbench.datasets import load_lexicons, load_wordnet
 from workbench.eigenwords import CooccurrenceCounts, eigenwords_svd, graph_embeddings
 from workbench.embeddings import WordVectors
 from workbench.evaluation import AnalogyResult, evaluate_analogies, wordsim_suite
-from workbench.lexicons import LexiconGraph
+from workbench.lexicons import LexiconGraph, graph_from_lexicon, lexicon_graph
 from workbench.retrofit import retrofit
 from workbench.views import EncodedCorpus
 
@@ -41,6 +42,7 @@ __all__ = [
     "score_vectors",
     "run_prior_study",
     "label_key",
+    "lexicon_graphs",
 ]
 
 #: An embedding's label: (method, lexicon, alpha) -- lexicon "NPK" (no prior knowledge) or
@@ -50,6 +52,27 @@ Label = tuple[str, str, float | None]
 EIGEN: Label = ("Eigen", "NPK", None)
 #: Lexicon keys of the paper's tables and their names.
 LEXICON_NAMES: dict[str, str] = {"WN": "WordNet", "PD": "PPDB", "FN": "FrameNet"}
+
+
+def lexicon_graphs(lexicons: Mapping[str, str], words: Sequence[str]) -> dict[str, LexiconGraph]:
+    """``{key: LexiconGraph}`` over ``words`` of the settings' lexicons (``settings.lexicons``):
+    a bundled key (:data:`LEXICON_NAMES`) gets its graph by name (:func:`lexicon_graph`), any
+    other key is a user's lexicon file (``word nbr1 nbr2 ...`` per line, read by
+    :func:`workbench.datasets.load_lexicons`) matched exactly to ``words`` and named by its key."""
+    words = list(words)
+    user = {k: v for k, v in lexicons.items() if k not in LEXICON_NAMES}
+    loaded = load_lexicons(user) if user else {}
+    wordnet = None
+    out: dict[str, LexiconGraph] = {}
+    for key, source in lexicons.items():
+        if key in loaded:
+            out[key] = graph_from_lexicon(words, loaded[key], name=key)
+        elif source == "ppdb":
+            out[key] = lexicon_graph(source, words)
+        else:
+            wordnet = wordnet if wordnet is not None else load_wordnet()
+            out[key] = lexicon_graph(source, words, wordnet=wordnet)
+    return out
 
 
 def label_key(label: Label) -> str:

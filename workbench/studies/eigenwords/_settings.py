@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from workbench._validation import check_choice
+
+from ..data import DATA_PARAMETERS, DataChoice
 
 __all__ = ["SIZES", "PAPER_WORDSIM", "LEXICONS", "PriorSettings", "settings"]
 
@@ -46,13 +48,18 @@ class PriorSettings:
     wordsim : tuple of str
         Rating sets of Table 1 (:data:`PAPER_WORDSIM`).
     lexicons : dict
-        ``{key: graph name}`` (:data:`LEXICONS`).
+        ``{key: graph name}`` of the bundled lexicons (:data:`LEXICONS`; English corpora only),
+        followed by the user's ``{name: path}`` (``LEXICONS``), each a row of Table 1 under the
+        user's name.
     min_pairs : int
         A set enters an average (and is tested) only with at least this many scored pairs.
     p0 : float
         Significance level after Holm's correction.
     n_jobs : int
         Worker processes (the results do not depend on it).
+    data : DataChoice
+        The data fields (corpus, its format and language, rating sets, lexicons); every field
+        empty: the bundled data.
     """
 
     size: str
@@ -71,15 +78,64 @@ class PriorSettings:
     min_pairs: int = 10
     p0: float = 0.05
     n_jobs: int = 2
+    data: DataChoice = field(default_factory=DataChoice)
+
+    @property
+    def user_lexicons(self) -> dict[str, str]:
+        """``{name: path}`` of the user's lexicons (the keys of :attr:`lexicons` that are not
+        bundled graphs)."""
+        return {k: v for k, v in self.lexicons.items() if k not in LEXICONS}
+
+    def data_note(self) -> str:
+        """One line: the corpus, the rating sets and the lexicons used (the bundled lexicons
+        only for an English corpus)."""
+        d = self.data.describe()
+        side = "" if self.data.side_views() else (
+            f"; bundled lexicons left out (they are English, the corpus is {d['language']!r})")
+        return (f"corpus {d['corpus']} ({d['corpus_format']}, {d['language']}); rating sets "
+                f"{', '.join(self.wordsim)}; lexicons {', '.join(self.lexicons) or 'none'}{side}")
 
 
-def settings(size: str) -> PriorSettings:
+_DATA_FIELDS = set(DATA_PARAMETERS.values())
+
+
+def _split_overrides(overrides: Mapping[str, Any], cls: type) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The data fields (:class:`DataChoice`) and the settings fields of ``overrides``; an unknown
+    name raises, naming the allowed ones."""
+    own = {f.name for f in fields(cls)} - {"size", "data"}
+    unknown = sorted(set(overrides) - _DATA_FIELDS - own)
+    if unknown:
+        raise TypeError(
+            f"unknown settings {unknown}; data fields: {', '.join(sorted(_DATA_FIELDS))}; "
+            f"settings: {', '.join(sorted(own))}"
+        )
+    data = {k: v for k, v in overrides.items() if k in _DATA_FIELDS}
+    return data, {k: v for k, v in overrides.items() if k not in _DATA_FIELDS}
+
+
+def settings(size: str, **overrides: Any) -> PriorSettings:
     """The settings of notebook 06 at ``size``: ``"small"`` (200K tokens of the 1M corpus, 2,000
     words, 20-d, two alphas, short skip-gram and GloVe training) or ``"full"``
-    (the 5M-token corpus, 20,000 words, 100-d, five alphas)."""
+    (the 5M-token corpus, 20,000 words, 100-d, five alphas).
+
+    ``overrides``: the data fields of :class:`~workbench.studies.data.DataChoice` (``corpus``,
+    ``corpus_format``, ``language``, ``wordsim``, ``lexicons``, ...; empty values: the bundled
+    data) and any other field of :class:`PriorSettings` (``dim=50``). A user corpus replaces
+    the bundled one, the user's rating sets replace :data:`PAPER_WORDSIM`, the user's lexicons
+    are added to the bundled ones -- which are kept only for an English corpus.
+    """
     check_choice(size, "size", SIZES)
+    data_fields, own = _split_overrides(overrides, PriorSettings)
+    data = DataChoice(**data_fields)
     full = size == "full"
-    return PriorSettings(
+    lexicons = dict(LEXICONS) if data.side_views() else {}
+    clash = sorted(set(lexicons) & {k for k, _ in data.lexicons})
+    if clash:
+        raise ValueError(
+            f"LEXICONS: the names {clash} are the bundled lexicons' keys; name yours otherwise"
+        )
+    lexicons.update(dict(data.lexicons))
+    base = PriorSettings(
         size=size,
         corpus="5M" if full else "1M",
         max_tokens=None if full else 200_000,
@@ -93,4 +149,10 @@ def settings(size: str) -> PriorSettings:
             "epochs": 10 if full else 2,
             "dtype": "float32",
         },
+        wordsim=data.wordsim_or(PAPER_WORDSIM),
+        lexicons=lexicons,
+        data=data,
     )
+    if data.corpus:
+        base = replace(base, corpus=data.corpus)
+    return replace(base, **own) if own else base

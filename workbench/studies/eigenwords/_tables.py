@@ -42,6 +42,14 @@ __all__ = [
 _BLOCKS = {"CCAPrior": "CCAPrior", "CCAPrior + RF": "CCAPrior + RF"}
 
 
+def _lexicon_order(present: Any) -> list[str]:
+    """The lexicon columns present: ``NPK``, the bundled keys (WN, PD, FN) and then the user's
+    lexicons in their order of appearance -- a user's lexicon is a column like the others."""
+    seen = [str(k) for k in dict.fromkeys(present)]
+    bundled = [k for k in ["NPK", *LEXICON_NAMES] if k in seen]
+    return bundled + [k for k in seen if k not in bundled]
+
+
 def _block(method: str) -> str:
     return _BLOCKS.get(method, "Retrofitting")
 
@@ -215,7 +223,7 @@ def table1_display(
         rows.append({"block": key[0], "row": key[1], "lexicon": key[2], "avg": avg, "geo": geo})
     flat = pd.DataFrame(rows)
     out = flat.pivot(index=["block", "row"], columns="lexicon", values=["avg", "geo"])
-    lex = [c for c in ["NPK", *LEXICON_NAMES] if c in set(flat["lexicon"])]
+    lex = _lexicon_order(flat["lexicon"])
     out = out.reindex(columns=pd.MultiIndex.from_product([["avg", "geo"], lex]))
     order = list(dict.fromkeys(zip(flat["block"], flat["row"])))
     blocks = ["Retrofitting", "CCAPrior", "CCAPrior + RF"]
@@ -453,7 +461,7 @@ def prior_records(
     }  # fmt: skip
     for method in _TRAINED:
         have = set(first.loc[first["method"] == method, "lexicon"])
-        for lex in [k for k in ["NPK", *LEXICON_NAMES] if k in have]:
+        for lex in _lexicon_order(have):
             key = label_key((method, lex, None))
             sel = [t[(t["method"] == method) & (t["lexicon"] == lex)].iloc[0]
                    for t in (tables[s] for s in seeds)]  # fmt: skip

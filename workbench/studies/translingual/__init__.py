@@ -7,7 +7,8 @@ matrices and retrieval tests are in :mod:`workbench.crosslingual`; this study ho
 * :func:`settings` -- what the notebook computes at a data size (``settings =
   translingual.settings(DATA_SIZE)``, an :class:`ExperimentConfig`: terms per language,
   dimensions, ridge values, topics, EM iterations, verse pools);
-* :func:`prepare_bible`, :func:`run_translingual`, :func:`top_matches` -- the paper's setup:
+* :func:`prepare` (the user's aligned texts, ``PARALLEL``, :func:`prepare_parallel`, or the
+  bundled Bibles, :func:`prepare_bible`), :func:`run_translingual`, :func:`top_matches` -- the paper's setup:
   book split, term space, every method chosen on dev and scored on test (Tables 1-3, Figure 3);
 * :func:`run_verse_retrieval` -- the harder verse-level evaluation, once per seed
   (:data:`PAPER_CLAIMS`, :class:`VerseRetrievalResult`);
@@ -19,12 +20,11 @@ matrices and retrieval tests are in :mod:`workbench.crosslingual`; this study ho
 
 from __future__ import annotations
 
+from ._data import BibleData, prepare, prepare_bible, prepare_parallel
 from ._discussion import discussion_07
 from ._experiment import (
-    BibleData,
     FittedModel,
     TranslingualResult,
-    prepare_bible,
     run_translingual,
     top_matches,
 )
@@ -52,7 +52,9 @@ __all__ = [
     "BibleData",
     "FittedModel",
     "TranslingualResult",
+    "prepare",
     "prepare_bible",
+    "prepare_parallel",
     "run_translingual",
     "top_matches",
     "PAPER_CLAIMS",

@@ -18,7 +18,7 @@ import copy
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias, TypeVar
 
 import numpy as np
@@ -35,173 +35,24 @@ from workbench.crosslingual import (
     CPLSA,
     JPLSA,
     OPCA,
-    BookSplit,
     CrossLingualCCA,
-    TermSpace,
     WordByWordTranslation,
-    build_term_space,
-    count_matrix,
     joint_log_tf_idf,
-    log_tf_idf,
     paired_retrieval,
-    split_books,
 )  # fmt: skip
-from workbench.datasets import BIBLE_DIVISIONS, load_parallel_bible
 from workbench.evaluation import AccuracyResult, RetrievalResult, knn_classify
 
+from ._data import BibleData
 from ._settings import METHODS, ExperimentConfig
 
 __all__ = [
-    "BibleData",
     "FittedModel",
     "TranslingualResult",
-    "prepare_bible",
     "run_translingual",
     "top_matches",
 ]
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, eq=False)
-class BibleData:
-    """Chapters of two aligned Bible translations as documents, with a book split.
-
-    Attributes
-    ----------
-    ids : list of (book, chapter)
-    books, divisions : ndarray of str (per chapter)
-    languages : tuple of str
-        ``("en", "es")``.
-    tokens : dict language -> list of token lists (chapters)
-    verse_tokens : dict language -> list of token lists (verses of the training books)
-    split : BookSplit
-    parts : dict "train"/"dev"/"test" -> ndarray of chapter indices
-    space : TermSpace
-        Built from the training chapters.
-    counts, weighted : dict language -> csr (all chapters x joint terms)
-        Raw counts and log(tf)-idf (eq. 8).
-    verse_ids : list of (book, chapter, verse)
-        The verses of the dev and test books (the verse-level evaluation's items).
-    verse_part : ndarray of str
-        ``"dev"`` or ``"test"`` per verse of ``verse_ids``.
-    verse_counts, verse_weighted : dict language -> csr (those verses x joint terms)
-        Counts and log(tf)-idf with the training chapters' idf; a verse may be empty.
-    """
-
-    ids: list[tuple[str, int]]
-    books: np.ndarray
-    divisions: np.ndarray
-    languages: tuple[str, ...]
-    tokens: dict[str, list[list[str]]]
-    verse_tokens: dict[str, list[list[str]]]
-    split: BookSplit
-    parts: dict[str, np.ndarray]
-    space: TermSpace
-    counts: dict[str, sp.csr_matrix]
-    weighted: dict[str, sp.csr_matrix] = field(repr=False)
-    verse_ids: list[tuple[str, int, int]] = field(repr=False, default_factory=list)
-    verse_part: np.ndarray = field(repr=False, default_factory=lambda: np.array([], dtype=object))
-    verse_counts: dict[str, sp.csr_matrix] = field(repr=False, default_factory=dict)
-    verse_weighted: dict[str, sp.csr_matrix] = field(repr=False, default_factory=dict)
-
-    def summary(self) -> pd.DataFrame:
-        """Chapters, books, divisions and verses per part."""
-        rows = []
-        for name, idx in self.parts.items():
-            rows.append(
-                {
-                    "part": name,
-                    "books": len(getattr(self.split, name)),
-                    "chapters": len(idx),
-                    "divisions": len(set(self.divisions[idx])),
-                    "verses": len(self.verse_tokens[self.languages[0]])
-                    if name == "train"
-                    else int(np.sum(self.verse_part == name)),
-                }
-            )
-        return pd.DataFrame(rows)
-
-
-def prepare_bible(
-    *,
-    n_drop: int = 50,
-    n_terms: int = 5000,
-    translations: tuple[str, str] = ("KJV", "RV1909"),
-) -> BibleData:
-    """Load, tokenize and split the parallel Bible; build the term space and matrices."""
-    n_drop = check_int(n_drop, "n_drop", low=0)
-    n_terms = check_int(n_terms, "n_terms", low=1)
-    corpus = load_parallel_bible("verse", translations)
-    langs = tuple(corpus.languages[t] for t in translations)
-    if len(set(langs)) != len(langs):
-        langs = tuple(translations)
-    verse_tok = {lang: corpus.tokens(t) for lang, t in zip(langs, translations)}
-    chap_ids: list[tuple[str, int]] = []
-    chap_of_verse = np.empty(len(corpus.ids), dtype=np.int64)
-    index: dict[tuple[str, int], int] = {}
-    for i, vid in enumerate(corpus.ids):
-        key = (str(vid[0]), int(vid[1]))
-        if key not in index:
-            index[key] = len(chap_ids)
-            chap_ids.append(key)
-        chap_of_verse[i] = index[key]
-    tokens: dict[str, list[list[str]]] = {lang: [[] for _ in chap_ids] for lang in langs}
-    for lang in langs:
-        for c, toks in zip(chap_of_verse.tolist(), verse_tok[lang]):
-            tokens[lang][c].extend(toks)
-    books = np.array([b for b, _ in chap_ids], dtype=object)
-    divisions = np.array([BIBLE_DIVISIONS[b] for b in books], dtype=object)
-    split = split_books(list(books), BIBLE_DIVISIONS)
-    masks = split.masks(list(books))
-    parts = {k: np.flatnonzero(v) for k, v in masks.items()}
-    train = parts["train"]
-    space = build_term_space(
-        {lang: [tokens[lang][i] for i in train] for lang in langs},
-        n_drop=n_drop,
-        n_terms=n_terms,
-    )
-    counts = {lang: count_matrix(space, tokens[lang], lang) for lang in langs}
-    weighted = {lang: log_tf_idf(space, counts[lang]) for lang in langs}
-    verse_books = [str(v[0]) for v in corpus.ids]
-    verse_train = np.array([b in set(split.train) for b in verse_books])
-    verse_tokens = {
-        lang: [t for t, keep in zip(verse_tok[lang], verse_train) if keep] for lang in langs
-    }
-    held_out = {b: p for p in ("dev", "test") for b in getattr(split, p)}
-    keep = [i for i, b in enumerate(verse_books) if b in held_out]
-    # verse ids are (book, chapter, verse)
-    verse_ids = [(str(v[0]), int(v[1]), int(v[-1])) for v in (corpus.ids[i] for i in keep)]
-    verse_part = np.array([held_out[verse_books[i]] for i in keep], dtype=object)
-    verse_counts = {
-        lang: count_matrix(space, [verse_tok[lang][i] for i in keep], lang, allow_empty=True)
-        for lang in langs
-    }
-    verse_weighted = {lang: log_tf_idf(space, verse_counts[lang]) for lang in langs}
-    logger.info(
-        "Bible: %d chapters (%s), %d joint terms, %d held-out verses",
-        len(chap_ids),
-        {k: len(v) for k, v in parts.items()},
-        len(space),
-        len(verse_ids),
-    )
-    return BibleData(
-        ids=chap_ids,
-        books=books,
-        divisions=divisions,
-        languages=langs,
-        tokens=tokens,
-        verse_tokens=verse_tokens,
-        split=split,
-        parts=parts,
-        space=space,
-        counts=counts,
-        weighted=weighted,
-        verse_ids=verse_ids,
-        verse_part=verse_part,
-        verse_counts=verse_counts,
-        verse_weighted=verse_weighted,
-    )
 
 
 #: How document vectors are compared: cosine, or the L1 distance (PLSA topic proportions).
@@ -557,10 +408,26 @@ def run_translingual(
     if unknown:
         raise ValueError(f"unknown methods {sorted(unknown)}; choose from {list(METHODS)}")
     n_jobs = check_int(n_jobs, "n_jobs", low=1)
+    cfg = _fit_dims(cfg, data)
     # one BLAS thread in this process: the PLSA workers use the other core(s), and more threads
     # than free cores make the dense eigen-solvers several times slower
     with threadpool_limits(1):
         return _run(data, cfg, n_jobs)
+
+
+def _fit_dims(cfg: ExperimentConfig, data: BibleData) -> ExperimentConfig:
+    """``cfg`` with the dimensions and topic numbers a small corpus supports: below the number
+    of training chapters (a user's few documents; the Bible's are far more than any setting),
+    or that number minus one when none is (logged)."""
+    n = len(data.parts["train"])
+    cap = max(1, n - 1)
+    dims = tuple(d for d in cfg.dims if d <= cap) or (cap,)
+    topics = tuple(t for t in cfg.topics if t <= cap) or (cap,)
+    if dims == tuple(cfg.dims) and topics == tuple(cfg.topics):
+        return cfg
+    logger.warning("%d training documents: dimensions %s -> %s, topics %s -> %s", n, cfg.dims,
+                   dims, cfg.topics, topics)  # fmt: skip
+    return replace(cfg, dims=dims, topics=topics)
 
 
 def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualResult:
@@ -665,7 +532,7 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
         same = c.method in chosen and c.params == candidates[chosen[c.method]].params
         if same or c.method in ("JPLSA", "CPLSA"):
             by_method.setdefault(c.method, []).append(c)
-    for method in METHODS:
+    for method in METHODS if data.labelled else ():  # no division labels: no Table 3
         if method not in by_method:
             continue
         best_c, best_acc = None, -1.0
@@ -686,7 +553,8 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
             }
         )
     classification = (
-        pd.DataFrame(class_rows)
+        pd.DataFrame(class_rows, columns=["method", "dim", "setting", "dev accuracy",
+                                          "test accuracy"])  # fmt: skip
         .sort_values("test accuracy", ascending=False, kind="stable")
         .reset_index(drop=True)
     )

@@ -353,8 +353,9 @@ class ClassificationFacts:
     test_high: float
 
 
-def classification_facts(rec: Mapping[str, Any]) -> ClassificationFacts:
-    """Rules: ``order`` by test accuracy; ``unranked`` by :func:`unranked` on the
+def classification_facts(rec: Mapping[str, Any]) -> ClassificationFacts | None:
+    """None when the run has no classification (a user's texts carry no division labels).
+    Rules: ``order`` by test accuracy; ``unranked`` by :func:`unranked` on the
     classification superior set; each pair's direction by
     :func:`workbench.studies.facts.direction` on its Holm p-value (Holm over the pairs of the
     table); OPCA is *ahead of both* CCA and CL-LSI only when both its pairs are significantly
@@ -362,6 +363,8 @@ def classification_facts(rec: Mapping[str, Any]) -> ClassificationFacts:
     learned methods' dev and test accuracies."""
     acc, dev = rec["classification_accuracy"], rec["classification_dev_accuracy"]
     learned = [m for m in LEARNED if m in acc]
+    if not learned:
+        return None
     pairs = [PairFact(str(r["method"]), str(r["baseline"]), float(r["difference"]),
                       float(r["holm p"]),
                       direction(r["difference"], is_significant=significant(r["holm p"])))
@@ -444,7 +447,7 @@ class Facts07:
     claims_failed: list[str]
     claims_reversed: list[str]
     superior: SuperiorSets
-    classification: ClassificationFacts
+    classification: ClassificationFacts | None
     speed_methods: list[str]
     paper: Paper07
 

@@ -22,7 +22,8 @@ from workbench._validation import check_choice, check_float, check_int
 from workbench.crosslingual import compare_pairs
 from workbench.significance import SuperiorSetResult, smallest_superior_set
 
-from ._experiment import BibleData, TranslingualResult, run_translingual
+from ._data import BibleData
+from ._experiment import TranslingualResult, run_translingual
 from ._settings import SIZES, ExperimentConfig
 from ._verses import PAPER_CLAIMS, VerseRetrievalResult, run_verse_retrieval
 
@@ -87,7 +88,17 @@ class LargestBookRecord(TypedDict):
     chapters: int
 
 
-class TranslingualRecords(TypedDict):
+class DataRecords(TypedDict, total=False):
+    """The records naming the data of a run (absent from records older than the data fields)."""
+
+    #: the data fields of the run (:meth:`workbench.studies.data.DataChoice.describe`)
+    data: dict[str, Any]
+    #: the texts (the Bible, or the name of a user's pair of files) and how they were split
+    data_name: str
+    split_rule: str
+
+
+class TranslingualRecords(DataRecords, total=True):
     """Every record of notebook 07 (numbers are fractions, not points)."""
 
     data_size: str
@@ -118,7 +129,8 @@ class TranslingualRecords(TypedDict):
     classification_dim: dict[str, str]
     superior_set_classification: list[str]
     classification_pairs: list[PairRecord]
-    majority_share: float
+    #: share of the majority division among the test chapters (None without division labels)
+    majority_share: float | None
     dev_largest_book: LargestBookRecord
     fit_seconds: dict[str, float]
     seeds: list[int]
@@ -204,14 +216,25 @@ class TranslingualStudyResult:
         return [f"{r['method']} > {r['baseline']}" for _, r in self.retrieval_pairs.iterrows()]
 
     @property
+    def labelled(self) -> bool:
+        """Whether Table 3 was run (the Bible's division labels; a user's texts have none)."""
+        return bool(self.chapters.class_hits)
+
+    @property
     def table3(self) -> pd.DataFrame:
-        """Table 3 analogue with the column ``superior``."""
+        """Table 3 analogue with the column ``superior`` (no rows without division labels)."""
         c = self.chapters.classification
-        return c.assign(superior=c["method"].isin(self.superior_classification.members))
+        members = self.superior_classification.members if self.labelled else ()
+        return c.assign(superior=c["method"].isin(members))
 
     @cached_property
     def classification_pairs(self) -> pd.DataFrame:
-        """:data:`CLASSIFICATION_PAIRS` on classification hits (McNemar, Holm over the three)."""
+        """:data:`CLASSIFICATION_PAIRS` on classification hits (McNemar, Holm over the three;
+        no rows without division labels)."""
+        if not self.labelled:
+            return pd.DataFrame(columns=["baseline", "method", "accuracy baseline",
+                                         "accuracy method", "difference", "n baseline only",
+                                         "n method only", "mcnemar p", "holm p", "significant"])  # fmt: skip
         return compare_pairs(self.chapters.class_hits, CLASSIFICATION_PAIRS, alpha=self.alpha)
 
     @cached_property
@@ -232,6 +255,7 @@ class TranslingualStudyResult:
             if m.method in ("JPLSA", "CPLSA"):
                 peak.setdefault(m.method, {})[str(m.params["topics"])] = int(m.params["iterations"])
         test_labels = pd.Series(data.divisions[data.parts["test"]])
+        labelled = self.labelled
         dev_books = pd.Series(data.books[data.parts["dev"]]).value_counts()
         top1, mrr = verse.per_seed("top1"), verse.per_seed("mrr")
         pw = verse.pairwise(alpha)
@@ -268,9 +292,13 @@ class TranslingualStudyResult:
             "classification_accuracy": _floats(cl["test accuracy"]),
             "classification_dev_accuracy": _floats(cl["dev accuracy"]),
             "classification_dim": _strings(cl["dim"]),
-            "superior_set_classification": list(self.superior_classification.members),
+            "superior_set_classification": (
+                list(self.superior_classification.members) if labelled else []
+            ),
             "classification_pairs": _pair_records(self.classification_pairs),
-            "majority_share": float(test_labels.value_counts(normalize=True).iloc[0]),
+            "majority_share": (
+                float(test_labels.value_counts(normalize=True).iloc[0]) if labelled else None
+            ),
             "dev_largest_book": {
                 "book": str(dev_books.index[0]),
                 "chapters": int(dev_books.iloc[0]),
@@ -309,6 +337,9 @@ class TranslingualStudyResult:
             ],  # fmt: skip
             "verse_dev_mrr": _by_dim(verse.dev_mrr()[0]),
             "seconds": {str(k): float(v) for k, v in self.seconds.items()},
+            "data": cfg.data.describe(),
+            "data_name": str(data.name),
+            "split_rule": str(data.split.rule),
         }
 
 

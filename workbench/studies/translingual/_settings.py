@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from workbench._validation import check_choice, check_float, check_int
+
+from ..data import DataChoice
 
 __all__ = ["METHODS", "SIZES", "ExperimentConfig", "settings"]
 
@@ -33,7 +36,9 @@ class ExperimentConfig:
     tried on dev; ``topics``: PLSA topic numbers; ``jplsa_iter`` / ``cplsa_iter``: maximal EM
     iterations, early-stopped on dev MRR evaluated every ``eval_every`` iterations;
     ``verse_pool``: verses drawn per part and seed for the verse-level evaluation, each with at
-    least ``verse_min_terms`` counted terms on both sides (:mod:`._verses`).
+    least ``verse_min_terms`` counted terms on both sides (:mod:`._verses`); ``data``: the
+    aligned texts (:class:`~workbench.studies.data.DataChoice`, ``data.parallel``: two aligned
+    files or a folder of pairs; empty: the bundled Bibles).
     """
 
     n_drop: int = 50
@@ -50,6 +55,7 @@ class ExperimentConfig:
     verse_pool: int = 1000
     verse_min_terms: int = 3
     methods: tuple[str, ...] = METHODS
+    data: DataChoice = field(default_factory=DataChoice)
 
     def __post_init__(self) -> None:
         """Check every setting (the message names the field, the value and what is allowed)."""
@@ -71,6 +77,8 @@ class ExperimentConfig:
                 check_float(v, f"{name}[{i}]", low=0, low_open=True)
         for i, m in enumerate(self.methods):
             check_choice(m, f"methods[{i}]", METHODS)
+        if not isinstance(self.data, DataChoice):
+            raise TypeError(f"data must be a DataChoice, got {type(self.data).__name__}")
 
     @classmethod
     def small(cls) -> ExperimentConfig:
@@ -91,8 +99,13 @@ class ExperimentConfig:
         )
 
 
-def settings(size: str) -> ExperimentConfig:
+def settings(size: str, **data: Any) -> ExperimentConfig:
     """The settings of notebook 07 at ``size``: ``"full"`` is :class:`ExperimentConfig`'s
-    defaults (5,000 terms per language), ``"small"`` :meth:`ExperimentConfig.small`."""
+    defaults (5,000 terms per language), ``"small"`` :meth:`ExperimentConfig.small`.
+
+    ``data``: the fields of :class:`~workbench.studies.data.DataChoice` (the notebook passes
+    ``parallel=PARALLEL``); empty values mean the bundled Bibles. Unknown names raise.
+    """
     check_choice(size, "size", SIZES)
-    return ExperimentConfig.small() if size == "small" else ExperimentConfig()
+    cfg = ExperimentConfig.small() if size == "small" else ExperimentConfig()
+    return replace(cfg, data=DataChoice(**data))

@@ -40,7 +40,8 @@ from workbench.significance import (
     smallest_superior_set,
 )
 
-from ._experiment import BibleData, FittedModel, TranslingualResult, _cut, _direction_top1
+from ._data import BibleData
+from ._experiment import FittedModel, TranslingualResult, _cut, _direction_top1
 
 __all__ = [
     "eligible_verses",
