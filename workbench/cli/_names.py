@@ -1,0 +1,7 @@
+"""Choices of the ``embed`` and ``evaluate`` options (kept apart so that building the parser
+imports no training or evaluation code)."""
+
+#: ``workbench embed --method``.
+METHODS = ("mvlsa", "ppmi-svd", "sgns", "glove")
+#: ``workbench evaluate --test``: dependent-correlation tests of :mod:`workbench.significance`.
+TESTS = ("williams1959", "steiger1980")
