@@ -276,7 +276,7 @@ def _run(args: argparse.Namespace) -> int:
     return report.exit_code
 
 
-def _embed(args: argparse.Namespace) -> int:
+def _embed_command(args: argparse.Namespace) -> int:
     from workbench.cli._embed import EmbedOptions, embed  # training code: only when asked
 
     opts = EmbedOptions(
@@ -290,7 +290,7 @@ def _embed(args: argparse.Namespace) -> int:
     return 0
 
 
-def _evaluate(args: argparse.Namespace) -> int:
+def _evaluate_command(args: argparse.Namespace) -> int:
     from workbench.cli._evaluate import evaluate, write_outputs
 
     ev = evaluate(args.vectors, args.wordsim or ["all"], test=args.test)
@@ -310,14 +310,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "cache":
             return _cache(args)
         if args.command == "embed":
-            return _embed(args)
+            return _embed_command(args)
         if args.command == "evaluate":
-            return _evaluate(args)
+            return _evaluate_command(args)
         return _run(args)
     except runner.RunnerUsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except (OSError, ValueError, TypeError) as exc:
+    except (OSError, ValueError) as exc:
         if args.command not in ("embed", "evaluate"):
             raise
         # bad input (EmbedUsageError, EvaluateUsageError are ValueErrors) or found while

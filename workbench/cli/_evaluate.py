@@ -18,6 +18,7 @@ import dataclasses
 import itertools
 import json
 import math
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -71,7 +72,7 @@ class Evaluation:
 
     def to_json(self) -> dict[str, Any]:
         def rows(df: pd.DataFrame) -> list[dict[str, Any]]:
-            return [{k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+            return [{str(k): (None if isinstance(v, float) and not math.isfinite(v) else v)
                      for k, v in r.items()} for r in df.to_dict(orient="records")]  # fmt: skip
 
         return {"systems": self.systems, "scores": rows(self.scores), "tests": rows(self.tests),
@@ -127,7 +128,9 @@ def _load_vectors(paths: dict[str, str]) -> dict[str, WordVectors]:
 def _ci(result: WordSimResult) -> tuple[float, float]:
     if result.n_scored < 4 or not math.isfinite(result.spearman):
         return math.nan, math.nan
-    ci = bootstrap_ci(result, random_state=0)
+    with warnings.catch_warnings():  # few pairs: scipy warns of a degenerate resample
+        warnings.simplefilter("ignore")
+        ci = bootstrap_ci(result, random_state=0)
     return float(ci.low), float(ci.high)
 
 
