@@ -19,6 +19,8 @@ from pathlib import Path
 
 from workbench import _io, runner
 from workbench._cache_clear import clear_cache
+from workbench.cli._embed import EmbedOptions, embed
+from workbench.cli._evaluate import evaluate, write_outputs
 from workbench.cli._names import METHODS, TESTS
 from workbench.cli._shortcuts import add_data_options, data_parameters
 from workbench.datasets import CORPUS_FORMATS
@@ -277,8 +279,6 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _embed_command(args: argparse.Namespace) -> int:
-    from workbench.cli._embed import EmbedOptions, embed  # training code: only when asked
-
     opts = EmbedOptions(
         corpus=args.corpus, out=args.out, method=args.method, dim=args.dim,
         corpus_format=args.corpus_format, language=args.language, vocab_size=args.vocab_size,
@@ -291,8 +291,6 @@ def _embed_command(args: argparse.Namespace) -> int:
 
 
 def _evaluate_command(args: argparse.Namespace) -> int:
-    from workbench.cli._evaluate import evaluate, write_outputs
-
     ev = evaluate(args.vectors, args.wordsim or ["all"], test=args.test)
     print(ev.table())
     for path in write_outputs(ev, args.csv, args.json):

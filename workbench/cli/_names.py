@@ -1,5 +1,4 @@
-"""Choices of the ``embed`` and ``evaluate`` options (kept apart so that building the parser
-imports no training or evaluation code)."""
+"""Choices of the ``embed`` and ``evaluate`` options."""
 
 #: ``workbench embed --method``.
 METHODS = ("mvlsa", "ppmi-svd", "sgns", "glove")
