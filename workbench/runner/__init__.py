@@ -5,7 +5,9 @@ notebook it
 
 1. validates the requested parameters against the notebook's ``parameters`` cell
    (*before anything runs*: an unknown notebook, an undeclared parameter or a value of
-   the wrong type raises :class:`RunnerUsageError`);
+   the wrong type raises :class:`RunnerUsageError`); the data parameters (``CORPUS``,
+   ``WORDSIM``, ... of :mod:`workbench.studies.data`) get absolute paths and every user file is
+   checked (missing, empty, unknown format or language: :class:`RunnerUsageError`);
 2. skips the notebook when ``<out>/<name>/manifest.json`` already records a complete run
    with identical parameters (and an unchanged notebook) and every file it lists is there
    with its recorded size and sha256, unless ``force=True``;
@@ -45,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.records import read_records, record
+from workbench.runner._data import absolute_data_paths, check_data, user_data  # noqa: F401
 from workbench.runner._execution import (  # noqa: F401 - re-exported for tests and callers
     _brace_escaped,
     _exchange,
@@ -198,13 +201,16 @@ def run_notebooks(
     RunnerUsageError
         Before anything runs, for an unknown notebook, a path that is not an existing
         ``NN_name.ipynb`` file, an undeclared parameter, a value of the wrong or of a
-        non-passable type, an unusable results folder or lock file.
+        non-passable type, an unusable results folder or lock file, a data parameter naming a
+        missing or empty file, an unknown corpus format or language.
 
     Notes
     -----
     A relative ``WORKBENCH_CACHE``, ``WORKBENCH_DATA``, ``WORKBENCH_SHARED_DATA`` or
     ``WORKBENCH_NOTEBOOKS`` is made absolute (against the current folder) for the kernels,
-    which run in the notebooks folder.
+    which run in the notebooks folder; so are the paths given to the data parameters
+    (:func:`absolute_data_paths`). The manifest of a notebook lists every user file it read
+    (``user_data``: path, size, sha256), and a result is run again when one of them changed.
     """
     paths = resolve_notebooks(names, notebooks_dir)
     # ---- validate everything before running anything
@@ -225,7 +231,9 @@ def run_notebooks(
             global_params[key] = value
     plan: list[tuple[Path, dict[str, Any]]] = []
     for p in paths:
-        effective = validate_parameters(p, {**global_params, **scoped[p]}, size=size)
+        given = absolute_data_paths({**global_params, **scoped[p]})
+        effective = validate_parameters(p, given, size=size)
+        check_data(effective, p.stem)  # every user file exists and is not empty
         injected = injected_parameters(effective, notebook_parameters(p))
         check_injected_cell(injected_cell(injected, kernel_name=kernel_name), injected, p.stem)
         plan.append((p, effective))

@@ -27,6 +27,7 @@ from papermill.parameterize import parameterize_notebook
 
 from workbench._io import dir_mode, file_sha256
 from workbench.records import OUTPUT_DIR_ENV, RECORD_FILE_ENV, atomic_write_text, to_jsonable
+from workbench.runner._data import user_data
 from workbench.runner._notebooks import (
     RunnerUsageError,
     _parameters_cells,
@@ -81,8 +82,19 @@ def stale_reason(folder: Path, parameters: Mapping[str, Any], nb_sha: str) -> st
         return "parameters changed"
     if manifest.get("notebook_sha256") != nb_sha:
         return "the notebook changed"
+    if manifest.get("user_data", []) != _user_data(parameters):
+        return "a user data file changed"
     problem = verify_result(folder, folder.name)
     return None if problem is None else f"damaged: {problem}"
+
+
+def _user_data(parameters: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """:func:`user_data` of ``parameters``; None when a file cannot be read (then the result is
+    not reused and the run itself reports the problem)."""
+    try:
+        return user_data(parameters)
+    except (OSError, TypeError, ValueError):
+        return None
 
 
 def _is_up_to_date(folder: Path, parameters: Mapping[str, Any], nb_sha: str) -> bool:
@@ -232,6 +244,10 @@ def run_one(
             return _not_published(name, target, parameters, blocked)
     nb_sha = file_sha256(path)
     declared = notebook_parameters(path)
+    try:
+        data_files = user_data(parameters)
+    except (OSError, TypeError, ValueError) as exc:  # a file removed since the validation
+        return _not_published(name, out, parameters, f"user data: {exc}")
     params_index = _parameters_cells(_read_notebook_json(path))[0][0]
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{name}.partial-{os.getpid()}-", dir=out))
@@ -289,6 +305,9 @@ def run_one(
             "defaults": to_jsonable(declared),
             "overrides": to_jsonable({k: v for k, v in parameters.items() if declared.get(k) != v}),
             "seeds": to_jsonable(_seeds(parameters)),
+            # the user's corpus, rating sets, vectors, lexicons, parallel files (every file of
+            # a folder): path, size, sha256 -- hashed before the run, as the notebook read them
+            "user_data": data_files,
             "started": started,
             "finished": _now(),
             "wall_time_s": round(wall, 3),

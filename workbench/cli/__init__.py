@@ -1,4 +1,11 @@
-"""Command line: ``python -m workbench run|list|cache|report`` (also installed as ``workbench``).
+"""Command line: ``python -m workbench run|list|cache|report|embed|evaluate`` (also installed as
+``workbench``).
+
+``run`` executes notebooks (:mod:`workbench.runner`; ``--corpus``, ``--wordsim``, ... are
+shortcuts for the data parameters, :mod:`workbench.cli._shortcuts`); ``embed`` trains word vectors
+on a corpus (:mod:`workbench.cli._embed`); ``evaluate`` scores vectors files on rating sets with
+confidence intervals, MRDS and pairwise tests (:mod:`workbench.cli._evaluate`); ``report`` writes
+an offline HTML site of a results folder (:mod:`workbench.report`).
 
 Exit codes: 0 success, 1 a notebook failed, 2 bad usage (nothing was run), 130 interrupted.
 """
@@ -13,7 +20,13 @@ from pathlib import Path
 
 from workbench import _io, runner
 from workbench._cache_clear import clear_cache
+from workbench.cli._embed import EmbedOptions, embed
+from workbench.cli._evaluate import evaluate, write_outputs
+from workbench.cli._names import METHODS, TESTS
+from workbench.cli._shortcuts import add_data_options, data_parameters
+from workbench.datasets import CORPUS_FORMATS
 from workbench.report import ReportError, write_site
+from workbench.studies.data import LANGUAGES
 
 __all__ = ["build_parser", "main"]
 
@@ -75,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="notebooks executed at the same time, each in its own process (default: 1; at "
         "most the number of notebooks to run and of cores)",
     )
+    add_data_options(run)
 
     lst = sub.add_parser("list", help="list notebooks, their parameters and result status")
     lst.add_argument("--out", default="results", help="results folder (default: results/)")
@@ -102,7 +116,59 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("results", nargs="?", default="results",
                      help="results folder (default: results/)")  # fmt: skip
+    _embed_parser(sub)
+    _evaluate_parser(sub)
     return parser
+
+
+def _embed_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    emb = sub.add_parser(
+        "embed",
+        help="train word vectors on a corpus",
+        description="Train word vectors on a corpus with the workbench's own code and write them "
+        "as word2vec binary (.bin) or text (.txt, .vec), readable by gensim's "
+        "KeyedVectors.load_word2vec_format.",
+    )
+    emb.add_argument("--corpus", required=True, metavar="PATH",
+                     help="a text file, a .gz file or a folder of .txt files")  # fmt: skip
+    emb.add_argument("--corpus-format", choices=CORPUS_FORMATS, default="marked",
+                     help="how the corpus is cut into documents (default: marked)")  # fmt: skip
+    emb.add_argument("--language", choices=LANGUAGES, default="en",
+                     help="the corpus language (default: en)")  # fmt: skip
+    emb.add_argument("--method", required=True, metavar="|".join(METHODS),
+                     help="mvlsa (positional views + GCCA), ppmi-svd, sgns (skip-gram) or glove")  # fmt: skip
+    emb.add_argument("--dim", type=_positive_int, default=300, help="dimensions (default: 300)")
+    emb.add_argument("--vocab-size", type=_positive_int, default=50_000,
+                     help="keep the most frequent words (default: 50000)")  # fmt: skip
+    emb.add_argument("--min-count", type=_positive_int, default=1,
+                     help="least corpus count of a word (default: 1)")  # fmt: skip
+    emb.add_argument("--window", type=_positive_int, default=5,
+                     help="context window half-width / offsets 1..window (default: 5)")  # fmt: skip
+    emb.add_argument("--epochs", type=_positive_int, default=None,
+                     help="sgns and glove: passes over the data (default: 5 / 25)")  # fmt: skip
+    emb.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    emb.add_argument("--out", required=True, metavar="vectors.bin|vectors.txt",
+                     help="output file (.bin: word2vec binary; .txt/.vec: word2vec text)")  # fmt: skip
+    emb.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def _evaluate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    ev = sub.add_parser(
+        "evaluate",
+        help="score word vectors on rating sets, with CIs, MRDS and pairwise tests",
+        description="Score vectors files (word2vec text/binary, GloVe text) on word-similarity "
+        "rating sets: Spearman with a 95%% bootstrap CI, the MRDS of each set and the "
+        "dependent-correlation test between every two systems (Holm over all of them).",
+    )
+    ev.add_argument("vectors", nargs="+", metavar="VECTORS", help="vectors files")
+    ev.add_argument("--wordsim", action="append", metavar="NAME|PATH",
+                    help="a bundled rating set (MEN, SIMLEX, ...), 'all' (every bundled set) or "
+                         "a rating file; repeatable (default: all)")  # fmt: skip
+    ev.add_argument("--test", choices=TESTS, default="williams1959",
+                    help="dependent-correlation test (default: williams1959)")  # fmt: skip
+    ev.add_argument("--csv", metavar="FILE",
+                    help="write the scores as CSV (the tests to <FILE stem>.tests.csv)")  # fmt: skip
+    ev.add_argument("--json", metavar="FILE", help="write scores and tests as JSON")
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -200,6 +266,7 @@ def _run(args: argparse.Namespace) -> int:
     for text in args.param:
         notebook, name, value = runner.parse_parameter(text)
         params[f"{notebook}:{name}" if notebook else name] = value
+    params.update(data_parameters(args, params, args.notebooks or None, args.notebooks_dir))
     report = runner.run_notebooks(
         args.notebooks or None,
         parameters=params,
@@ -236,6 +303,26 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _embed_command(args: argparse.Namespace) -> int:
+    opts = EmbedOptions(
+        corpus=args.corpus, out=args.out, method=args.method, dim=args.dim,
+        corpus_format=args.corpus_format, language=args.language, vocab_size=args.vocab_size,
+        min_count=args.min_count, window=args.window, epochs=args.epochs, seed=args.seed,
+    )  # fmt: skip
+    path, vectors = embed(opts, progress=False if args.no_progress else None)
+    n, d = vectors.vectors.shape
+    print(f"wrote {n} x {d} {args.method} vectors to {path}")
+    return 0
+
+
+def _evaluate_command(args: argparse.Namespace) -> int:
+    ev = evaluate(args.vectors, args.wordsim or ["all"], test=args.test)
+    print(ev.table())
+    for path in write_outputs(ev, args.csv, args.json):
+        print(f"wrote {path}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     args = build_parser().parse_args(argv)
@@ -247,8 +334,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cache(args)
         if args.command == "report":
             return _report(args)
+        if args.command == "embed":
+            return _embed_command(args)
+        if args.command == "evaluate":
+            return _evaluate_command(args)
         return _run(args)
     except runner.RunnerUsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as exc:
+        if args.command not in ("embed", "evaluate"):
+            raise
+        # bad input (EmbedUsageError, EvaluateUsageError are ValueErrors) or found while
+        # reading (a folder without text, a malformed file, ...)
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
