@@ -46,7 +46,7 @@ def test_user_corpus_and_rating_set_reach_the_records(records):
     data = records["data"]
     assert data["corpus"] == "spanish_sentences.txt"
     assert data["corpus_format"] == "line-docs" and data["language"] == "es"
-    assert data["wordsim"] == [str(RATINGS)] and data["wordsim_split"] == "all"
+    assert data["wordsim"] == [RATINGS.name] and data["wordsim_split"] == "all"
     # the corpus read as one document a line, every token of it (far below the 200K cap)
     n_tokens = sum(len(d.tokens) for d in load_corpus(CORPUS, format="line-docs").iter_documents())
     assert records["n_tokens"] == n_tokens

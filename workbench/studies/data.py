@@ -205,13 +205,15 @@ class DataChoice:
 
     def describe(self) -> dict[str, Any]:
         """The data as plain values for records and the Discussion: the corpus (``"bundled"`` or
-        the file name) and its format and language, the rating sets, the split, the user's
-        vectors, lexicons and parallel files by name."""
+        the file name) and its format and language, the rating sets (bundled names, the user's by
+        file name), the split, the user's vectors, lexicons and parallel files by name -- never a
+        full path, so records do not depend on where the files are."""
         return {
             "corpus": "bundled" if not self.corpus else Path(self.corpus).name or self.corpus,
             "corpus_format": self.corpus_format,
             "language": self.language,
-            "wordsim": list(self.wordsim) or "default",
+            "wordsim": [w if w in WORDSIM_NAMES else Path(w).name for w in self.wordsim]
+            or "default",
             "wordsim_split": self.wordsim_split,
             "pretrained": [Path(p).name for p in self.pretrained],
             "lexicons": [name for name, _ in self.lexicons],
