@@ -569,6 +569,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             print(json.dumps({"seed": seed, "rank": d["rank"],
                               **{name: {k: r[k] for k in keys if k in r} for name, r in dense.items()
                                  if isinstance(r, dict)}}), flush=True)
+            if args.json:  # after each seed, so that a run stopped early keeps what it measured
+                results["dense"] = dense_runs
+                Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+                Path(args.json).write_text(json.dumps(results, indent=1, default=str))
         results["dense"] = dense_runs
 
     c = {**cfg["corpus"], **common}
