@@ -171,14 +171,64 @@ def _dense_mvlsa(p: dict[str, Any]) -> Any:
     elif solver == "fixed":
         solver = "randomized"
         kw = {"n_iter": p["dense_n_iter"], "n_oversamples": p["dense_n_oversamples"]}
-    return MVLSA(p["k"], view_rank=p["k"], regularization=0.0, center=False, svd_solver=solver,
+    return MVLSA(p["k"], view_rank=p.get("view_rank", p["k"]), regularization=0.0, center=False, svd_solver=solver,
                  random_state=0, n_jobs=p["n_jobs"], **kw)
 
 
 def _mvlsa_stats(model: Any, n_views: int) -> dict[str, Any]:
+    """Passes, phase times and the fit's accuracy certificate (``accuracy_``: a bound on the angle
+    to the exact solution, from the fit alone; compare ``max_angle_to_exact_deg``)."""
     st = model.fit_stats_
-    return {"passes_per_view": st["n_passes"] / n_views, "svd_seconds": st["svd_seconds"],
-            "gram_seconds": st["gram_seconds"]}
+    acc = model.accuracy_
+    return {"view_rank": model.view_rank, "passes_per_view": st["n_passes"] / n_views,
+            "svd_seconds": st["svd_seconds"],
+            "gram_seconds": st["gram_seconds"], "angle_bound_deg": acc.angle_bound,
+            "eigenvalue_bound": acc.eigenvalue_bound,
+            "max_view_residual": max(acc.view_residuals, default=0.0), "certificate": str(acc)}
+
+
+def _mvlearn_center(x: Any) -> Any:
+    """mvlearn's ``center`` (``mvlearn.embed.gcca.center``): rows z-scored (``ddof=1``), then
+    columns centred; the same arithmetic, so that runs without mvlearn see the same views."""
+    from scipy import stats
+
+    out = stats.zscore(x, axis=1, ddof=1)
+    out -= out.mean(axis=0)
+    return out
+
+
+def worker_dense_ccazoo(p: dict[str, Any]) -> dict[str, Any]:
+    """cca-zoo's ``GCCA`` on the views MVLSA gets (mvlearn's preprocessing, float64), no
+    shrinkage, ``center=False`` (already centred). It solves MAX-VAR on the full views (each
+    view whitened with all its columns: MVLSA with ``view_rank`` = the view's width and no
+    regularization), not on their rank-k truncations as mvlearn and MVLSA here. Its shared
+    variable T is not kept, but the views' scores sum to T times the eigenvalues, so their span
+    is its space."""
+    import numpy as np
+    from cca_zoo.linear import GCCA
+
+    views = _dense_data(p["n"], p["views"], p["cols"], p["k"], p["seed"], p["rank"])
+    views = [_mvlearn_center(v) for v in views]
+    data_gb = sum(v.nbytes for v in views) / 2**30
+    with PeakRSS() as mem:
+        t0 = time.perf_counter()
+        model = GCCA(n_components=p["k"], center=False).fit(views)
+        seconds = time.perf_counter() - t0
+    z = sum(np.asarray(v @ w) for v, w in zip(views, model.weights_))
+    np.save(p["emb_path"], np.linalg.qr(z)[0])
+    return {"part": "dense", "method": "cca-zoo GCCA", "version": _version("cca-zoo"),
+            **{k: p[k] for k in ("n", "views", "cols", "k", "seed", "rank")},
+            "seconds": seconds, "peak_gb": mem.peak_gb, "start_gb": mem.start_gb,
+            "extra_gb": mem.peak_gb - mem.start_gb, "data_gb": data_gb}
+
+
+def _version(dist: str) -> str | None:
+    from importlib import metadata
+
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 def worker_dense(p: dict[str, Any]) -> dict[str, Any]:
@@ -335,7 +385,8 @@ def sp_csr(m: Any) -> Any:
     return sp.csr_array(m)
 
 
-WORKERS = {"dense": worker_dense, "dense_mvlsa_only": worker_dense_mvlsa_only, "corpus": worker_corpus}
+WORKERS = {"dense": worker_dense, "dense_mvlsa_only": worker_dense_mvlsa_only, "dense_ccazoo": worker_dense_ccazoo,
+           "corpus": worker_corpus}
 
 
 # ------------------------------------------------------------------------------ driver
@@ -374,6 +425,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--corpus", default=None, help='override the corpus of parts 2-3 ("1M", "5M", "25M")')
     ap.add_argument("--vocab", type=int, default=None, help="override the vocabulary size of part 2")
     ap.add_argument("--dense-n", type=int, default=None, help="override N of part 1")
+    ap.add_argument("--dense-shape", default=None,
+                    help="override the shape of part 1: N,views,columns,k (e.g. 20000,8,400,20)")
+    ap.add_argument("--peers", default="mvlearn,cca-zoo",
+                    help="libraries part 1 compares with: mvlearn, cca-zoo (its GCCA, full-rank MAX-VAR; "
+                         "adds an exact MVLSA reference with view_rank = columns), or none")
     ap.add_argument("--dense-runs", default="defaults:float32,randomized:float32,gram:float64,fixed:float32",
                     help="MVLSA runs of part 1, run:dtype of the (centred) views, run one of defaults "
                          "(package defaults), gram, dense, randomized (adaptive), fixed (--dense-n-iter / "
@@ -415,9 +471,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "dense_n_oversamples": args.dense_n_oversamples, **common}
         if args.dense_full_shape:
             base.update({k: v for k, v in FULL["dense"].items() if k != "n"})
+        if args.dense_shape:
+            try:
+                n_, j_, d_, k_ = (int(x) for x in args.dense_shape.split(","))
+            except ValueError:
+                ap.error(f"--dense-shape: expected N,views,columns,k (four integers), got {args.dense_shape!r}")
+            if not (k_ + 10 <= d_ and 4 * k_ <= d_ and k_ < n_ and j_ >= 2):
+                ap.error(f"--dense-shape: need views >= 2, k < N and 4 k <= columns (the signal rank is drawn "
+                         f"in [k + 10, 4 k]), got {args.dense_shape!r}")
+            base.update({"n": n_, "views": j_, "cols": d_, "k": k_})
         if args.dense_n:
             base["n"] = args.dense_n
-        have_mvlearn = (Path(args.mvlearn_path) / "mvlearn").is_dir()
+        peers = {x for x in args.peers.split(",") if x and x != "none"}
+        if peers - {"mvlearn", "cca-zoo"}:
+            ap.error(f"--peers: expected mvlearn, cca-zoo or none, got {sorted(peers - {'mvlearn', 'cca-zoo'})}")
+        have_mvlearn = "mvlearn" in peers and (Path(args.mvlearn_path) / "mvlearn").is_dir()
+        have_ccazoo = "cca-zoo" in peers and _version("cca-zoo") is not None
         runs = [tuple(r.split(":")) for r in args.dense_runs.split(",")]
         bad = [r for r in runs if len(r) != 2 or r[0] not in ("defaults", "fixed", "auto", "randomized", "gram", "dense")
                or r[1] not in ("float32", "float64")]
@@ -445,13 +514,47 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 if "error" not in ml and "error" not in dense["mvlsa_gram_float64"]:
                     ml["max_angle_to_exact_deg"] = _angle_deg(ml_emb, exact)
             else:
-                dense["mvlearn"] = ml = {"error": f"mvlearn not found under {args.mvlearn_path}"}
+                why = "not asked for (--peers)" if "mvlearn" not in peers else f"not found under {args.mvlearn_path}"
+                dense["mvlearn"] = ml = {"error": f"mvlearn {why}"}
+            if have_ccazoo:
+                # cca-zoo solves MAX-VAR on the full views: its exact reference is MVLSA's exact route
+                # with view_rank = columns (no truncation), besides the rank-k one every row is held to
+                # and MVLSA at its defaults on that problem is the like-for-like time
+                full = str(tmp / f"mvlsa_{seed}_fullrank_gram_float64.npy")
+                for solver, dt in (("gram", "float64"), ("defaults", "float32")):
+                    fr = {**d, "solver": solver, "dtype": dt, "view_rank": d["cols"], "method": "mvlsa",
+                          "emb_path": str(tmp / f"mvlsa_{seed}_fullrank_{solver}_{dt}.npy")}
+                    dense[f"mvlsa_fullrank_{solver}_{dt}"] = run_worker(
+                        "dense" if have_mvlearn else "dense_mvlsa_only", fr, args.timeout)
+                cz_emb = str(tmp / f"ccazoo_{seed}.npy")
+                cz = run_worker("dense_ccazoo", {**d, "emb_path": cz_emb}, args.timeout)
+                dense["ccazoo_gcca"] = cz
+                if "error" not in cz and "error" not in dense["mvlsa_gram_float64"]:
+                    cz["max_angle_to_exact_deg"] = _angle_deg(cz_emb, exact)
+                if "error" not in dense["mvlsa_fullrank_gram_float64"]:
+                    for dt_run in ("gram_float64", "defaults_float32"):
+                        fr_row = dense[f"mvlsa_fullrank_{dt_run}"]
+                        if "error" in fr_row:
+                            continue
+                        fr_emb = str(tmp / f"mvlsa_{seed}_fullrank_{dt_run}.npy")
+                        fr_row["max_angle_to_exact_deg"] = _angle_deg(fr_emb, exact)
+                        fr_row["max_angle_to_exact_fullrank_deg"] = _angle_deg(fr_emb, full)
+                        if "error" not in cz:
+                            fr_row["speedup_ccazoo"] = cz["seconds"] / fr_row["seconds"]
+                    if "error" not in cz:
+                        cz["max_angle_to_exact_fullrank_deg"] = _angle_deg(cz_emb, full)
+            else:
+                why = "not asked for (--peers)" if "cca-zoo" not in peers else "not installed"
+                cz = {"error": f"cca-zoo {why}"}
             for solver, dt in runs:
                 mv = dense[f"mvlsa_{solver}_{dt}"]
                 if "error" in mv or "error" in dense["mvlsa_gram_float64"]:
                     continue
                 emb = str(tmp / f"mvlsa_{seed}_{solver}_{dt}.npy")
                 mv["max_angle_to_exact_deg"] = _angle_deg(emb, exact)
+                if "error" not in cz:
+                    mv["speedup_ccazoo"] = cz["seconds"] / mv["seconds"]
+                    mv["memory_ratio_extra_ccazoo"] = mv["extra_gb"] / max(cz["extra_gb"], 1e-9)
                 if "error" in ml:
                     continue
                 mv["speedup"] = ml["seconds"] / mv["seconds"]
@@ -461,10 +564,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 mv["max_angle_to_mvlearn_transform_span_deg"] = _angle_deg(
                     emb, ml_emb.replace(".npy", "_transform.npy"))
             dense_runs.append(dense)
-            keys = ("seconds", "speedup", "max_angle_to_exact_deg", "passes_per_view", "extra_gb", "error")
+            keys: tuple[str, ...] = ("seconds", "speedup", "speedup_ccazoo", "max_angle_to_exact_deg", "max_angle_to_exact_fullrank_deg",
+                    "angle_bound_deg", "passes_per_view", "extra_gb", "error")
             print(json.dumps({"seed": seed, "rank": d["rank"],
                               **{name: {k: r[k] for k in keys if k in r} for name, r in dense.items()
                                  if isinstance(r, dict)}}), flush=True)
+            if args.json:  # after each seed, so that a run stopped early keeps what it measured
+                results["dense"] = dense_runs
+                Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+                Path(args.json).write_text(json.dumps(results, indent=1, default=str))
         results["dense"] = dense_runs
 
     c = {**cfg["corpus"], **common}
