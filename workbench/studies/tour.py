@@ -36,6 +36,7 @@ from workbench.coverage import (
     vocabulary_counts,
 )
 from workbench.records import to_jsonable
+from workbench.studies.data import DataChoice
 
 __all__ = [
     "SIZES",
@@ -55,6 +56,9 @@ __all__ = [
     "semantic_analogies",
     "facts_00",
     "discussion_00",
+    "DataFact",
+    "data_fact",
+    "data_choice",
 ]
 
 #: The data sizes of notebook 00.
@@ -71,22 +75,84 @@ class TourSettings:
     size : str
     corpus, max_tokens : str, int or None
         :func:`workbench.datasets.load_corpus` arguments.
+    data : DataChoice
+        The data chosen (empty: the bundled data); ``corpus`` is the user's corpus when it
+        names one, and the user's rating sets are added to the coverage table.
     """
 
     size: str
     corpus: str
     max_tokens: int | None
+    data: DataChoice = DataChoice()
+
+    @property
+    def corpus_label(self) -> str:
+        """The corpus as the records and the Discussion name it (a bundled name or a file name)."""
+        if self.data.bundled_corpus:
+            return self.corpus
+        return Path(self.corpus).name or self.corpus
+
+    def load_corpus(self) -> ds.Corpus:
+        """The corpus of these settings (a user's corpus read in its format and language)."""
+        if self.data.bundled_corpus:
+            return ds.load_corpus(self.corpus, max_tokens=self.max_tokens)
+        return ds.load_corpus(self.corpus, format=self.data.corpus_format,
+                              language=self.data.language, max_tokens=self.max_tokens)  # fmt: skip
+
+    def rating_sets(self) -> dict[str, str]:
+        """The rating sets of the coverage table, label -> bundled name or path: every bundled
+        set for an English corpus (the bundled sets are English; for another language only
+        when the user names them or names none), then the user's files labelled by file stem."""
+        user = [w for w in self.data.wordsim if w not in ds.WORDSIM_NAMES]
+        named = [w for w in self.data.wordsim if w in ds.WORDSIM_NAMES]
+        if self.data.side_views() or not self.data.wordsim:
+            bundled = list(ds.WORDSIM_NAMES)
+        else:
+            bundled = named
+        sets = {name: name for name in bundled}
+        for path in user:
+            label = Path(path).name.split(".")[0] or path
+            sets[label if label not in sets else f"{label} (yours)"] = path
+        return sets
+
+    @property
+    def analogies(self) -> bool:
+        """The (English) Google analogies are in the coverage table only for English corpora."""
+        return self.data.side_views()
 
 
-def settings(size: str, *, small_max_tokens: int = 500_000) -> TourSettings:
+def settings(size: str, *, small_max_tokens: int = 500_000, **data: Any) -> TourSettings:
     """The settings of notebook 00 at ``size``: ``"small"`` reads the first ``small_max_tokens``
     tokens of the 1M corpus (the notebook's ``SMALL_MAX_TOKENS``), ``"full"`` the whole 5M-token
-    corpus."""
+    corpus. The data fields of :class:`workbench.studies.data.DataChoice` (``corpus=``,
+    ``corpus_format=``, ``language=``, ``wordsim=``; empty: the bundled data) choose a user's
+    corpus (read whole at ``"full"``, capped at ``small_max_tokens`` at ``"small"``) and add the
+    user's rating sets to the coverage table."""
     check_choice(size, "size", SIZES)
     small_max_tokens = check_int(small_max_tokens, "small_max_tokens", low=1)
+    choice = data_choice(data)
     if size == "full":
-        return TourSettings(size, corpus="5M", max_tokens=None)
-    return TourSettings(size, corpus="1M", max_tokens=small_max_tokens)
+        return TourSettings(size, corpus=choice.corpus_or("5M"), max_tokens=None, data=choice)
+    return TourSettings(size, corpus=choice.corpus_or("1M"), max_tokens=small_max_tokens,
+                        data=choice)  # fmt: skip
+
+
+def data_choice(data: dict[str, Any]) -> DataChoice:
+    """The :class:`DataChoice` of the data keyword arguments (unknown names raise, naming the
+    known ones)."""
+    from dataclasses import fields
+
+    known = [f.name for f in fields(DataChoice)]
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise TypeError(f"settings(): unknown settings {unknown}; data settings: {known}")
+    wordsim = data.get("wordsim")
+    if isinstance(wordsim, str) and wordsim:
+        raise TypeError(
+            f"wordsim must be a list of rating-set names or paths (e.g. ['MEN', 'my.csv']), "
+            f"got {wordsim!r}"
+        )
+    return DataChoice(**data)
 
 
 # --------------------------------------------------------------------------- the result
@@ -96,6 +162,8 @@ class TourRecords(TypedDict):
     """The records of notebook 00 (JSON values; the one definition of every key)."""
 
     corpus: str
+    #: the data the run used (:meth:`workbench.studies.data.DataChoice.describe`)
+    data: dict[str, Any]
     n_documents: int
     n_tokens: int
     n_types: int
@@ -148,8 +216,8 @@ class TourResult:
     def corpus_summary(self) -> dict[str, Any]:
         """The corpus in a few numbers (displayed by the notebook)."""
         return {
-            "corpus": self.settings.corpus,
-            "documents (books)": self.n_documents,
+            "corpus": self.settings.corpus_label,
+            "documents (books)" if self.settings.data.bundled_corpus else "documents": self.n_documents,
             "tokens": self.n_tokens,
             "types": len(self.counts),
             "types seen >= 5 times": int((self.counts >= 5).sum()),
@@ -162,7 +230,8 @@ class TourResult:
         """The records of the run (see :class:`TourRecords`)."""
         coverage = to_jsonable(self.coverage.to_dict(orient="index"))
         return TourRecords(
-            corpus=self.settings.corpus,
+            corpus=self.settings.corpus_label,
+            data=self.settings.data.describe(),
             n_documents=int(self.n_documents),
             n_tokens=int(self.n_tokens),
             n_types=len(self.counts),
@@ -184,18 +253,19 @@ def run_tour(settings: TourSettings, *, cutoffs: Sequence[int]) -> TourResult:
     if not isinstance(settings, TourSettings):
         raise TypeError(f"settings must be a TourSettings, got {type(settings).__name__}")
     inventory = data_inventory(ds.data_dir())
-    corpus = ds.load_corpus(settings.corpus, max_tokens=settings.max_tokens)
+    corpus = settings.load_corpus()
     documents = list(corpus.iter_documents())
     tokens = [token for document in documents for token in document.tokens]
     counts = vocabulary_counts(tokens)
     curve = type_token_curve(tokens)
     eval_sets: dict[str, pd.DataFrame] = {
-        name: ds.load_wordsim(name) for name in ds.WORDSIM_NAMES
+        label: ds.load_wordsim(source) for label, source in settings.rating_sets().items()
     }
-    analogies = ds.load_analogies()
-    eval_sets["analogy"] = analogies
-    eval_sets["analogy semantic"] = analogies[analogies["kind"] == "semantic"]
-    eval_sets["analogy syntactic"] = analogies[analogies["kind"] == "syntactic"]
+    if settings.analogies:
+        analogies = ds.load_analogies()
+        eval_sets["analogy"] = analogies
+        eval_sets["analogy semantic"] = analogies[analogies["kind"] == "semantic"]
+        eval_sets["analogy syntactic"] = analogies[analogies["kind"] == "syntactic"]
     return TourResult(
         settings=settings,
         inventory=inventory,
@@ -366,6 +436,42 @@ def semantic_analogies(rec: Mapping[str, Any]) -> SemanticAnalogies | None:
 
 
 @dataclass(frozen=True)
+class DataFact:
+    """The data a run used, as a Discussion names it (read from the record ``data``)."""
+
+    bundled: bool
+    corpus: str
+    corpus_format: str
+    language: str
+    #: the rating sets the user named (file names for paths); empty: the study's bundled list
+    wordsim: list[str]
+    all_pairs: bool
+    side_views: bool
+    side_views_note: str
+
+
+def data_fact(rec: Mapping[str, Any]) -> DataFact | None:
+    """Rule: the corpus is *bundled* when the record ``data.corpus`` is ``"bundled"``; rating
+    sets are scored on *every pair* when ``data.wordsim_split`` is ``"all"``; *side views* were
+    used when ``data.side_views`` (the corpus is English). None for records without ``data``.
+    Shared by the Discussions of notebooks 00-02."""
+    d = rec.get("data")
+    if not d:
+        return None
+    ws = d.get("wordsim")
+    return DataFact(
+        bundled=d.get("corpus") == "bundled",
+        corpus=str(d.get("corpus")),
+        corpus_format=str(d.get("corpus_format")),
+        language=str(d.get("language")),
+        wordsim=[Path(str(w)).name for w in ws] if isinstance(ws, list) else [],
+        all_pairs=d.get("wordsim_split") == "all",
+        side_views=bool(d.get("side_views")),
+        side_views_note=str(rec.get("side_views_note") or ""),
+    )
+
+
+@dataclass(frozen=True)
 class Facts00:
     """The facts of notebook 00's Discussion (:func:`facts_00`)."""
 
@@ -379,6 +485,7 @@ class Facts00:
     rw_is_exception: bool | None
     rw_coverage: float | None
     semantic: SemanticAnalogies | None
+    data: DataFact | None = None
 
 
 def facts_00(rec: Mapping[str, Any]) -> Facts00:
@@ -394,6 +501,7 @@ def facts_00(rec: Mapping[str, Any]) -> Facts00:
         rw_is_exception=rw_is_exception(rec),
         rw_coverage=_full(rec, "RW") if "RW" in rec["coverage"] else None,
         semantic=semantic_analogies(rec),
+        data=data_fact(rec),
     )
 
 

@@ -15,7 +15,7 @@ stated threshold on exact counts.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, TypedDict
 
@@ -32,6 +32,8 @@ from workbench.embeddings import load_pretrained_glove
 from workbench.lexicons import LEXICON_KINDS, lexicon_view
 from workbench.records import to_jsonable
 from workbench.reported import reported
+from workbench.studies.data import DataChoice
+from workbench.studies.tour import DataFact, data_choice, data_fact
 
 from ._values import as_float
 
@@ -66,10 +68,15 @@ class ViewsSettings:
         The vocabulary (:func:`workbench.views.vocabulary_and_encoding`).
     offsets : tuple of int
         Offsets of the positional views; ``window`` the half-width of the window view.
-    conllu : str
-        UD English-EWT split of the dependency views.
+    conllu : str or None
+        UD English-EWT split of the dependency views (None: no dependency view).
     bitext_verses, glove_limit : int or None
-        Verses aligned for the bitext view; rows of pretrained GloVe read (None: all).
+        Verses aligned for the bitext view (0: no bitext view); rows of pretrained GloVe read
+        (None: all).
+    data : DataChoice
+        The data chosen (empty: the bundled data). A user's corpus replaces ``corpus``; the
+        side views (treebank, bitext, lexicons, GloVe) are built only when
+        :meth:`DataChoice.side_views` (the bundled side data is English).
     """
 
     size: str
@@ -79,22 +86,62 @@ class ViewsSettings:
     min_count: int
     offsets: tuple[int, ...]
     window: int
-    conllu: str
+    conllu: str | None
     bitext_verses: int | None
     glove_limit: int | None
+    data: DataChoice = DataChoice()
+
+    @property
+    def side_views(self) -> bool:
+        """True when the side views (treebank, bitext, lexicons, GloVe) are built."""
+        return self.data.side_views()
+
+    @property
+    def corpus_label(self) -> str:
+        """The corpus as the notebook names it (a bundled name or the user's file name)."""
+        return self.corpus if self.data.bundled_corpus else (Path(self.corpus).name or self.corpus)
+
+    def load_corpus(self) -> ds.Corpus:
+        """The corpus of these settings (a user's corpus read in its format and language)."""
+        if self.data.bundled_corpus:
+            return ds.load_corpus(self.corpus, max_tokens=self.max_tokens)
+        return ds.load_corpus(self.corpus, format=self.data.corpus_format,
+                              language=self.data.language, max_tokens=self.max_tokens)  # fmt: skip
+
+    def side_views_note(self) -> str:
+        """One line naming the side views this run builds (and why the bundled ones are left
+        out for a corpus that is not English)."""
+        if self.side_views:
+            return (f"Side views: the UD English treebank ({self.conllu}), the KJV–Reina-Valera "
+                    f"bitext, the {', '.join(LEXICON_KINDS)} lexicons and pretrained GloVe "
+                    "6B-50d.")  # fmt: skip
+        return ("Side views: none (corpus views only); the bundled treebank, bitext, lexicons "
+                f"and GloVe vectors are English and the corpus is LANGUAGE={self.data.language!r}, "
+                "so they are not used.")  # fmt: skip
 
 
-def settings(size: str) -> ViewsSettings:
+def settings(size: str, **data: Any) -> ViewsSettings:
     """The settings of notebook 02 at ``size`` (``"small"``: 200K tokens, 5K words, offsets 1-4;
-    ``"full"``: the 5M-token corpus, 30K words, offsets 1-15)."""
+    ``"full"``: the 5M-token corpus, 30K words, offsets 1-15). The data fields of
+    :class:`workbench.studies.data.DataChoice` (``corpus=``, ``corpus_format=``,
+    ``language=``; empty: the bundled data) choose a user's corpus (capped like the bundled one);
+    for a corpus that is not English the side views are left out."""
     check_choice(size, "size", SIZES)
+    choice = data_choice(data)
     if size == "small":
-        return ViewsSettings(size, corpus="1M", max_tokens=200_000, vocab_size=5_000, min_count=2,
+        base = ViewsSettings(size, corpus="1M", max_tokens=200_000, vocab_size=5_000, min_count=2,
                              offsets=(1, 2, 3, 4), window=2, conllu="dev", bitext_verses=3_000,
                              glove_limit=50_000)  # fmt: skip
-    return ViewsSettings(size, corpus="5M", max_tokens=None, vocab_size=30_000, min_count=5,
-                         offsets=tuple(range(1, 16)), window=5, conllu="train", bitext_verses=None,
-                         glove_limit=None)  # fmt: skip
+    else:
+        base = ViewsSettings(size, corpus="5M", max_tokens=None, vocab_size=30_000, min_count=5,
+                             offsets=tuple(range(1, 16)), window=5, conllu="train",
+                             bitext_verses=None, glove_limit=None)  # fmt: skip
+    if choice == DataChoice():
+        return base
+    changes: dict[str, Any] = {"data": choice, "corpus": choice.corpus_or(base.corpus)}
+    if not choice.side_views():
+        changes.update(conllu=None, bitext_verses=0)
+    return replace(base, **changes)
 
 
 
@@ -120,7 +167,8 @@ class ViewsRecords(TypedDict):
     positional_pairs: float
     #: the top IBM Model 1 link of *god* (None when *god* is not in the vocabulary)
     bitext_top_god: str | None
-    glove_coverage: float
+    #: None without the GloVe view (a corpus that is not English)
+    glove_coverage: float | None
     preprocessed_nnz: int
     preprocessed_is_sparse: bool
     #: ``{offset: density}`` (offsets as strings)
@@ -128,6 +176,10 @@ class ViewsRecords(TypedDict):
     #: ``{relation: nnz}``
     dependency_nnz: dict[str, int]
     treebank_tokens: int
+    #: the data the run used (:meth:`workbench.studies.data.DataChoice.describe`)
+    data: dict[str, Any]
+    #: which side views were built (:meth:`ViewsSettings.side_views_note`)
+    side_views_note: str
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,9 +194,10 @@ class ViewsResult:
     n_sentences: int
     treebank_tokens: int
     dependency: list[wv.View] = field(repr=False)
-    bitext: wv.View = field(repr=False)
+    #: None without side views (a corpus that is not English)
+    bitext: wv.View | None = field(repr=False)
     lexicon: list[wv.View] = field(repr=False)
-    glove: wv.View = field(repr=False)
+    glove: wv.View | None = field(repr=False)
     #: observed-row masks of every view (:func:`workbench.views.check_views`)
     masks: list[np.ndarray] = field(repr=False)
     #: one row per view (:func:`workbench.views.view_statistics`)
@@ -155,8 +208,9 @@ class ViewsResult:
     @property
     def all_views(self) -> list[wv.View]:
         """Every view, in the order of the notebook's sections."""
-        return [*self.positional, self.window, *self.dependency, self.bitext, *self.lexicon,
-                self.glove]  # fmt: skip
+        views = [*self.positional, self.window, *self.dependency, self.bitext, *self.lexicon,
+                 self.glove]  # fmt: skip
+        return [v for v in views if v is not None]
 
     @property
     def oov_rate(self) -> float:
@@ -177,7 +231,8 @@ class ViewsResult:
     def records(self) -> ViewsRecords:
         """The records of the run (see :class:`ViewsRecords`)."""
         family = self.family_stats
-        god = self.bitext.top_contexts("god", 1)[0][0] if "god" in self.vocab else None
+        god = (self.bitext.top_contexts("god", 1)[0][0]
+               if self.bitext is not None and "god" in self.vocab else None)  # fmt: skip
         return ViewsRecords(
             n_views=len(self.all_views),
             n_views_per_family=to_jsonable(self.stats["family"].value_counts().to_dict()),
@@ -193,12 +248,14 @@ class ViewsResult:
             n_dependency_views=len(self.dependency),
             positional_pairs=float(sum(v.matrix.sum() for v in self.positional)),
             bitext_top_god=None if god is None else str(god),
-            glove_coverage=float(self.glove.observed.mean()),
+            glove_coverage=None if self.glove is None else float(self.glove.observed.mean()),
             preprocessed_nnz=int(self.preprocessed.nnz),
             preprocessed_is_sparse=bool(hasattr(self.preprocessed.matrix, "tocsr")),
             positional_density=to_jsonable({v.meta["offset"]: v.density for v in self.positional}),
             dependency_nnz=to_jsonable({v.meta["relation"]: v.nnz for v in self.dependency}),
             treebank_tokens=int(self.treebank_tokens),
+            data=self.settings.data.describe(),
+            side_views_note=self.settings.side_views_note(),
         )
 
 
@@ -210,20 +267,23 @@ def build_views(settings: ViewsSettings, *, n_jobs: int = 2, cache: bool = True)
     cache of the counted views."""
     if not isinstance(settings, ViewsSettings):
         raise TypeError(f"settings must be a ViewsSettings, got {type(settings).__name__}")
-    corpus = ds.load_corpus(settings.corpus, max_tokens=settings.max_tokens)
+    corpus = settings.load_corpus()
     vocab, encoded = wv.vocabulary_and_encoding(
         corpus, max_size=settings.vocab_size, min_count=settings.min_count
     )
     positional = wv.positional_views(encoded, vocab, settings.offsets, n_jobs=n_jobs, cache=cache)
     window = wv.window_view(encoded, vocab, settings.window, cache=cache)
-    sentences = ds.load_conllu(settings.conllu)
-    dependency = wv.dependency_views(sentences, vocab)
-    bitext = wv.bitext_view(vocab, n_iter=5, max_sentences=settings.bitext_verses, cache=cache)
-    lexicon = [lexicon_view(kind, vocab) for kind in LEXICON_KINDS]
+    side = settings.side_views
+    sentences = ds.load_conllu(settings.conllu) if side and settings.conllu else []
+    dependency = wv.dependency_views(sentences, vocab) if sentences else []
+    bitext = (wv.bitext_view(vocab, n_iter=5, max_sentences=settings.bitext_verses, cache=cache)
+              if side and settings.bitext_verses != 0 else None)  # fmt: skip
+    lexicon = [lexicon_view(kind, vocab) for kind in LEXICON_KINDS] if side else []
     glove = wv.embedding_view(
         load_pretrained_glove(limit=settings.glove_limit), vocab, name="glove_6b_50d"
-    )
-    all_views = [*positional, window, *dependency, bitext, *lexicon, glove]
+    ) if side else None
+    all_views = [v for v in [*positional, window, *dependency, bitext, *lexicon, glove]
+                 if v is not None]  # fmt: skip
     _, masks = wv.check_views(all_views)
     return ViewsResult(
         settings=settings,
@@ -432,6 +492,7 @@ class Facts02:
     paper: list[PaperDensity]
     paper_vocabulary: int
     glove_missing: float | None
+    data: DataFact | None = None
 
 
 def facts_02(rec: Mapping[str, Any], paper: Mapping[str, float] | None = None) -> Facts02:
@@ -454,6 +515,7 @@ def facts_02(rec: Mapping[str, Any], paper: Mapping[str, float] | None = None) -
         paper=paper_densities(rec, paper_density_table() if paper is None else paper),
         paper_vocabulary=PAPER_VOCABULARY,
         glove_missing=None if glove is None else 1 - float(glove),
+        data=data_fact(rec),
     )
 
 

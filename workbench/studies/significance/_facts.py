@@ -38,6 +38,7 @@ from workbench.studies.facts import (
     seed_count,
     significant,
 )
+from workbench.studies.tour import DataFact, data_fact
 
 from .._values import as_float
 from ._run import ACCURACY_ROWS
@@ -517,7 +518,8 @@ class Facts01:
     #: largest sd over seeds of B - A (fraction) and its set; None for one seed
     gain_sd_max: float | None
     gain_sd_set: str | None
-    analogies: AnalogyFacts
+    analogies: AnalogyFacts | None
+    data: DataFact | None = None
 
 
 def facts_01(rec: Mapping[str, Any], *, paper: tuple[float, float] | None = None) -> Facts01:
@@ -541,7 +543,8 @@ def facts_01(rec: Mapping[str, Any], *, paper: tuple[float, float] | None = None
         bootstrap=bootstrap_width(rec),
         gain_sd_max=sd_max,
         gain_sd_set=sd_set,
-        analogies=analogy_facts(rec, paper),
+        analogies=analogy_facts(rec, paper) if rec["analogy_accuracy_by_seed"] else None,
+        data=data_fact(rec),
     )
 
 

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from workbench.baselines import lsa
-from workbench.datasets import load_corpus
 from workbench.evaluation import evaluate_analogies, wordsim_suite
 from workbench.records import to_jsonable
 from workbench.significance import (
@@ -100,7 +99,11 @@ class SignificanceRecords(TypedDict):
     wordsim_comparison_seeds: FrameJSON
     #: set -> in how many seeds B - A is significant after Holm
     wordsim_significant_seeds: dict[str, int]
-    #: the ten dependent-correlation tests on MEN, first seed (DataFrame)
+    #: the data the run used (:meth:`workbench.studies.data.DataChoice.describe`)
+    data: dict[str, Any]
+    #: the rating set of the detailed tests and bootstrap (MEN when compared, else the first)
+    detail_set: str
+    #: the ten dependent-correlation tests on ``detail_set`` (MEN), first seed (DataFrame)
     men_all_tests: FrameJSON
     #: system -> 95 % percentile bootstrap interval of its MEN Spearman (first seed)
     men_bootstrap: dict[str, dict[str, float]]
@@ -146,9 +149,12 @@ class SignificanceResult:
     tests_men: pd.DataFrame = field(repr=False)
     #: system -> bootstrap interval of its MEN Spearman (first seed)
     bootstrap: pd.DataFrame = field(repr=False)
+    #: empty without the analogies (a corpus that is not English)
     analogy_comparison: dict[int, AccuracyComparisonResult] = field(repr=False)
     superior: dict[int, SuperiorSetResult] = field(repr=False)
     analogy_accuracy: dict[int, pd.Series] = field(repr=False)
+    #: the rating set of the detailed tests and bootstrap (MEN when compared, else the first)
+    detail_set: str = "MEN"
 
     @property
     def max_abs_diff(self) -> float:
@@ -271,6 +277,8 @@ class SignificanceResult:
             wordsim_comparison_by_seed=to_jsonable(self.comparisons),
             wordsim_comparison_seeds=to_jsonable(self.comparison_seeds.reset_index()),
             wordsim_significant_seeds=to_jsonable(agreement),
+            data=self.settings.data.describe(),
+            detail_set=self.detail_set,
             men_all_tests=to_jsonable(self.tests_men),
             men_bootstrap=to_jsonable(
                 {
@@ -335,6 +343,17 @@ def _table2() -> dict[str, Any]:
     }
 
 
+def _suite(vectors: Any, sets: Mapping[str, str]) -> pd.DataFrame:
+    """:func:`workbench.evaluation.wordsim_suite` on the sources of ``sets``, labelled by the
+    keys of ``sets`` (a user's file by its stem; bundled names unchanged)."""
+    table = wordsim_suite(vectors, list(sets.values()))
+    label = {source: name for name, source in sets.items()}
+    results = table.attrs["results"]
+    table["dataset"] = table["dataset"].map(label)
+    table.attrs["results"] = {label[k]: v for k, v in results.items()}
+    return table
+
+
 def run_significance(
     settings: SignificanceSettings,
     *,
@@ -360,7 +379,8 @@ def run_significance(
     if not seeds or len(windows) < 2:
         raise ValueError("run_significance needs at least one seed and two windows")
     table2 = _table2()
-    corpus = load_corpus(settings.corpus, max_tokens=settings.max_tokens)
+    corpus = settings.load_corpus()
+    sets = settings.rating_sets()
     vocab = Vocabulary.from_corpus(
         corpus, max_size=settings.vocab_size, min_count=settings.min_count
     )
@@ -376,9 +396,10 @@ def run_significance(
             for w in windows
         }  # fmt: skip
         runs[seed] = {
-            "suites": {k: wordsim_suite(v) for k, v in systems.items()},
-            "analogies": {k: evaluate_analogies(v, method="3cosadd") for k, v in systems.items()},
-        }
+            "suites": {k: _suite(v, sets) for k, v in systems.items()},
+            "analogies": {k: evaluate_analogies(v, method="3cosadd") for k, v in systems.items()}
+            if settings.analogies else {},
+        }  # fmt: skip
     suites = runs[seeds[0]]["suites"]
     scores = {
         s: pd.DataFrame({k: r["suites"][k].set_index("dataset")["spearman"] for k in names})
@@ -389,16 +410,18 @@ def run_significance(
                                  method="williams1959", p0=0.05)
         for s, r in runs.items()
     }  # fmt: skip
-    men = comparisons[seeds[0]].set_index("dataset").loc["MEN"]
+    detail = "MEN" if "MEN" in sets else next(iter(sets))
+    men = comparisons[seeds[0]].set_index("dataset").loc[detail]
     bootstrap = pd.DataFrame(
         {
-            k: vars(bootstrap_ci(s.attrs["results"]["MEN"], n_resamples=1000,
+            k: vars(bootstrap_ci(s.attrs["results"][detail], n_resamples=1000,
                                  random_state=bootstrap_seed))
             for k, s in suites.items()
         }
     ).T  # fmt: skip
     return SignificanceResult(
         settings=settings,
+        detail_set=detail,
         seeds=seeds,
         names=names,
         vocab_size=len(vocab),
@@ -413,18 +436,18 @@ def run_significance(
         bootstrap=bootstrap,
         analogy_comparison={
             s: compare_accuracy(r["analogies"][name_a], r["analogies"][name_b])
-            for s, r in runs.items()
+            for s, r in runs.items() if r["analogies"]
         },
         superior={
             s: smallest_superior_set(
                 {k: a.hits[a.scorable] for k, a in r["analogies"].items()}, alpha=0.05,
                 paired=True,
             )
-            for s, r in runs.items()
+            for s, r in runs.items() if r["analogies"]
         },  # fmt: skip
         analogy_accuracy={
             s: pd.Series({k: a.accuracy for k, a in r["analogies"].items()}, name="accuracy")
-            for s, r in runs.items()
+            for s, r in runs.items() if r["analogies"]
         },
         **table2,
     )

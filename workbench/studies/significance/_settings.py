@@ -4,11 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from workbench import datasets as ds
 from workbench._validation import check_choice, check_int
+from workbench.studies.data import DataChoice
+from workbench.studies.tour import data_choice
 
 __all__ = ["SIZES", "SignificanceSettings", "settings", "comparison_over_seeds", "records_frame"]
 
@@ -31,6 +36,10 @@ class SignificanceSettings:
         Dimension of the LSA systems.
     mrds_ns : tuple of int or None
         Rating-set sizes of the MRDS curves (None: the ten sets of the paper's Table 2).
+    data : DataChoice
+        The data chosen (empty: the bundled data): a user's corpus replaces ``corpus``, the
+        user's rating sets (``wordsim``) are those the systems are compared on, and the
+        (English) analogies are scored only for an English corpus.
     """
 
     size: str
@@ -40,21 +49,52 @@ class SignificanceSettings:
     min_count: int
     n_components: int
     mrds_ns: tuple[int, ...] | None
+    data: DataChoice = DataChoice()
+
+    def load_corpus(self) -> ds.Corpus:
+        """The corpus of these settings (a user's corpus read in its format and language)."""
+        if self.data.bundled_corpus:
+            return ds.load_corpus(self.corpus, max_tokens=self.max_tokens)
+        return ds.load_corpus(self.corpus, format=self.data.corpus_format,
+                              language=self.data.language, max_tokens=self.max_tokens)  # fmt: skip
+
+    def rating_sets(self) -> dict[str, str]:
+        """The rating sets the systems are compared on, label -> bundled name or path: the
+        user's (``WORDSIM``; paths labelled by file stem), else every bundled set."""
+        sets: dict[str, str] = {}
+        for source in self.data.wordsim_or(ds.WORDSIM_NAMES):
+            label = source if source in ds.WORDSIM_NAMES else Path(source).name.split(".")[0]
+            sets[label if label not in sets else f"{label} ({source})"] = source
+        return sets
+
+    @property
+    def analogies(self) -> bool:
+        """The Google analogies (English) are scored only for an English corpus."""
+        return self.data.side_views()
 
 
-def settings(size: str, *, n_components: int = 100) -> SignificanceSettings:
+def settings(size: str, *, n_components: int = 100, **data: Any) -> SignificanceSettings:
     """The settings of notebook 01 at ``size``: ``"small"`` (200K tokens of the 1M corpus, 5,000
     words, 50-d LSA, MRDS curves at n = 30, 300, 3000) or ``"full"`` (the whole 1M-token corpus,
     20,000 words, ``n_components``-d LSA -- the notebook's ``N_COMPONENTS`` -- and the MRDS
-    curves of the paper's rating sets)."""
+    curves of the paper's rating sets). The data fields of
+    :class:`workbench.studies.data.DataChoice` (``corpus=``, ``corpus_format=``, ``language=``,
+    ``wordsim=``; empty: the bundled data) choose a user's corpus (capped like the bundled one)
+    and the rating sets of the comparisons."""
     check_choice(size, "size", SIZES)
     n_components = check_int(n_components, "n_components", low=1)
+    choice = data_choice(data)
     if size == "full":
-        return SignificanceSettings(size, corpus="1M", max_tokens=None, vocab_size=20_000,
+        base = SignificanceSettings(size, corpus="1M", max_tokens=None, vocab_size=20_000,
                                     min_count=3, n_components=n_components,
                                     mrds_ns=None)  # fmt: skip
-    return SignificanceSettings(size, corpus="1M", max_tokens=200_000, vocab_size=5_000,
-                                min_count=3, n_components=50, mrds_ns=(30, 300, 3000))  # fmt: skip
+    else:
+        base = SignificanceSettings(size, corpus="1M", max_tokens=200_000, vocab_size=5_000,
+                                    min_count=3, n_components=50,
+                                    mrds_ns=(30, 300, 3000))  # fmt: skip
+    if choice == DataChoice():
+        return base
+    return replace(base, data=choice, corpus=choice.corpus_or(base.corpus))
 
 
 def records_frame(obj: object) -> pd.DataFrame:
