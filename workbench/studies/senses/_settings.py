@@ -15,8 +15,15 @@ from workbench.senses import MultiSenseConfig, train_multisense
 
 from ..data import DATA_PARAMETERS, DataChoice
 
-__all__ = ["SIZES", "DEFAULT_WORDSIM", "SenseSettings", "settings", "train_preset", "wordsim_label",
-           "data_record"]
+__all__ = [
+    "SIZES",
+    "DEFAULT_WORDSIM",
+    "SenseSettings",
+    "settings",
+    "train_preset",
+    "wordsim_label",
+    "data_record",
+]
 
 #: The data sizes of notebooks 08 and 09.
 SIZES = ("small", "full")
@@ -70,10 +77,18 @@ class SenseSettings:
         """One line: the corpus the model is trained on, the rating sets scored, and the side
         data used (WordNet only for an English corpus)."""
         d = self.data.describe()
-        corpus = "bundled " + self.corpus if d["corpus"] == "bundled" else (
-            f"{d['corpus']} ({d['corpus_format']}, {d['language']})")
-        wn = "WordNet check on" if self.wordnet else (
-            f"WordNet check left out (the bundled WordNet is English, the corpus is {d['language']!r})")
+        corpus = (
+            "bundled " + self.corpus
+            if d["corpus"] == "bundled"
+            else (f"{d['corpus']} ({d['corpus_format']}, {d['language']})")
+        )
+        wn = (
+            "WordNet check on"
+            if self.wordnet
+            else (
+                f"WordNet check left out (the bundled WordNet is English, the corpus is {d['language']!r})"
+            )
+        )
         return (f"corpus {corpus}; rating sets: SCWS (bundled, English) and {self.wordsim_label}; "
                 f"{wn}")  # fmt: skip
 
