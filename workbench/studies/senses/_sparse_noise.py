@@ -211,6 +211,14 @@ def sparse_noise_run(
                            "Ex-RPCA": scws_dev.evaluate(comps[("Ex-RPCA", removed)]).spearman})  # fmt: skip
     curve = pd.DataFrame(curve_rows)
     positive = curve[curve["removed"] > 0].set_index("removed")
+    if positive[["PCA", "Ex-RPCA"]].isna().all().any():
+        raise ValueError(
+            f"SCWS (bundled, English): the dev half has no score at any number of removed "
+            f"dimensions ({int(scws_dev.scored.sum())} of its items in the vocabulary of the model "
+            f"of seed {seed}, corpus {settings.data.describe()['corpus']!r}); notebook 09 chooses "
+            "the number on SCWS, so it needs an English corpus large enough to cover its words "
+            "(notebook 08 runs on a corpus in any language)"
+        )
     chosen = {m: int(as_float(positive[m].idxmax())) for m in ("PCA", "Ex-RPCA")}
     keeps = positive.index[(positive["PCA"] >= base_dev - tolerance).to_numpy()]
     keep_original = int(keeps.max()) if len(keeps) else 0
@@ -229,8 +237,7 @@ def sparse_noise_run(
         t4.append({"vectors": f"V~ {m}", "removed": r, "SCWS test maxSimC": tr.spearman,
                    f"{label} avgSim": wr.spearman,
                    "SCWS gain": tr.spearman - test0.spearman, f"{label} gain": wr.spearman - ws0.spearman,
-                   "p (SCWS)": compare_wordsim(test0, tr).pvalue,
-                   f"p ({label})": compare_wordsim(ws0, wr).pvalue})  # fmt: skip
+                   "p (SCWS)": _compare(test0, tr), f"p ({label})": _compare(ws0, wr)})  # fmt: skip
     table4 = pd.DataFrame(t4).set_index("vectors")
     pcols = ["p (SCWS)", f"p ({label})"]
     adj = adjust_finite(pd.Series(table4[pcols].iloc[1:].stack()))
@@ -255,6 +262,14 @@ def sparse_noise_run(
         seconds=time.perf_counter() - t0,
     )
     return with_wordnet(run) if wordnet else run
+
+
+def _compare(a: Any, b: Any) -> float:
+    """Williams' p of two dependent correlations (:func:`compare_wordsim`); NaN when one is
+    undefined (too few scored pairs, as on a small corpus of one's own), so Holm skips it."""
+    if not (np.isfinite(a.spearman) and np.isfinite(b.spearman)):
+        return float("nan")
+    return float(compare_wordsim(a, b).pvalue)
 
 
 def _synsets(words: Sequence[str], counts: Mapping[str, int] | None) -> np.ndarray:
