@@ -375,7 +375,8 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
         ``{seed: SparseNoiseRun}``; their tables (``"table3"``, ``"wordnet"``, ``"curve"``,
         ``"table4"``, ``"signals"``) stacked over the seeds by :meth:`long_table`.
     wordnet, curve, table4 : SeedSummary
-        Mean and sd over the seeds.
+        Mean and sd over the seeds (``wordnet`` empty without the WordNet check, see
+        :attr:`has_wordnet`).
     significant : DataFrame
         Per WordNet signal: in how many seeds its correlation is significant (Holm / uncorrected).
     data_size : str
@@ -384,7 +385,7 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
         The data of the run (:func:`~workbench.studies.senses._settings.data_record`).
     """
 
-    wordnet: SeedSummary | None
+    wordnet: SeedSummary
     curve: SeedSummary
     table4: SeedSummary
     significant: pd.DataFrame = field(repr=False)
@@ -505,14 +506,14 @@ def sparse_noise_study(
         wordnet=False,
         **kwargs,
     )
-    wn = None
+    columns = ["spearman", "pvalue", "pvalue_holm"]
+    # no WordNet check (a corpus not in English): an empty summary, and has_wordnet is False
+    wn = seed_summary({s: pd.DataFrame(columns=columns, dtype=float) for s in runs})
     if settings.wordnet:  # the bundled WordNet is English: no check for another language
         words = sorted({w for r in runs.values() for w in [*r.signals.index, *r.table3["word"]]})
         counts = dict(zip(words, synset_counts(words, load_wordnet()).tolist()))
         runs = {s: with_wordnet(r, counts) for s, r in runs.items()}
-        wn = seed_summary(
-            {s: _wordnet(r)[["spearman", "pvalue", "pvalue_holm"]] for s, r in runs.items()}
-        )
+        wn = seed_summary({s: _wordnet(r)[columns] for s, r in runs.items()})
     curve = seed_summary({s: r.curve.set_index("removed") for s, r in runs.items()})
     t4 = seed_summary({s: r.table4.drop(columns=[c for c in r.table4.columns if c.startswith("p")])
                        for s, r in runs.items()})  # fmt: skip
@@ -521,7 +522,7 @@ def sparse_noise_study(
         wn,
         curve,
         t4,
-        _agreement_table(runs, "wordnet") if wn is not None else pd.DataFrame(),
+        _agreement_table(runs, "wordnet") if settings.wordnet else pd.DataFrame(),
         data_size=settings.size,
         data=data_record(settings),
     )
