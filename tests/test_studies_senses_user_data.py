@@ -82,6 +82,7 @@ def test_settings_take_the_data_fields():
         ({"lexicons": {"mine": str(FIXTURES / "synonyms.txt")}}, "do not use the data fields"),
         ({"pretrained": [BOOKS]}, "do not use the data fields"),
         ({"wordsim": ["WS", "MEN"]}, "one rating set besides SCWS"),
+        ({"wordsim": ["SCWS"]}, "SCWS is scored by notebook 09 in any case"),
         ({"corpus_format": "klingon"}, "CORPUS_FORMAT"),
         ({"language": "es"}, "needs a CORPUS path"),
         ({"n_senses": 3}, "unknown settings"),

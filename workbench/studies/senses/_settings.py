@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench._validation import check_choice, check_int
-from workbench.datasets import load_corpus
+from workbench.datasets import WORDSIM_NAMES, load_corpus
 from workbench.embeddings import MultiSenseVectors
 from workbench.senses import MultiSenseConfig, train_multisense
 
@@ -108,7 +108,7 @@ def wordsim_label(name: str) -> str:
     """``"WS-353"`` for ``"WS"``; a bundled name as it is; a path by its file name."""
     if name == "WS":
         return "WS-353"
-    return Path(name).name if ("/" in name or "\\" in name or "." in name) else name
+    return name if name in WORDSIM_NAMES else Path(name).name
 
 
 _DATA_FIELDS = set(DATA_PARAMETERS.values())
@@ -151,6 +151,11 @@ def settings(size: str, **overrides: Any) -> SenseSettings:
         raise ValueError(
             f"WORDSIM: notebook 09 scores one rating set besides SCWS, got {len(data.wordsim)} "
             f"({', '.join(data.wordsim)}); give one name or file"
+        )
+    if data.wordsim and wordsim_label(data.wordsim[0]).upper().startswith("SCWS"):
+        raise ValueError(
+            f"WORDSIM={data.wordsim[0]!r}: SCWS is scored by notebook 09 in any case (maxSimC, "
+            "split into dev and test); give another rating set, or none for WS-353"
         )
     if size == "small":
         base = SenseSettings(size, "1M", 200_000, MultiSenseConfig(

@@ -155,7 +155,7 @@ def sparse_noise_run(
     wordsim : str or DataFrame, optional
         The rating set scored with avgSim (default: the settings' ``wordsim``, WS-353 unless the
         user gave ``WORDSIM``); never used to choose anything. Its columns are labelled
-        ``settings.wordsim_label``.
+        ``settings.wordsim_label`` (also when a set is passed here).
     wordnet : bool
         Add the WordNet check (:func:`with_wordnet`); :func:`sparse_noise_study` adds it for all
         seeds at once instead, reading WordNet in one process only.
