@@ -69,6 +69,7 @@ def test_settings_take_the_data_fields():
     assert s.config == senses.settings("small").config and s.max_tokens == 200_000
     assert s.wordsim == ("MEN",) and s.wordsim_label == "MEN"
     assert "books_docs.txt (line-docs, en)" in s.data_note()
+    assert "rating sets" not in s.data_note(notebook=8)
     es = senses.settings("small", corpus=SPANISH, corpus_format="line-sentences", language="es")
     assert not es.wordnet and "WordNet check left out" in es.data_note()
     assert senses.settings("small", wordsim=[str(FIXTURES / "ratings.csv")]).wordsim_label == (

@@ -73,24 +73,26 @@ class SenseSettings:
         WS-353 (the paper's name), otherwise the user's set name or file name."""
         return wordsim_label(self.wordsim[0])
 
-    def data_note(self) -> str:
-        """One line: the corpus the model is trained on, the rating sets scored, and the side
-        data used (WordNet only for an English corpus)."""
+    def data_note(self, notebook: int = 9) -> str:
+        """One line: the corpus the model is trained on and, for notebook 9, the rating sets
+        scored and whether the WordNet check runs (only for an English corpus); notebook 8
+        uses no side data, so its note names the corpus only."""
         d = self.data.describe()
-        corpus = (
-            "bundled " + self.corpus
-            if d["corpus"] == "bundled"
-            else (f"{d['corpus']} ({d['corpus_format']}, {d['language']})")
-        )
+        if d["corpus"] == "bundled":
+            corpus = f"corpus bundled {self.corpus} (en)"
+        else:
+            corpus = f"corpus {d['corpus']} ({d['corpus_format']}, {d['language']})"
+        if notebook == 8:
+            return (
+                f"{corpus}; no side data (the pseudo-sense criterion uses the model's neighbours)"
+            )
         wn = (
             "WordNet check on"
             if self.wordnet
-            else (
-                f"WordNet check left out (the bundled WordNet is English, the corpus is {d['language']!r})"
-            )
+            else f"WordNet check left out (the bundled WordNet is English, the corpus is "
+            f"{d['language']!r})"
         )
-        return (f"corpus {corpus}; rating sets: SCWS (bundled, English) and {self.wordsim_label}; "
-                f"{wn}")  # fmt: skip
+        return f"{corpus}; rating sets: SCWS (bundled, English) and {self.wordsim_label}; {wn}"
 
 
 def data_record(settings: SenseSettings) -> dict[str, Any]:
