@@ -262,6 +262,11 @@ def table4_verdict(
     return "partly"
 
 
+#: The WordNet signals of notebook 09 (the rows of its WordNet table).
+_WORDNET_SIGNALS = ("mean ||S_p|| (Ex-RPCA)", "mean ||M_p|| (raw difference)",
+                    "frequency (minus rank)", "||S_p|| given frequency (partial)")  # fmt: skip
+
+
 def facts_09(
     rec: Mapping[str, Any], other: Mapping[str, Any] | None = None, *, paper: Paper09
 ) -> Facts09:
@@ -278,6 +283,10 @@ def facts_09(
     within the tolerance up to that many removed dimensions.
     """
     wn = rec["wordnet"]
+    label = str(rec.get("data", {}).get("wordsim_label", "WS-353"))
+    if not wn:  # no WordNet check (a corpus not in English): every WordNet count is of NaNs
+        nan = [None] * len(rec["seeds"])
+        wn = {k: {"spearman": nan, "pvalue_holm": nan} for k in _WORDNET_SIGNALS}
     s_name, m_name, f_name = ("mean ||S_p|| (Ex-RPCA)", "mean ||M_p|| (raw difference)",
                               "frequency (minus rank)")  # fmt: skip
     p_name = "||S_p|| given frequency (partial)"
@@ -294,8 +303,8 @@ def facts_09(
     ):
         r = t4[row]
         g = seed_values(r["SCWS gain"])
-        w = seed_values(r["WS-353 gain"])
-        s_sig, w_sig = _sig(r["p_holm (SCWS)"]), _sig(r["p_holm (WS-353)"])
+        w = seed_values(r[f"{label} gain"])
+        s_sig, w_sig = _sig(r["p_holm (SCWS)"]), _sig(r[f"p_holm ({label})"])
         mean = float(np.nanmean(g)) if np.isfinite(g).any() else None
         ratio = 100 * mean / pg if mean is not None and math.isfinite(pg) and pg else None
         methods.append(MethodGains(key, row, seed_count(g > 0), seed_count((g > 0) & s_sig),

@@ -33,7 +33,7 @@ from ._runs import (
     _tests_table,
     run_seeds,
 )
-from ._settings import SenseSettings
+from ._settings import SenseSettings, data_record
 
 __all__ = ["SensePairRun", "SensePairStudy", "sense_pair_run", "sense_pair_study"]
 
@@ -358,6 +358,13 @@ class SensePairRecords(TypedDict):
     seconds: list[float]
 
 
+class SensePairDataRecords(SensePairRecords, total=False):
+    """The records of notebook 08 with the data of the run (absent from older records)."""
+
+    #: :meth:`workbench.studies.data.DataChoice.describe` of the settings' data
+    data: dict[str, Any]
+
+
 @dataclass(frozen=True, eq=False)
 class SensePairStudy(_SeedStudy[SensePairRun]):
     """Notebook 08 over several seeds: the per-seed runs and their summaries.
@@ -374,6 +381,8 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
         :data:`ALPHA` after Holm, and in how many before correction.
     data_size : str
         The data size of the settings (recorded).
+    data : dict
+        The data of the run (:func:`~workbench.studies.senses._settings.data_record`).
     """
 
     table2: SeedSummary
@@ -382,6 +391,7 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
     solvers: SeedSummary
     significant: pd.DataFrame = field(repr=False)
     data_size: str = "small"
+    data: dict[str, Any] = field(default_factory=dict)
 
     def solvers_table(self) -> pd.DataFrame:
         """Per decomposition, mean ± sd over the seeds: iterations, non-zero entries of
@@ -438,7 +448,7 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
             },
         )
 
-    def records(self) -> SensePairRecords:
+    def records(self) -> SensePairDataRecords:
         """The records of notebook 08 (``record_all(study)``): the one definition of every key
         (:class:`SensePairRecords`; per-seed lists in seed order)."""
         first = next(iter(self.runs.values()))
@@ -446,7 +456,7 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
         n_comp = int(first.table1["component"].max())
         runs = list(self.runs.values())
         tests = list(first.tests.index)
-        return {
+        out: SensePairDataRecords = {
             "data_size": str(self.data_size),
             "seeds": self.seeds,
             "n_multisense_words": [r.n_multisense_words for r in runs],
@@ -509,6 +519,9 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
             "top_words_seed": first.seed,
             "seconds": [r.seconds for r in runs],
         }
+        if self.data:
+            out["data"] = dict(self.data)
+        return out
 
 
 def sense_pair_study(
@@ -520,9 +533,8 @@ def sense_pair_study(
 ) -> SensePairStudy:
     """:func:`sense_pair_run` for every seed (in parallel, see :func:`run_seeds`) and the mean
     and sd of its tables over the seeds; ``kwargs`` go to :func:`sense_pair_run`."""
-    runs = run_seeds(
-        sense_pair_run, seeds, n_jobs=n_jobs, settings=_check_settings(settings), **kwargs
-    )
+    settings = _check_settings(settings)
+    runs = run_seeds(sense_pair_run, seeds, n_jobs=n_jobs, settings=settings, **kwargs)
     t2 = seed_summary({s: r.table2.set_index(["model", "component"])[["avg_cos", "pseudo_fraction", "evr"]]
                        for s, r in runs.items()})  # fmt: skip
     summ = seed_summary({s: r.summary[["avg_cos", "pseudo_fraction"]] for s, r in runs.items()})
@@ -535,5 +547,6 @@ def sense_pair_study(
         planted,
         solvers,
         _agreement_table(runs),
-        data_size=_check_settings(settings).size,
+        data_size=settings.size,
+        data=data_record(settings),
     )

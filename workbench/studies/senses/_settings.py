@@ -1,19 +1,37 @@
-"""Settings of notebooks 08 and 09 per data size: the multi-sense model each trains (or reads)."""
+"""Settings of notebooks 08 and 09 per data size: the multi-sense model each trains (or reads),
+on the bundled corpus or the user's (``settings(size, corpus=…, …)``)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
 from typing import Any
 
 from workbench._validation import check_choice, check_int
-from workbench.datasets import load_corpus
+from workbench.datasets import WORDSIM_NAMES, load_corpus
 from workbench.embeddings import MultiSenseVectors
 from workbench.senses import MultiSenseConfig, train_multisense
 
-__all__ = ["SIZES", "SenseSettings", "settings", "train_preset"]
+from ..data import DATA_PARAMETERS, DataChoice
+
+__all__ = [
+    "SIZES",
+    "DEFAULT_WORDSIM",
+    "SenseSettings",
+    "settings",
+    "train_preset",
+    "wordsim_label",
+    "data_record",
+]
 
 #: The data sizes of notebooks 08 and 09.
 SIZES = ("small", "full")
+#: The rating set notebook 09 scores with avgSim besides SCWS (WS-353, as the paper's Table 4).
+DEFAULT_WORDSIM: tuple[str, ...] = ("WS",)
+#: The data fields notebooks 08 and 09 use (SCWS and WordNet stay bundled; no lexicons, vectors
+#: or parallel texts).
+_USED = ("corpus", "corpus_format", "language", "wordsim")
 
 
 @dataclass(frozen=True)
@@ -24,35 +42,144 @@ class SenseSettings:
     ----------
     size : str
     corpus, max_tokens : str, int or None
-        The corpus (:func:`workbench.datasets.load_corpus`) and its token budget.
+        The corpus (:func:`workbench.datasets.load_corpus`: a bundled name or the user's path)
+        and its token budget.
     config : MultiSenseConfig
         Training settings (:func:`workbench.senses.train_multisense`); the seed is set per run.
+    wordsim : tuple of str
+        The rating set notebook 09 scores with avgSim besides SCWS (:data:`DEFAULT_WORDSIM`, or
+        the user's ``WORDSIM``: one bundled name or file). SCWS itself is always the bundled one.
+    data : DataChoice
+        The data fields (corpus, its format and language, rating sets); every field empty: the
+        bundled data.
     """
 
     size: str
     corpus: str
     max_tokens: int | None
     config: MultiSenseConfig
+    wordsim: tuple[str, ...] = DEFAULT_WORDSIM
+    data: DataChoice = field(default_factory=DataChoice)
+
+    @property
+    def wordnet(self) -> bool:
+        """Rule: the WordNet check of notebook 09 (synset counts of the bundled, English WordNet)
+        runs only for an English corpus."""
+        return self.data.side_views()
+
+    @property
+    def wordsim_label(self) -> str:
+        """The label of the avgSim rating set in tables and records: ``"WS-353"`` for the bundled
+        WS-353 (the paper's name), otherwise the user's set name or file name."""
+        return wordsim_label(self.wordsim[0])
+
+    def data_note(self, notebook: int = 9) -> str:
+        """One line: the corpus the model is trained on and, for notebook 9, the rating sets
+        scored and whether the WordNet check runs (only for an English corpus); notebook 8
+        uses no side data, so its note names the corpus only."""
+        d = self.data.describe()
+        if d["corpus"] == "bundled":
+            corpus = f"corpus bundled {self.corpus} (en)"
+        else:
+            corpus = f"corpus {d['corpus']} ({d['corpus_format']}, {d['language']})"
+        if notebook == 8:
+            return (
+                f"{corpus}; no side data (the pseudo-sense criterion uses the model's neighbours)"
+            )
+        wn = (
+            "WordNet check on"
+            if self.wordnet
+            else f"WordNet check left out (the bundled WordNet is English, the corpus is "
+            f"{d['language']!r})"
+        )
+        return f"{corpus}; rating sets: SCWS (bundled, English) and {self.wordsim_label}; {wn}"
 
 
-def settings(size: str) -> SenseSettings:
+def data_record(settings: SenseSettings) -> dict[str, Any]:
+    """The ``data`` record of a sense study: :meth:`DataChoice.describe` of the settings' data,
+    the corpus trained on (``corpus_used``: the bundled name, or the user's file name), the
+    label of the avgSim rating set (``wordsim_label``) and whether the WordNet check ran
+    (``wordnet``)."""
+    d = settings.data.describe()
+    return {**d,
+            "corpus_used": settings.corpus if settings.data.bundled_corpus else d["corpus"],
+            "wordsim_label": settings.wordsim_label, "wordnet": settings.wordnet}  # fmt: skip
+
+
+def wordsim_label(name: str) -> str:
+    """``"WS-353"`` for ``"WS"``; a bundled name as it is; a path by its file name."""
+    if name == "WS":
+        return "WS-353"
+    return name if name in WORDSIM_NAMES else Path(name).name
+
+
+_DATA_FIELDS = set(DATA_PARAMETERS.values())
+
+
+def _split_overrides(overrides: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    own = {f.name for f in fields(SenseSettings)} - {"size", "data", "corpus", "wordsim"}
+    unknown = sorted(set(overrides) - _DATA_FIELDS - own)
+    if unknown:
+        raise TypeError(
+            f"unknown settings {unknown}; data fields: {', '.join(_USED)}; "
+            f"settings: {', '.join(sorted(own))}"
+        )
+    unused = sorted(k for k, v in overrides.items() if k in _DATA_FIELDS and k not in _USED and v)
+    if unused:
+        raise ValueError(
+            f"the sense studies (notebooks 08, 09) do not use the data fields {unused}; "
+            f"they take {', '.join(_USED)}"
+        )
+    data = {k: v for k, v in overrides.items() if k in _DATA_FIELDS}
+    return data, {k: v for k, v in overrides.items() if k not in _DATA_FIELDS}
+
+
+def settings(size: str, **overrides: Any) -> SenseSettings:
     """The settings of notebooks 08 and 09 at ``size``: ``"small"`` trains tiny (25-d) vectors
     on ~200K tokens of the 1M corpus (for tests); ``"full"`` trains 100-d vectors on the 5M
-    corpus."""
+    corpus.
+
+    ``overrides``: the data fields of :class:`~workbench.studies.data.DataChoice` the sense
+    studies use (``corpus``, ``corpus_format``, ``language``, ``wordsim``; empty values: the
+    bundled data) and any other field of :class:`SenseSettings`. A user corpus replaces the
+    bundled one (with the size's token budget and training settings; the model cache is keyed
+    by the corpus content); ``wordsim`` names the one rating set notebook 09 scores besides the
+    bundled SCWS.
+    """
     check_choice(size, "size", SIZES)
+    data_fields, own = _split_overrides(overrides)
+    data = DataChoice(**data_fields)
+    if len(data.wordsim) > 1:
+        raise ValueError(
+            f"WORDSIM: notebook 09 scores one rating set besides SCWS, got {len(data.wordsim)} "
+            f"({', '.join(data.wordsim)}); give one name or file"
+        )
+    if data.wordsim and wordsim_label(data.wordsim[0]).upper().startswith("SCWS"):
+        raise ValueError(
+            f"WORDSIM={data.wordsim[0]!r}: SCWS is scored by notebook 09 in any case (maxSimC, "
+            "split into dev and test); give another rating set, or none for WS-353"
+        )
     if size == "small":
-        return SenseSettings(size, "1M", 200_000, MultiSenseConfig(
+        base = SenseSettings(size, "1M", 200_000, MultiSenseConfig(
             dim=25, window=4, epochs=3, negative=3, min_count=5, method="kmeans", n_senses=3,
             n_multi=300, min_sense_count=30, max_samples=500))  # fmt: skip
-    return SenseSettings(size, "5M", None, MultiSenseConfig(
-        dim=100, window=5, epochs=5, negative=5, min_count=5, method="kmeans", n_senses=3,
-        n_multi=2000, min_sense_count=50, max_samples=1000))  # fmt: skip
+    else:
+        base = SenseSettings(size, "5M", None, MultiSenseConfig(
+            dim=100, window=5, epochs=5, negative=5, min_count=5, method="kmeans", n_senses=3,
+            n_multi=2000, min_sense_count=50, max_samples=1000))  # fmt: skip
+    base = replace(base, corpus=data.corpus_or(base.corpus),
+                   wordsim=data.wordsim_or(DEFAULT_WORDSIM), data=data)  # fmt: skip
+    return replace(base, **own) if own else base
 
 
 def train_preset(
     settings: SenseSettings, *, seed: int = 0, progress: bool | None = None, **overrides: Any
 ) -> MultiSenseVectors:
     """Train (or load from the cache) the multi-sense model of ``settings`` with ``seed``.
+
+    The cache key holds the corpus' sha256 (of its files' contents and the way they are read),
+    the token budget and every training parameter, so a user's corpus never reads the bundled
+    corpus' model, and an edited file is trained anew.
 
     Parameters
     ----------
@@ -73,9 +200,16 @@ def train_preset(
     seed = check_int(seed, "seed", low=0)
     cfg = MultiSenseConfig(**{**asdict(settings.config), **overrides, "seed": int(seed)})
     return train_multisense(
-        load_corpus(settings.corpus),
+        load_corpus(settings.corpus, **_read_options(settings)),
         config=cfg,
         max_tokens=settings.max_tokens,
         cache=True,
         progress=progress,
     )
+
+
+def _read_options(settings: SenseSettings) -> dict[str, Any]:
+    """``load_corpus`` keywords of a user corpus (none for the bundled one, as before)."""
+    if settings.data.bundled_corpus:
+        return {}
+    return {"format": settings.data.corpus_format, "language": settings.data.language}

@@ -44,7 +44,7 @@ from ._runs import (
     _tests_table,
     run_seeds,
 )
-from ._settings import SenseSettings
+from ._settings import SenseSettings, data_record
 
 __all__ = [
     "SparseNoiseRun",
@@ -133,7 +133,7 @@ def sparse_noise_run(
     tolerance: float = 0.005,
     msv: MultiSenseVectors | None = None,
     items: Sequence[SCWSItem] | None = None,
-    wordsim: str | pd.DataFrame = "WS",
+    wordsim: str | pd.DataFrame | None = None,
     wordnet: bool = True,
 ) -> SparseNoiseRun:
     """Notebook 09 for one seed: the sparse noise against WordNet, and the elimination of the
@@ -152,8 +152,10 @@ def sparse_noise_run(
     items : sequence of SCWSItem, optional
         SCWS items (default :func:`workbench.datasets.load_scws`), split by
         :func:`workbench.senses.scws_split`.
-    wordsim : str or DataFrame
-        The rating set scored with avgSim (default WS-353); never used to choose anything.
+    wordsim : str or DataFrame, optional
+        The rating set scored with avgSim (default: the settings' ``wordsim``, WS-353 unless the
+        user gave ``WORDSIM``); never used to choose anything. Its columns are labelled
+        ``settings.wordsim_label`` (also when a set is passed here).
     wordnet : bool
         Add the WordNet check (:func:`with_wordnet`); :func:`sparse_noise_study` adds it for all
         seeds at once instead, reading WordNet in one process only.
@@ -164,7 +166,10 @@ def sparse_noise_run(
     n_high = check_int(n_high, "n_high", low=0)
     n_low = check_int(n_low, "n_low", low=0)
     tolerance = check_float(tolerance, "tolerance", low=0)
-    wordnet = check_bool(wordnet, "wordnet")
+    wordnet = check_bool(wordnet, "wordnet") and settings.wordnet
+    label = settings.wordsim_label
+    if wordsim is None:
+        wordsim = settings.wordsim[0]
     t0 = time.perf_counter()
     msv = _model(settings, seed, msv)
     M, labels = rpca.difference_matrix(msv)
@@ -206,23 +211,35 @@ def sparse_noise_run(
                            "Ex-RPCA": scws_dev.evaluate(comps[("Ex-RPCA", removed)]).spearman})  # fmt: skip
     curve = pd.DataFrame(curve_rows)
     positive = curve[curve["removed"] > 0].set_index("removed")
+    if positive[["PCA", "Ex-RPCA"]].isna().all().any():
+        raise ValueError(
+            f"SCWS (bundled, English): the dev half has no score at any number of removed "
+            f"dimensions ({int(scws_dev.scored.sum())} of its items in the vocabulary of the model "
+            f"of seed {seed}, corpus {settings.data.describe()['corpus']!r}); notebook 09 chooses "
+            "the number on SCWS, so it needs an English corpus large enough to cover its words "
+            "(notebook 08 runs on a corpus in any language)"
+        )
     chosen = {m: int(as_float(positive[m].idxmax())) for m in ("PCA", "Ex-RPCA")}
     keeps = positive.index[(positive["PCA"] >= base_dev - tolerance).to_numpy()]
     keep_original = int(keeps.max()) if len(keeps) else 0
 
+    if not ws.scored.any():
+        raise ValueError(
+            f"WORDSIM {label!r}: none of its pairs has both words in the model's vocabulary "
+            f"(seed {seed}); give a rating set in the corpus' language and vocabulary"
+        )
     test0, ws0 = scws_test.evaluate(), ws.evaluate()
     t4 = [{"vectors": "V (original)", "removed": 0, "SCWS test maxSimC": test0.spearman,
-           "WS-353 avgSim": ws0.spearman}]  # fmt: skip
+           f"{label} avgSim": ws0.spearman}]  # fmt: skip
     for m, r in chosen.items():
         C = comps[(m, r)]
         tr, wr = scws_test.evaluate(C), ws.evaluate(C)
         t4.append({"vectors": f"V~ {m}", "removed": r, "SCWS test maxSimC": tr.spearman,
-                   "WS-353 avgSim": wr.spearman,
-                   "SCWS gain": tr.spearman - test0.spearman, "WS-353 gain": wr.spearman - ws0.spearman,
-                   "p (SCWS)": compare_wordsim(test0, tr).pvalue,
-                   "p (WS-353)": compare_wordsim(ws0, wr).pvalue})  # fmt: skip
+                   f"{label} avgSim": wr.spearman,
+                   "SCWS gain": tr.spearman - test0.spearman, f"{label} gain": wr.spearman - ws0.spearman,
+                   "p (SCWS)": _compare(test0, tr), f"p ({label})": _compare(ws0, wr)})  # fmt: skip
     table4 = pd.DataFrame(t4).set_index("vectors")
-    pcols = ["p (SCWS)", "p (WS-353)"]
+    pcols = ["p (SCWS)", f"p ({label})"]
     adj = adjust_finite(pd.Series(table4[pcols].iloc[1:].stack()))
     for (row, col), v in zip(adj.index, adj):
         table4.loc[row, col.replace("p (", "p_holm (")] = v
@@ -245,6 +262,14 @@ def sparse_noise_run(
         seconds=time.perf_counter() - t0,
     )
     return with_wordnet(run) if wordnet else run
+
+
+def _compare(a: Any, b: Any) -> float:
+    """Williams' p of two dependent correlations (:func:`compare_wordsim`); NaN when one is
+    undefined (too few scored pairs, as on a small corpus of one's own), so Holm skips it."""
+    if not (np.isfinite(a.spearman) and np.isfinite(b.spearman)):
+        return float("nan")
+    return float(compare_wordsim(a, b).pvalue)
 
 
 def _synsets(words: Sequence[str], counts: Mapping[str, int] | None) -> np.ndarray:
@@ -331,6 +356,15 @@ class SparseNoiseRecords(TypedDict):
     seconds: list[float]
 
 
+class SparseNoiseDataRecords(SparseNoiseRecords, total=False):
+    """The records of notebook 09 with the data of the run (absent from older records);
+    ``wordnet`` is empty for a corpus not in English (no WordNet check), and the Table 4 keys of
+    the avgSim set carry ``data["wordsim_label"]`` (``"WS-353"`` by default)."""
+
+    #: :func:`~workbench.studies.senses._settings.data_record` of the settings
+    data: dict[str, Any]
+
+
 @dataclass(frozen=True, eq=False)
 class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
     """Notebook 09 over several seeds.
@@ -341,11 +375,14 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
         ``{seed: SparseNoiseRun}``; their tables (``"table3"``, ``"wordnet"``, ``"curve"``,
         ``"table4"``, ``"signals"``) stacked over the seeds by :meth:`long_table`.
     wordnet, curve, table4 : SeedSummary
-        Mean and sd over the seeds.
+        Mean and sd over the seeds (``wordnet`` empty without the WordNet check, see
+        :attr:`has_wordnet`).
     significant : DataFrame
         Per WordNet signal: in how many seeds its correlation is significant (Holm / uncorrected).
     data_size : str
         The data size of the settings (recorded).
+    data : dict
+        The data of the run (:func:`~workbench.studies.senses._settings.data_record`).
     """
 
     wordnet: SeedSummary
@@ -353,6 +390,17 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
     table4: SeedSummary
     significant: pd.DataFrame = field(repr=False)
     data_size: str = "small"
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def wordsim_label(self) -> str:
+        """The label of the avgSim rating set (``"WS-353"`` unless the user gave ``WORDSIM``)."""
+        return str(self.data.get("wordsim_label", "WS-353"))
+
+    @property
+    def has_wordnet(self) -> bool:
+        """Whether the WordNet check ran (English corpora only)."""
+        return all(r.wordnet is not None for r in self.runs.values())
 
     def wordnet_table(self) -> pd.DataFrame:
         """Per signal: Spearman with the number of synsets (mean ± sd), the Holm-corrected p of
@@ -373,7 +421,7 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
         }
         out = _mean_sd_columns(self.table4, columns)
         m = self.table4.mean
-        for name in ("SCWS", "WS-353"):
+        for name in ("SCWS", self.wordsim_label):
             col = f"p_holm ({name})"
             cells, counts = [], []
             for row in m.index:
@@ -389,13 +437,13 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
             out[f"significant ({name})"] = counts
         return out
 
-    def records(self) -> SparseNoiseRecords:
+    def records(self) -> SparseNoiseDataRecords:
         """The records of notebook 09 (``record_all(study)``): the one definition of every key
         (:class:`SparseNoiseRecords`; per-seed lists in seed order)."""
         first = next(iter(self.runs.values()))
         runs = list(self.runs.values())
-
-        return {
+        wn = self.has_wordnet
+        out: SparseNoiseDataRecords = {
             "data_size": str(self.data_size),
             "seeds": self.seeds,
             "dim": first.dim,
@@ -406,9 +454,9 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
                     col: [optional_float(_wordnet(r).loc[sig, col]) for r in runs]
                     for col in ("spearman", "pvalue", "pvalue_holm")
                 }
-                for sig in _wordnet(first).index
+                for sig in (_wordnet(first).index if wn else [])
             },  # fmt: skip
-            "wordnet_n_words": [int(_wordnet(r)["n_words"].iloc[0]) for r in runs],
+            "wordnet_n_words": [int(_wordnet(r)["n_words"].iloc[0]) for r in runs] if wn else [],
             "table3_words": first.table3["word"].tolist(),
             "table3_seed": first.seed,
             "dev_curve": {
@@ -435,6 +483,9 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
             "n_ws_scored": first.n_ws_scored,
             "seconds": [r.seconds for r in runs],
         }
+        if self.data:
+            out["data"] = dict(self.data)
+        return out
 
 
 def sparse_noise_study(
@@ -446,20 +497,23 @@ def sparse_noise_study(
 ) -> SparseNoiseStudy:
     """:func:`sparse_noise_run` for every seed (in parallel, see :func:`run_seeds`) and the mean
     and sd of its tables over the seeds; ``kwargs`` go to :func:`sparse_noise_run`."""
+    settings = _check_settings(settings)
     runs = run_seeds(
         sparse_noise_run,
         seeds,
         n_jobs=n_jobs,
-        settings=_check_settings(settings),
+        settings=settings,
         wordnet=False,
         **kwargs,
     )
-    words = sorted({w for r in runs.values() for w in [*r.signals.index, *r.table3["word"]]})
-    counts = dict(zip(words, synset_counts(words, load_wordnet()).tolist()))
-    runs = {s: with_wordnet(r, counts) for s, r in runs.items()}
-    wn = seed_summary(
-        {s: _wordnet(r)[["spearman", "pvalue", "pvalue_holm"]] for s, r in runs.items()}
-    )
+    columns = ["spearman", "pvalue", "pvalue_holm"]
+    # no WordNet check (a corpus not in English): an empty summary, and has_wordnet is False
+    wn = seed_summary({s: pd.DataFrame(columns=columns, dtype=float) for s in runs})
+    if settings.wordnet:  # the bundled WordNet is English: no check for another language
+        words = sorted({w for r in runs.values() for w in [*r.signals.index, *r.table3["word"]]})
+        counts = dict(zip(words, synset_counts(words, load_wordnet()).tolist()))
+        runs = {s: with_wordnet(r, counts) for s, r in runs.items()}
+        wn = seed_summary({s: _wordnet(r)[columns] for s, r in runs.items()})
     curve = seed_summary({s: r.curve.set_index("removed") for s, r in runs.items()})
     t4 = seed_summary({s: r.table4.drop(columns=[c for c in r.table4.columns if c.startswith("p")])
                        for s, r in runs.items()})  # fmt: skip
@@ -468,6 +522,7 @@ def sparse_noise_study(
         wn,
         curve,
         t4,
-        _agreement_table(runs, "wordnet"),
-        data_size=_check_settings(settings).size,
+        _agreement_table(runs, "wordnet") if settings.wordnet else pd.DataFrame(),
+        data_size=settings.size,
+        data=data_record(settings),
     )
