@@ -51,7 +51,7 @@ def test_the_user_corpus_is_read_in_its_format(records):
     data = records["data"]
     assert data["corpus"] == "books_sentences.txt" == records["corpus"]
     assert data["corpus_format"] == "line-sentences" and data["language"] == "en"
-    assert data["wordsim"] == [str(RATINGS)]
+    assert data["wordsim"] == [RATINGS.name]
     corpus = load_corpus(CORPUS, format="line-sentences")
     documents = list(corpus.iter_documents())
     # one document per non-blank line (sentence), every token of it (far below the cap)

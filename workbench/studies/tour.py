@@ -13,6 +13,7 @@ stated threshold on exact counts.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -140,9 +141,7 @@ def settings(size: str, *, small_max_tokens: int = 500_000, **data: Any) -> Tour
 def data_choice(data: dict[str, Any]) -> DataChoice:
     """The :class:`DataChoice` of the data keyword arguments (unknown names raise, naming the
     known ones)."""
-    from dataclasses import fields
-
-    known = [f.name for f in fields(DataChoice)]
+    known = [f.name for f in dataclasses.fields(DataChoice)]
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise TypeError(f"settings(): unknown settings {unknown}; data settings: {known}")
