@@ -14,7 +14,17 @@ import scipy.sparse as sp
 
 from workbench.embeddings import MultiSenseVectors, WordVectors
 from workbench.evaluation import WordSimResult
-from workbench.explore._output import append_display, output_area, show_message
+from workbench.explore._output import (
+    append_display,
+    append_table,
+    clamp_note,
+    describe,
+    output_area,
+    resolve_word,
+    show_message,
+    split_queries,
+    word_missing,
+)
 from workbench.explore.ablation import ablation_detail, ablation_explorer
 from workbench.explore.eigenwords import default_word, prior_knowledge_explorer
 from workbench.explore.fusion import FusionExplorer, fusion_explorer
@@ -144,12 +154,46 @@ def test_sense_widgets():
 # unknown words and empty selections give a short message, never a stale result
 
 
-def test_output_area_scrolls_and_messages_replace_results():
+def test_output_area_grows_with_its_content_and_messages_replace_results():
     out = output_area()
-    assert out.layout.max_height and out.layout.overflow == "auto"
+    assert not out.layout.max_height and out.layout.overflow == "visible"
     append_display(out, pd.DataFrame({"a": [1]}))
     show_message(out, "nothing to show")
     assert _texts(out) == "nothing to show\n" and not _tables(out)
+
+
+def test_long_tables_fold_their_rest_and_say_how_many_rows():
+    out = output_area()
+    append_table(out, pd.DataFrame({"a": range(45)}), caption="Scores", rows=20)
+    (html_out,) = [o["data"]["text/html"] for o in out.outputs]
+    visible, folded = html_out.split("<details>")
+    assert "<b>Scores</b>" in visible and visible.count("<td>") == 20
+    assert "show all 45 rows (25 more)" in folded and folded.count("<td>") == 25
+    out = output_area()
+    append_table(out, pd.DataFrame({"a": range(3)}))
+    assert "<details>" not in out.outputs[0]["data"]["text/html"]
+
+
+def test_words_are_looked_up_the_same_way_everywhere():
+    vocab = {"king", "Paris"}
+    assert resolve_word(" King ", vocab) == "king" and resolve_word("Paris", vocab) == "Paris"
+    assert resolve_word("paris", vocab) is None and resolve_word("", vocab) is None
+    assert split_queries("KING, zzz", vocab) == (["KING", "zzz"], ["king"], ["zzz"])
+    out = output_area()
+    assert not word_missing(out, "King", vocab) and word_missing(out, "Queen", vocab)
+    assert _texts(out) == "'Queen' is not in the vocabulary\n"
+
+
+def test_controls_carry_labels_tooltips_and_clamping_notes():
+    w = describe(widgets.IntSlider(), "neighbours", "how many nearest words to list")
+    assert (w.description, w.tooltip, w.style.description_width) == (
+        "neighbours",
+        "how many nearest words to list",
+        "initial",
+    )
+    assert clamp_note("n", 500, 40, "the vocabulary has 40 words") == (
+        "n = 500 is more than allowed (the vocabulary has 40 words); showing n = 40."
+    )
 
 
 def test_p0_sliders_reach_the_conventional_thresholds():

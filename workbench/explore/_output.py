@@ -4,38 +4,112 @@ Callbacks clear ``out.outputs`` and append to it directly instead of capturing `
 ``display`` inside ``with out:``: the order of text and tables is then exact (no mixing of
 frontend-captured and kernel-side outputs) and the output can be inspected without a kernel.
 
-Every explorer shows its results in an :func:`output_area` (scrollable beyond a maximum
-height, so a long result never makes the notebook thousands of pixels tall) and answers an
-unknown word or an empty selection with :func:`show_message` -- a short line that replaces the
-previous result, never a stale result or a traceback.
+Every explorer shows its results in an :func:`output_area` that grows with its content (no
+inner scroll box hides a result); long tables go through :func:`append_table`, which shows the
+first rows and folds the rest under a ``<details>`` line that gives the row count. An unknown
+word or an empty selection is answered with :func:`show_message` -- a short line that replaces
+the previous result, never a stale result or a traceback. Words are looked up the same way in
+every explorer (:func:`resolve_word`: exact, then lower case), controls carry a label and a
+tooltip (:func:`describe`), and a value an explorer has to limit says so (:func:`clamp_note`).
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Container, Sequence
 
 import ipywidgets as widgets
+import pandas as pd
 from IPython import get_ipython
 from IPython.core.formatters import DisplayFormatter
 
 __all__ = [
-    "MAX_HEIGHT",
+    "PAGE_ROWS",
     "append_display",
     "append_query_notes",
+    "append_table",
+    "clamp_note",
     "default_test_set",
+    "describe",
     "output_area",
+    "resolve_word",
     "show_message",
     "split_queries",
     "word_missing",
 ]
 
-#: Height beyond which an explorer's output area scrolls.
-MAX_HEIGHT = "480px"
+#: Rows of a table shown before the rest is folded under a ``<details>`` line.
+PAGE_ROWS = 20
 
 
-def output_area(max_height: str = MAX_HEIGHT) -> widgets.Output:
-    """An ``ipywidgets.Output`` that scrolls (both ways) beyond ``max_height``."""
-    return widgets.Output(layout=widgets.Layout(max_height=max_height, overflow="auto"))
+def output_area() -> widgets.Output:
+    """An ``ipywidgets.Output`` that grows with its content (no inner scroll box).
+
+    Wide tables scroll sideways inside their own HTML; nothing is hidden vertically.
+    """
+    return widgets.Output(layout=widgets.Layout(overflow="visible"))
+
+
+def describe(widget: widgets.Widget, label: str, tooltip: str) -> widgets.Widget:
+    """Give ``widget`` a visible ``label`` (its ``description``, shown in full) and a
+    ``tooltip`` saying what it does; returns the widget."""
+    widget.description = label
+    widget.tooltip = tooltip
+    if hasattr(widget, "style") and "description_width" in widget.style.keys:
+        widget.style.description_width = "initial"
+    return widget
+
+
+def clamp_note(name: str, given: float, used: float, reason: str) -> str:
+    """The line an explorer shows when it limits ``name`` from ``given`` to ``used``
+    (``reason`` says why, e.g. ``"the vocabulary has 40 words"``)."""
+    return f"{name} = {given:g} is more than allowed ({reason}); showing {name} = {used:g}."
+
+
+def resolve_word(word: str, vocabulary: Container[str]) -> str | None:
+    """The entry of ``vocabulary`` that ``word`` names, looked up the same way in every
+    explorer: the word as typed (stripped), then in lower case; None if neither is present."""
+    word = word.strip()
+    if not word:
+        return None
+    if word in vocabulary:
+        return word
+    lower = word.lower()
+    return lower if lower in vocabulary else None
+
+
+def append_table(
+    out: widgets.Output,
+    frame: pd.DataFrame,
+    *,
+    caption: str | None = None,
+    rows: int = PAGE_ROWS,
+    index: bool = True,
+) -> None:
+    """Append ``frame`` to ``out`` as an HTML table: the first ``rows`` rows visible, the rest
+    folded under a ``<details>`` line that says how many rows there are in all.
+
+    ``caption`` is shown above the table in bold. Numbers should be formatted for reading
+    before the call (e.g. with :func:`workbench.templating.pts`).
+    """
+    parts = []
+    if caption:
+        parts.append(f"<p><b>{html.escape(caption)}</b></p>")
+    shown = frame.iloc[:rows]
+    parts.append('<div style="overflow-x:auto">' + shown.to_html(index=index, border=0) + "</div>")
+    if len(frame) > rows:
+        rest = frame.iloc[rows:].to_html(index=index, border=0)
+        parts.append(
+            f"<details><summary>show all {len(frame)} rows ({len(frame) - rows} more)</summary>"
+            f'<div style="overflow-x:auto">{rest}</div></details>'
+        )
+    out.outputs += (
+        {
+            "output_type": "display_data",
+            "data": {"text/html": "".join(parts), "text/plain": caption or ""},
+            "metadata": {},
+        },
+    )
 
 
 def show_message(out: widgets.Output, text: str) -> None:
@@ -64,13 +138,13 @@ def word_missing(
     prompt: str = "type a word",
     size: int | None = None,
 ) -> bool:
-    """Whether ``word`` cannot be looked up, saying why in ``out``: ``prompt`` for an empty
-    word, "... is not in the vocabulary" (with the vocabulary's ``size`` if given) for an
-    unknown one."""
-    if not word:
+    """Whether ``word`` cannot be looked up (:func:`resolve_word`), saying why in ``out``:
+    ``prompt`` for an empty word, "... is not in the vocabulary" (with the vocabulary's
+    ``size`` if given) for an unknown one."""
+    if not word.strip():
         show_message(out, prompt)
         return True
-    if word not in vocabulary:
+    if resolve_word(word, vocabulary) is None:
         where = "" if size is None else f" ({size} words)"
         show_message(out, f"{word!r} is not in the vocabulary{where}")
         return True
@@ -78,11 +152,11 @@ def word_missing(
 
 
 def split_queries(text: str, vocabulary: Container[str]) -> tuple[list[str], list[str], list[str]]:
-    """The comma-separated query words of ``text`` (stripped, lower case), those in
-    ``vocabulary`` and the others."""
-    queries = [q.strip().lower() for q in text.split(",") if q.strip()]
-    known = [q for q in queries if q in vocabulary]
-    unknown = [q for q in queries if q not in vocabulary]
+    """The comma-separated query words of ``text``, those found in ``vocabulary`` (as
+    :func:`resolve_word` finds them) and the others (as typed)."""
+    queries = [q.strip() for q in text.split(",") if q.strip()]
+    known = [w for w in (resolve_word(q, vocabulary) for q in queries) if w is not None]
+    unknown = [q for q in queries if resolve_word(q, vocabulary) is None]
     return queries, known, unknown
 
 
