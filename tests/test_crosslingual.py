@@ -393,10 +393,17 @@ def test_explorer_top_matches_and_compare_pairs():
     from workbench.explore.crosslingual import chapter_explorer
 
     box = chapter_explorer(result, topn=2)
-    dropdown, out = box.children
+    (dropdown, matches), out = box.children[0].children, box.children[1]
+    assert dropdown.description and dropdown.tooltip and matches.description and matches.tooltip
     assert out.outputs and out.outputs[0]["output_type"] == "display_data"
     dropdown.value = ("Exod", 1)
-    assert "Exod 1" in out.outputs[0]["data"]["text/plain"]
+    assert "Exod 1" in out.outputs[0]["data"]["text/html"]
+    matches.value = 5  # two test chapters: limited, with a note
+    texts = [o["text"] for o in out.outputs if o["output_type"] == "stream"]
+    assert texts[0] == (
+        "matches = 5 is more than allowed (there are 2 test chapters); showing matches = 2.\n"
+    )
+    assert texts[1].startswith("* marks the true translation")
     hits = {"A": np.array([1, 1, 0, 1], bool), "B": np.array([1, 0, 0, 0], bool)}
     df = compare_pairs(hits, [("B", "A"), ("B", "missing")])
     assert len(df) == 1

@@ -49,6 +49,10 @@ def _tables(out) -> list[dict]:
     return [o["data"] for o in out.outputs if o["output_type"] == "display_data"]
 
 
+def _body_rows(html: str) -> int:
+    return html.split("<tbody>")[1].count("<tr>")
+
+
 def test_append_display_formats_like_display():
     out = widgets.Output()
     append_display(out, pd.DataFrame({"a": [1, 2]}))
@@ -113,9 +117,32 @@ def test_prior_knowledge_explorer():
     assert isinstance(box, widgets.Widget)
     text_w, out = box.children[0].children[0], box.children[1]
     assert _texts(out) == "'king': 2 neighbours in wn\n"
-    assert "queen" in _tables(out)[0]["text/plain"]
+    assert "queen" in _tables(out)[0]["text/html"]
     text_w.value = "apple"
     assert _texts(out) == "'apple': 0 neighbours in wn\n"
+
+
+def test_prior_knowledge_explorer_labels_lookup_and_clamp():
+    """Notebook 06: labelled controls, case-insensitive lookup, a note when the number of
+    neighbours is limited, and a table without padding rows."""
+    words = ["king", "queen", "monarch", "apple"]
+    A = np.zeros((4, 4))
+    A[0, 1] = A[1, 0] = A[0, 2] = A[2, 0] = 1
+    g = LexiconGraph("wn", tuple(words), sp.csr_matrix(A))
+    vecs = WordVectors(words, np.array([[1.0, 0.1], [0.9, 0.2], [0.2, 1.0], [-1.0, 0.0]]))
+    box = prior_knowledge_explorer({"wn": g}, {"*": {"Eigen": vecs}}, topn=2)
+    text_w, lex, n_shown = box.children[0].children
+    out = box.children[1]
+    for w in (text_w, lex, n_shown):
+        assert w.description and w.tooltip
+    text_w.value = "KING"
+    assert _texts(out) == "'KING' is looked up as 'king'\n'king': 2 neighbours in wn\n"
+    assert "queen" in _tables(out)[0]["text/html"]
+    n_shown.value = 8
+    text = _texts(out)
+    assert "neighbours = 8 is more than allowed (the smallest embedding has 4 words); " in text
+    assert "showing neighbours = 3." in text
+    assert _body_rows(_tables(out)[0]["text/html"]) == 3  # no padding rows
 
 
 def test_sense_widgets():
@@ -134,18 +161,33 @@ def test_sense_widgets():
     out = box.children[1]
     assert _texts(out).startswith("Ex-RPCA: component 1, explained variance ")
     assert len(_tables(out)) == 1
-    box.children[0].children[0].value = "PCA"
-    box.children[0].children[1].value = 3
+    model, comp = box.children[0].children
+    assert model.description and model.tooltip and comp.description and comp.tooltip
+    assert comp.max == 3  # the largest rank of the models
+    model.value = "PCA"
+    comp.value = 3
     assert _texts(out).startswith("PCA: component 3, explained variance ")
+    model.value = "Ex-RPCA"  # rank 2: component 3 is limited, with a note
+    assert _texts(out).splitlines() == [
+        "component = 3 is more than allowed (Ex-RPCA has rank 2); showing component = 2.",
+        _texts(out).splitlines()[1],
+    ]
+    assert _texts(out).splitlines()[1].startswith("Ex-RPCA: component 2, explained variance ")
+    html = _tables(out)[0]["text/html"]
+    assert "sense pair" in html and "|cos|" in html and "pseudo" in html
 
     insp = word_inspector(msv, labels, results["Ex-RPCA"], index, topn=3, word="w0")
     assert isinstance(insp, widgets.Widget)
     word, out = insp.children
-    lines = _texts(out).splitlines()
-    assert lines[0].startswith("w0_0: ") and len(lines) == 3 + 3  # 3 senses, 3 pairs
-    assert lines[3].startswith("pair (0, 1): ||S_p||_2 = ")
+    assert word.description and word.tooltip
+    senses_t, pairs_t = (t["text/html"] for t in _tables(out))
+    assert senses_t.count("w0_") == 3 and pairs_t.count("(0, 1)") == 1  # 3 senses, 3 pairs
+    assert _body_rows(pairs_t) == 3 and "||S_p||_2" in pairs_t
     word.value = "w3"  # one sense, no pairs -> not an option; still handled
-    assert _texts(out).splitlines() == [f"w3_0: {', '.join(index.neighbours('w3', 0, 3))}"]
+    assert _texts(out) == "'w3' has one sense: no sense pair\n"
+    assert ", ".join(index.neighbours("w3", 0, 3)) in _tables(out)[0]["text/html"]
+    word.value = "W0"  # looked up in lower case
+    assert _texts(out) == "'W0' is looked up as 'w0'\n" and len(_tables(out)) == 2
     word.value = "zzz"
     assert _texts(out) == "'zzz' is not in the vocabulary\n"
 
@@ -223,11 +265,11 @@ def test_prior_knowledge_explorer_default_word_has_a_full_table():
     assert default_word({"wn": g}, {"*": {"Eigen": vecs}}) == "queen"
     box = prior_knowledge_explorer({"wn": g}, {"*": {"Eigen": vecs}}, topn=2)
     text_w, out = box.children[0].children[0], box.children[1]
-    assert text_w.value == "queen" and _texts(out) == "'queen': 1 neighbours in wn\n"
-    table = _tables(out)[0]["text/plain"]
+    assert text_w.value == "queen" and _texts(out) == "'queen': 1 neighbour in wn\n"
+    table = _tables(out)[0]["text/html"]
     assert "monarch" in table and "Eigen" in table
     text_w.value = "zebra"
-    assert _texts(out) == "'zebra' is not in the vocabulary\n" and not _tables(out)
+    assert _texts(out) == "'zebra' is not in the vocabulary (4 words)\n" and not _tables(out)
     text_w.value = " "
     assert _texts(out) == "type a word\n"
 
@@ -247,12 +289,12 @@ def test_word_inspector_unknown_word_replaces_the_previous_result():
     word, out = box.children
     assert not word.ensure_option  # the frontend must send unknown words too
     noisiest = labels[int(np.argmax(np.linalg.norm(ex.sparse, axis=0)))][0]
-    assert word.value == noisiest and _texts(out).startswith(f"{noisiest}_0: ")
+    assert word.value == noisiest and f"{noisiest}_0" in _tables(out)[0]["text/html"]
     word.value = "nope"
-    assert _texts(out) == "'nope' is not in the vocabulary\n"
+    assert _texts(out) == "'nope' is not in the vocabulary\n" and not _tables(out)
     word.value = ""
     assert "type a word" in _texts(out)
-    assert out.layout.max_height
+    assert not out.layout.max_height  # the output grows with its content
 
 
 def test_view_inspector_height_capped_and_messages(tmp_path):
