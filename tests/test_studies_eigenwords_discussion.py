@@ -104,7 +104,10 @@ def test_every_number_renders_from_the_records():
     assert "about 1,000 times smaller" in text
     assert "a hypothesis this run does not test" in text
     # Table 2 on matched pairs, its family named
-    assert "the SVD of the lexicon graph alone reaches WordNet 36.0 against Eigen's 42.0 (2,500 pairs in 11 sets" in text
+    assert (
+        "the SVD of the lexicon graph alone reaches WordNet 36.0 against Eigen's 42.0 (2,500 pairs in 11 sets"
+        in text
+    )
     assert "+1.0 (WordNet), +0.0 (PPDB), +2.0 (FrameNet) points (not tested)" in text
     assert "in chunks of 13 tokens" in text
     assert "after Holm over the 32 tests of the Table 2 family" in text
@@ -161,7 +164,9 @@ def test_sweeps_render_their_verdicts_and_families():
     assert "8 of 9 steps to the next dimension are significantly above the step before" in text
     assert "after Holm over the 18 tests of the dimension family" in text
     assert "1M 30.0 / 33.0 / 35.0 / 36.0" in text
-    assert "The paper (m = 50 / 100 / 200 / 300): WIKI1 46.4 / 50.1 / 53.4 / 54.2; WIKI5 49.4" in text
+    assert (
+        "The paper (m = 50 / 100 / 200 / 300): WIKI1 46.4 / 50.1 / 53.4 / 54.2; WIKI5 49.4" in text
+    )
     assert "+6.0 (1M), +8.0 (5M), +11.0 (25M) points (not tested" in text
     assert "**Data size (§5.4" in text and "replicated.**" in text.split("**Data size")[1]
     assert "5M against 1M: significantly above; 25M against 5M: significantly above" in text

@@ -187,8 +187,7 @@ def _sweeps(p0=0.05):
         for j, dim_noise in enumerate((3.0, 1.5, 0.5)):
             cell = {}
             for s in ("S", "T"):
-                pred = gold[s] + (data_noise + dim_noise) * noise[s] \
-                    + 0.3 * rng.standard_normal(n)
+                pred = gold[s] + (data_noise + dim_noise) * noise[s] + 0.3 * rng.standard_normal(n)
                 if i == 0 and j == 0 and s == "S":
                     pred[:30] = np.nan
                 cell[s] = _res(s, gold[s], pred)
@@ -266,8 +265,10 @@ def test_sweep_claims_follow_the_tests_not_the_averages():
     worse = _sweep_rec([[1, 0], [1, 1]], [[0, 1], [0, 0]], [1], [1])
     assert dimension_claim(worse).verdict == "not replicated"
     assert data_claim(worse).verdict == "not replicated"  # mixed step
-    assert dimension_claim(_sweep_rec([[1, 1], [1, 1]], [[0, 0], [0, 0]], [1], [0])).verdict \
+    assert (
+        dimension_claim(_sweep_rec([[1, 1], [1, 1]], [[0, 0], [0, 0]], [1], [0])).verdict
         == "replicated"
+    )
     assert dimension_claim({}) is None and data_claim({"sweep": None}) is None
 
 

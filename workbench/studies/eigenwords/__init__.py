@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from ._discussion import discussion_06
 from ._facts import facts_06
+from ._matched import common_mask, matched_table, restrict
 from ._result import PriorRecords, PriorResult, run_prior
 from ._run import (
     EIGEN,
@@ -41,7 +42,6 @@ from ._run import (
     run_prior_study,
     score_vectors,
 )
-from ._matched import common_mask, matched_table, restrict
 from ._settings import BUNDLED_CORPORA, LEXICONS, PAPER_WORDSIM, SIZES, PriorSettings, settings
 from ._sweeps import SweepRecords, Sweeps, corpus_prefix, run_sweeps, size_label, sweep_tests
 from ._tables import (

@@ -448,7 +448,7 @@ def facts_06(
     starts = seed_values(rec.get("eigen_avg_by_start", {}))
     spread = float(np.nanmax(starts) - np.nanmin(starts)) if starts.size > 1 else None
     sw = rec.get("sweep") or {}
-    dim_shapes = [(str(lab), curve_shape(row)) for lab, row in
+    dim_shapes: list[tuple[str, str]] = [(str(lab), curve_shape(row)) for lab, row in
                   zip(sw.get("sizes", []), sw.get("avg", []))]  # fmt: skip
     data_shape = curve_shape([row[-1] for row in sw["avg"]]) if sw else "n/a"
     dim_gains = [(str(lab), float(row[-1]) - float(row[0])) for lab, row in

@@ -115,11 +115,15 @@ class PriorSettings:
         for c in sizes:
             if isinstance(c, str):
                 if c not in BUNDLED_CORPORA:
-                    raise ValueError(f"sweep_corpora: {c!r} is not a bundled corpus "
-                                     f"({', '.join(BUNDLED_CORPORA)}) nor a fraction in (0, 1]")
+                    raise ValueError(
+                        f"sweep_corpora: {c!r} is not a bundled corpus "
+                        f"({', '.join(BUNDLED_CORPORA)}) nor a fraction in (0, 1]"
+                    )
             elif isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 < c <= 1:
-                raise ValueError(f"sweep_corpora: {c!r} is neither a bundled corpus name "
-                                 f"({', '.join(BUNDLED_CORPORA)}) nor a fraction in (0, 1]")
+                raise ValueError(
+                    f"sweep_corpora: {c!r} is neither a bundled corpus name "
+                    f"({', '.join(BUNDLED_CORPORA)}) nor a fraction in (0, 1]"
+                )
         if len(sizes) < 2:
             raise ValueError(f"sweep_corpora needs at least two data sizes, got {sizes!r}")
 
@@ -127,16 +131,25 @@ class PriorSettings:
         """One line: the corpus, the rating sets and the lexicons used (the bundled lexicons
         only for an English corpus)."""
         d = self.data.describe()
-        side = "" if self.data.side_views() else (
-            f"; bundled lexicons left out (they are English, the corpus is {d['language']!r})")
-        return (f"corpus {d['corpus']} ({d['corpus_format']}, {d['language']}); rating sets "
-                f"{', '.join(self.wordsim)}; lexicons {', '.join(self.lexicons) or 'none'}{side}")
+        side = (
+            ""
+            if self.data.side_views()
+            else (
+                f"; bundled lexicons left out (they are English, the corpus is {d['language']!r})"
+            )
+        )
+        return (
+            f"corpus {d['corpus']} ({d['corpus_format']}, {d['language']}); rating sets "
+            f"{', '.join(self.wordsim)}; lexicons {', '.join(self.lexicons) or 'none'}{side}"
+        )
 
 
 _DATA_FIELDS = set(DATA_PARAMETERS.values())
 
 
-def _split_overrides(overrides: Mapping[str, Any], cls: type) -> tuple[dict[str, Any], dict[str, Any]]:
+def _split_overrides(
+    overrides: Mapping[str, Any], cls: type
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """The data fields (:class:`DataChoice`) and the settings fields of ``overrides``; an unknown
     name raises, naming the allowed ones."""
     own = {f.name for f in fields(cls)} - {"size", "data"}
@@ -191,8 +204,9 @@ def settings(size: str, **overrides: Any) -> PriorSettings:
         },
         wordsim=data.wordsim_or(PAPER_WORDSIM),
         sweep_dims=(50, 100, 200, 300) if full else (10, 20, 40),
-        sweep_corpora=BUNDLED_CORPORA if full and not data.corpus else (
-            (0.04, 0.2, 1.0) if full else (0.25, 0.5, 1.0)),
+        sweep_corpora=BUNDLED_CORPORA
+        if full and not data.corpus
+        else ((0.04, 0.2, 1.0) if full else (0.25, 0.5, 1.0)),
         lexicons=lexicons,
         data=data,
     )

@@ -19,6 +19,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypedDict
 
 import numpy as np
@@ -122,11 +123,15 @@ class Sweeps:
     def labels(self) -> list[str]:
         return [size_label(s) for s in self.sizes]
 
+    @cached_property
+    def records(self) -> SweepRecords:
+        """:func:`sweep_tests` of these sweeps (computed once)."""
+        return sweep_tests(self)
+
     def table(self) -> pd.DataFrame:
         """Average Spearman x 100 on the matched pairs: rows the data sizes (label and tokens),
         columns the dimensions."""
-        t = sweep_tests(self)
-        avg = np.asarray(t["avg"], dtype=float)
+        avg = np.asarray(self.records["avg"], dtype=float)
         idx = pd.MultiIndex.from_arrays([self.labels, list(self.tokens)],
                                         names=["data", "tokens"])  # fmt: skip
         return pd.DataFrame(100 * avg, index=idx,
@@ -221,8 +226,10 @@ def run_sweeps(
     random_state: int = 0,
 ) -> Sweeps:
     """Eigen at every dimension of ``settings.sweep_dims`` on every data size of
-    ``settings.sweep_corpora``, scored on ``settings.wordsim``, one job per data size in
-    ``settings.n_jobs`` worker processes.
+    ``settings.sweep_corpora``, scored on ``settings.wordsim``, one job per data size: in
+    ``settings.n_jobs`` worker processes when a bundled corpus is loaded, in this process
+    (single-threaded) when every data size is a fraction of the run's corpus, whose jobs take
+    less than starting the workers would.
 
     A fraction is a prefix of ``encoded`` (:func:`corpus_prefix`; the fraction 1 reuses
     ``counts``), a bundled corpus name is loaded and encoded with ``words`` (the run's own
@@ -241,7 +248,8 @@ def run_sweeps(
                           window=settings.window, language=settings.data.language,
                           names=list(settings.wordsim), solver=solver,
                           random_state=random_state))  # fmt: skip
-    outs = run_jobs(_timed, calls, int(settings.n_jobs))
+    n_jobs = int(settings.n_jobs) if any(isinstance(c, str) for c in settings.sweep_corpora) else 1
+    outs = run_jobs(_timed, calls, n_jobs)
     tokens = tuple(int(t) for (t, _), _ in outs)
     grid = [row for (_, row), _ in outs]
     seconds = {f"sweep {size_label(s)}": float(sec) for s, (_, sec) in
