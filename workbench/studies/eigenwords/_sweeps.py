@@ -61,18 +61,19 @@ def corpus_prefix(encoded: EncodedCorpus, fraction: float) -> EncodedCorpus:
 
 
 def _cell_job(size: str | float, encoded: EncodedCorpus | None, counts: CooccurrenceCounts | None,
-              words: list[str], dims: list[int], window: int, language: str, names: list[str],
-              solver: str, random_state: int) -> tuple[int, list[dict[str, WordSimResult]]]:  # fmt: skip
-    """Eigen at every dimension of ``dims`` on one data size: ``counts`` when given, otherwise
-    the counts of ``encoded`` (a fraction) or of the bundled corpus ``size`` encoded with
-    ``words``. Returns the tokens counted and ``[{set: WordSimResult} per dimension]``; a
-    word the data size never saw gets no vector."""
+              n_tokens: int, words: list[str], dims: list[int], window: int, language: str,
+              names: list[str], solver: str,
+              random_state: int) -> tuple[int, list[dict[str, WordSimResult]]]:  # fmt: skip
+    """Eigen at every dimension of ``dims`` on one data size: ``counts`` (of ``n_tokens``
+    tokens) when given, otherwise the counts of ``encoded`` (a fraction) or of the bundled
+    corpus ``size`` encoded with ``words``. Returns the tokens counted and ``[{set:
+    WordSimResult} per dimension]``; a word the data size never saw gets no vector."""
     if counts is None:
         if encoded is None:
             corpus = load_corpus(str(size), language=language)
             encoded = encode_corpus(corpus, Vocabulary.from_words(words))
         counts = count_contexts(encoded, len(words), window=window)
-    n_tokens = int(encoded.n_tokens) if encoded is not None else -1
+        n_tokens = int(encoded.n_tokens)
     res = eigenwords_svd(counts, max(dims), solver=solver,  # type: ignore[arg-type]
                          random_state=random_state)  # fmt: skip
     seen = np.flatnonzero(np.asarray(counts.word_counts) > 0)
@@ -243,8 +244,8 @@ def run_sweeps(
         own = (size == 1.0 if not isinstance(size, str)
                else size == settings.corpus and settings.max_tokens is None)  # fmt: skip
         part = None if own or isinstance(size, str) else corpus_prefix(encoded, float(size))
-        calls.append(dict(size=size, encoded=encoded if own else part,
-                          counts=counts if own else None, words=words, dims=dims,
+        calls.append(dict(size=size, encoded=part, counts=counts if own else None,
+                          n_tokens=int(encoded.n_tokens), words=words, dims=dims,
                           window=settings.window, language=settings.data.language,
                           names=list(settings.wordsim), solver=solver,
                           random_state=random_state))  # fmt: skip
