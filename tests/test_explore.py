@@ -312,7 +312,7 @@ CFG_KW = dict(transform="identity", view_rank=6, n_components=3, random_state=0)
 
 def test_mvlsa_study_explorer_t_dropdown_and_messages():
     """Notebook 03: "all" is a real (non-blank) dropdown value; unknown queries and an empty
-    family selection give messages."""
+    family selection give messages; the output names the setting it shows."""
 
     vs, _, ratings = _planted()
     box = mvlsa_study_explorer(vs, mx.MVLSAConfig(**CFG_KW), queries=("w0", "nope"),
@@ -320,14 +320,13 @@ def test_mvlsa_study_explorer_t_dropdown_and_messages():
     w_n, w_t, w_m = box.children[0].children
     fams, queries, out = box.children[2], box.children[3], box.children[5]
     assert w_t.value == "all" and w_t.label == "all"  # a blank dropdown had value None
+    assert w_n.label == "Count"  # the paper's name, not the parameter value "identity"
     text = _texts(out)
-    assert text == "not in the vocabulary: 'nope'\n"
+    assert text.startswith("setting shown: n_j = Count, t = all, m = 3, r = 1e-08, v = 0, k = ")
+    assert text.endswith("view families: signal, noise\nnot in the vocabulary: 'nope'\n")
     tables = _tables(out)
-    assert (
-        len(tables) == 2
-        and "w0" in tables[0]["text/plain"]
-        and "Spearman" in tables[1]["text/plain"]
-    )
+    assert len(tables) == 2 and "w0" in tables[0]["text/html"]
+    assert "Spearman ρ × 100 (points)" in tables[1]["text/html"]
     w_t.value = 10
     w_t.value = "all"
     fams.value = ()
@@ -335,12 +334,69 @@ def test_mvlsa_study_explorer_t_dropdown_and_messages():
     fams.value = ("signal",)
     status = box.children[4].children[1]
     assert "press <b>fit</b>" in status.value
-    queries.value = "zzz"  # refits with the chosen families
-    assert _texts(out) == "not in the vocabulary: 'zzz'\n" and len(_tables(out)) == 1
-    assert status.value == "2 setting(s) fitted"
+    box.children[4].children[0].click()
+    assert "view families: signal\n" in _texts(out)
+    assert status.value == "fitted (2 setting(s) in the cache)"
+    queries.value = "zzz"
+    assert _texts(out).endswith("not in the vocabulary: 'zzz'\n") and len(_tables(out)) == 1
     box.children[1].children[1].value = len(vs.views)  # v = 3 > the 2 chosen views: a message
     box.children[4].children[0].click()
-    assert _texts(out).startswith("cannot fit this setting: ") and not _tables(out)
+    assert _texts(out) == (
+        "v (minimum support) = 3 is more than the 2 chosen views: no word can be observed in "
+        "more views than there are, so none would be kept; choose v <= 2.\n"
+    )
+    assert "min_view_support" not in _texts(out) and not _tables(out)
+
+
+def test_mvlsa_study_explorer_refits_only_on_the_button(monkeypatch):
+    """Notebook 03: a changed setting, query or k never fits; "fit" does (once per setting);
+    k and the queries re-render the fitted setting, and a k above the fit says so."""
+
+    import workbench.explore.mvlsa as explore_mvlsa
+
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return mx.fit_mvlsa(*args, **kwargs)
+
+    monkeypatch.setattr(explore_mvlsa, "fit_mvlsa", counted)
+    vs, _, ratings = _planted()
+    box = mvlsa_study_explorer(vs, mx.MVLSAConfig(**CFG_KW), queries=("w0",),
+                               view_ranks=(3, 6), top_ts=(10,), wordsim=(ratings,))  # fmt: skip
+    (w_n, w_t, w_m), (w_r, w_v, w_k) = box.children[0].children, box.children[1].children
+    fams, queries, buttons, out = box.children[2:]
+    fit, status = buttons.children
+    def fitted():
+        return len(calls)
+
+    assert fitted() == 1
+    for w, value in ((w_m, 6), (w_n, "log"), (w_t, 10), (w_r, 1.0), (w_v, 1)):
+        w.value = value
+    fams.value = ("signal",)
+    queries.value = "w1, w2"
+    w_k.value = 2
+    assert fitted() == 1 and "press <b>fit</b>" in status.value
+    text = _texts(out)
+    assert "m = 3" in text and "k = 2" in text and "w1" in _tables(out)[0]["text/html"]
+    fit.click()
+    assert fitted() == 2 and "m = 6, r = 1, v = 1" in _texts(out)
+    assert "n_j = Log: log(1 + count), t = 10" in _texts(out)
+    fit.click()
+    assert fitted() == 2  # cached
+    w_m.value, w_v.value, fams.value = 3, 0, ("noise",)  # one view of rank 3: k <= 3
+    fit.click()
+    w_k.value = 6
+    assert fitted() == 3 and "k = 3;" in _texts(out)
+    assert "k = 6 is more than allowed (this fit has 3 dimensions); showing k = 3." in _texts(out)
+    # every control carries a label and a tooltip
+    for w in (w_n, w_t, w_m, w_r, w_v, w_k, fams, queries, fit):
+        assert w.tooltip, w
+    assert [w.description for w in (w_n, w_t, w_m, w_r, w_v, w_k, fams, queries)] == [
+        "n_j (count transform)", "t (contexts kept)", "m (view rank)", "r (regularization)",
+        "v (minimum support)", "k (dimensions)", "view families", "query words",
+    ]  # fmt: skip
+    assert fams.rows == len(fams.options)  # every family visible, so is the selection
 
 
 def test_gcca_explorer_unknown_query():
