@@ -16,6 +16,7 @@ import pandas as pd
 
 from workbench.explore._output import (
     append_table,
+    append_text,
     default_test_set,
     describe,
     output_area,
@@ -166,7 +167,7 @@ def ablation_explorer(
             show_message(out, str(exc.args[0]))
             return
         out.outputs = ()
-        out.append_stdout(text + "\n")
+        append_text(out, text)
         append_table(out, readable_detail(table),
                      caption="per seed: scores and drop in points (ρ or accuracy × 100); "
                      "p two-sided, Holm over every cell of the seed's table")  # fmt: skip

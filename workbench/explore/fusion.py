@@ -23,6 +23,7 @@ from workbench.embeddings import WordVectors
 from workbench.evaluation import SystemEvaluation, evaluate_system
 from workbench.explore._output import (
     append_table,
+    append_text,
     default_test_set,
     describe,
     output_area,
@@ -267,9 +268,9 @@ def fusion_explorer(
         rows = cast(pd.DataFrame, table.xs(w_set.value, level="test set"))
         out.outputs = ()
         fused = float(rows["fused score"].iloc[0])
-        out.append_stdout(f"fusion of {' + '.join(parts)} on {w_set.value}: "
-                          f"{pts(fused / 100)} points; against each part (Holm over every part "
-                          f"x test set of this fusion):\n")  # fmt: skip
+        append_text(out, f"fusion of {' + '.join(parts)} on {w_set.value}: "
+                         f"{pts(fused / 100)} points; against each part (Holm over every part "
+                         f"x test set of this fusion):")  # fmt: skip
         append_table(out, readable_rows(rows),
                      caption="scores and gains in points (ρ or accuracy × 100); p two-sided")  # fmt: skip
 

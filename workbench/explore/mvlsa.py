@@ -20,6 +20,7 @@ import pandas as pd
 from workbench.explore._output import (
     append_query_notes,
     append_table,
+    append_text,
     clamp_note,
     describe,
     output_area,
@@ -207,7 +208,7 @@ def mvlsa_study_explorer(
         table, scores = ex.report(known, n_components=k, topn=topn, families=families,
                                   **settings)  # fmt: skip
         out.outputs = ()
-        out.append_stdout(describe_setting(settings, families, k) + "\n")
+        append_text(out, describe_setting(settings, families, k))
         if w_k.value > width:
             out.append_stdout(clamp_note("k", w_k.value, width,
                                          f"this fit has {width} dimensions") + "\n")  # fmt: skip
