@@ -30,7 +30,7 @@ from workbench.explore._output import (
 from workbench.explore.ablation import ablation_detail, ablation_explorer, readable_detail
 from workbench.explore.eigenwords import default_word, prior_knowledge_explorer
 from workbench.explore.fusion import FusionExplorer, fusion_explorer, readable_rows
-from workbench.explore.gcca import mvlsa_explorer
+from workbench.explore.gcca import fit_error_note, mvlsa_explorer, support_note
 from workbench.explore.mvlsa import mvlsa_study_explorer
 from workbench.explore.senses import component_browser, word_inspector
 from workbench.explore.significance import comparison_explorer, mrds_calculator
@@ -425,6 +425,16 @@ def test_gcca_explorer_unknown_query():
     assert w_rw.value == "none" and w_rw.label == "K only"  # not a blank dropdown
     out = box.children[-1]
     assert _shown(out) == "not in the vocabulary: 'nope'\n" and len(_tables(out)) == 1
+
+
+def test_explorers_name_v_as_the_reader_knows_it():
+    """The minimum support is "v" in the explorers, never the estimator's min_view_support."""
+    err = ValueError("no row is observed in at least min_view_support=3 views")
+    assert (
+        fit_error_note(err) == "cannot fit this setting: no row is observed in at least v = 3 views"
+    )
+    assert support_note(3, 3) is None
+    assert support_note(4, 3).startswith("v (minimum support) = 4 is more than the 3 chosen views")
 
 
 @pytest.fixture(scope="module")
