@@ -6,6 +6,8 @@ tables they show can be checked in plain Python.
 
 from __future__ import annotations
 
+from html import escape as html_escape
+
 import ipywidgets as widgets
 import numpy as np
 import pandas as pd
@@ -25,10 +27,10 @@ from workbench.explore._output import (
     split_queries,
     word_missing,
 )
-from workbench.explore.ablation import ablation_detail, ablation_explorer
+from workbench.explore.ablation import ablation_detail, ablation_explorer, readable_detail
 from workbench.explore.eigenwords import default_word, prior_knowledge_explorer
-from workbench.explore.fusion import FusionExplorer, fusion_explorer
-from workbench.explore.gcca import mvlsa_explorer
+from workbench.explore.fusion import FusionExplorer, fusion_explorer, readable_rows
+from workbench.explore.gcca import fit_error_note, mvlsa_explorer, support_note
 from workbench.explore.mvlsa import mvlsa_study_explorer
 from workbench.explore.senses import component_browser, word_inspector
 from workbench.explore.significance import comparison_explorer, mrds_calculator
@@ -38,6 +40,7 @@ from workbench.lexicons import LexiconGraph
 from workbench.rpca import difference_matrix, ex_rpca, pca
 from workbench.senses import SenseNeighbours
 from workbench.studies import mvlsa as mx
+from workbench.templating import pvalue
 from workbench.views import View, Vocabulary
 
 
@@ -45,8 +48,22 @@ def _texts(out) -> str:
     return "".join(o["text"] for o in out.outputs if o["output_type"] == "stream")
 
 
+def _is_prose(o) -> bool:
+    html = o.get("data", {}).get("text/html", "")
+    return o["output_type"] == "display_data" and html.startswith("<p>") and "<table" not in html
+
+
 def _tables(out) -> list[dict]:
-    return [o["data"] for o in out.outputs if o["output_type"] == "display_data"]
+    return [
+        o["data"] for o in out.outputs if o["output_type"] == "display_data" and not _is_prose(o)
+    ]
+
+
+def _shown(out) -> str:
+    """The text lines of ``out`` in order: its stream text and its paragraphs (``append_text``,
+    one per line)."""
+    return "".join(o["text"] if o["output_type"] == "stream" else o["data"]["text/plain"] + "\n"
+                   for o in out.outputs if o["output_type"] == "stream" or _is_prose(o))  # fmt: skip
 
 
 def _body_rows(html: str) -> int:
@@ -354,7 +371,7 @@ CFG_KW = dict(transform="identity", view_rank=6, n_components=3, random_state=0)
 
 def test_mvlsa_study_explorer_t_dropdown_and_messages():
     """Notebook 03: "all" is a real (non-blank) dropdown value; unknown queries and an empty
-    family selection give messages."""
+    family selection give messages; the output names the setting it shows."""
 
     vs, _, ratings = _planted()
     box = mvlsa_study_explorer(vs, mx.MVLSAConfig(**CFG_KW), queries=("w0", "nope"),
@@ -362,27 +379,84 @@ def test_mvlsa_study_explorer_t_dropdown_and_messages():
     w_n, w_t, w_m = box.children[0].children
     fams, queries, out = box.children[2], box.children[3], box.children[5]
     assert w_t.value == "all" and w_t.label == "all"  # a blank dropdown had value None
-    text = _texts(out)
-    assert text == "not in the vocabulary: 'nope'\n"
+    assert w_n.label == "Count"  # the paper's name, not the parameter value "identity"
+    text = _shown(out)
+    assert text.startswith("setting shown: n_j = Count, t = all, m = 3, r = 1e-08, v = 0, k = ")
+    assert text.endswith("view families: signal, noise\nnot in the vocabulary: 'nope'\n")
     tables = _tables(out)
-    assert (
-        len(tables) == 2
-        and "w0" in tables[0]["text/plain"]
-        and "Spearman" in tables[1]["text/plain"]
-    )
+    assert len(tables) == 2 and "w0" in tables[0]["text/html"]
+    assert "Spearman ρ × 100 (points)" in tables[1]["text/html"]
     w_t.value = 10
     w_t.value = "all"
     fams.value = ()
-    assert _texts(out) == "select at least one view family\n" and not _tables(out)
+    assert _shown(out) == "select at least one view family\n" and not _tables(out)
     fams.value = ("signal",)
     status = box.children[4].children[1]
     assert "press <b>fit</b>" in status.value
-    queries.value = "zzz"  # refits with the chosen families
-    assert _texts(out) == "not in the vocabulary: 'zzz'\n" and len(_tables(out)) == 1
-    assert status.value == "2 setting(s) fitted"
+    box.children[4].children[0].click()
+    assert "view families: signal\n" in _shown(out)
+    assert status.value == "fitted (2 setting(s) in the cache)"
+    queries.value = "zzz"
+    assert _shown(out).endswith("not in the vocabulary: 'zzz'\n") and len(_tables(out)) == 1
     box.children[1].children[1].value = len(vs.views)  # v = 3 > the 2 chosen views: a message
     box.children[4].children[0].click()
-    assert _texts(out).startswith("cannot fit this setting: ") and not _tables(out)
+    assert _shown(out) == (
+        "v (minimum support) = 3 is more than the 2 chosen views: no word can be observed in "
+        "more views than there are, so none would be kept; choose v <= 2.\n"
+    )
+    assert "min_view_support" not in _shown(out) and not _tables(out)
+
+
+def test_mvlsa_study_explorer_refits_only_on_the_button(monkeypatch):
+    """Notebook 03: a changed setting, query or k never fits; "fit" does (once per setting);
+    k and the queries re-render the fitted setting, and a k above the fit says so."""
+
+    import workbench.explore.mvlsa as explore_mvlsa
+
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return mx.fit_mvlsa(*args, **kwargs)
+
+    monkeypatch.setattr(explore_mvlsa, "fit_mvlsa", counted)
+    vs, _, ratings = _planted()
+    box = mvlsa_study_explorer(vs, mx.MVLSAConfig(**CFG_KW), queries=("w0",),
+                               view_ranks=(3, 6), top_ts=(10,), wordsim=(ratings,))  # fmt: skip
+    (w_n, w_t, w_m), (w_r, w_v, w_k) = box.children[0].children, box.children[1].children
+    fams, queries, buttons, out = box.children[2:]
+    fit, status = buttons.children
+
+    def fitted():
+        return len(calls)
+
+    assert fitted() == 1
+    for w, value in ((w_m, 6), (w_n, "log"), (w_t, 10), (w_r, 1.0), (w_v, 1)):
+        w.value = value
+    fams.value = ("signal",)
+    queries.value = "w1, w2"
+    w_k.value = 2
+    assert fitted() == 1 and "press <b>fit</b>" in status.value
+    text = _shown(out)
+    assert "m = 3" in text and "k = 2" in text and "w1" in _tables(out)[0]["text/html"]
+    fit.click()
+    assert fitted() == 2 and "m = 6, r = 1, v = 1" in _shown(out)
+    assert "n_j = Log: log(1 + count), t = 10" in _shown(out)
+    fit.click()
+    assert fitted() == 2  # cached
+    w_m.value, w_v.value, fams.value = 3, 0, ("noise",)  # one view of rank 3: k <= 3
+    fit.click()
+    w_k.value = 6
+    assert fitted() == 3 and "k = 3;" in _shown(out)
+    assert "k = 6 is more than allowed (this fit has 3 dimensions); showing k = 3." in _shown(out)
+    # every control carries a label and a tooltip
+    for w in (w_n, w_t, w_m, w_r, w_v, w_k, fams, queries, fit):
+        assert w.tooltip, w
+    assert [w.description for w in (w_n, w_t, w_m, w_r, w_v, w_k, fams, queries)] == [
+        "n_j (count transform)", "t (contexts kept)", "m (view rank)", "r (regularization)",
+        "v (minimum support)", "k (dimensions)", "view families", "query words",
+    ]  # fmt: skip
+    assert fams.rows == len(fams.options)  # every family visible, so is the selection
 
 
 def test_gcca_explorer_unknown_query():
@@ -392,7 +466,17 @@ def test_gcca_explorer_unknown_query():
     w_rw = box.children[1].children[0]
     assert w_rw.value == "none" and w_rw.label == "K only"  # not a blank dropdown
     out = box.children[-1]
-    assert _texts(out) == "not in the vocabulary: 'nope'\n" and len(_tables(out)) == 1
+    assert _shown(out) == "not in the vocabulary: 'nope'\n" and len(_tables(out)) == 1
+
+
+def test_explorers_name_v_as_the_reader_knows_it():
+    """The minimum support is "v" in the explorers, never the estimator's min_view_support."""
+    err = ValueError("no row is observed in at least min_view_support=3 views")
+    assert (
+        fit_error_note(err) == "cannot fit this setting: no row is observed in at least v = 3 views"
+    )
+    assert support_note(3, 3) is None
+    assert support_note(4, 3).startswith("v (minimum support) = 4 is more than the 3 chosen views")
 
 
 @pytest.fixture(scope="module")
@@ -421,19 +505,41 @@ def test_ablation_detail(ablation):
 
 
 def test_ablation_explorer(ablation):
-    """Notebook 04: choose the removed family and the rating set; see the drop and its test."""
+    """Notebook 04: choose the removed family and the rating set; see the drop and its test,
+    in points and with p-values in one format; every control labelled."""
 
     box = ablation_explorer(ablation)
     (w_rem, w_set), out = box.children[0].children, box.children[1]
     assert (w_rem.value, w_set.value) == ("!signal", "MEN")  # a meaningful default
     assert w_rem.label == "!signal (signal)"
-    assert _texts(out).startswith("!signal (removes signal) on MEN: drop +")
+    assert (w_rem.description, w_set.description) == ("views removed", "test set")
+    assert w_rem.tooltip and w_set.tooltip
+    assert _shown(out).startswith("!signal (removes signal) on MEN: drop +")
+    assert out.outputs[0]["data"]["text/html"].startswith("<p>")  # wraps between words
     (table,) = _tables(out)
-    assert "p (Holm)" in table["text/plain"] and "<table" in table["text/html"]
+    html = table["text/html"]
+    assert "<table" in html and "p (Holm)" in html and "in points" in html
+    _, raw = ablation_detail(ablation, "!signal", "MEN")
+    for _, row in raw.iterrows():
+        assert f"<td>{row['All views']:.1f}</td>" in html
+        assert f"<td>{row['drop (points)']:+.1f}</td>" in html
+        assert f"<td>{html_escape(pvalue(row['p (Holm)']))}</td>" in html
+    assert "<td>yes</td>" in html and "True" not in html
     w_rem.value = "!noise"
-    assert _texts(out).startswith("!noise (removes noise) on MEN: drop ")
+    assert _shown(out).startswith("!noise (removes noise) on MEN: drop ")
     assert len(_tables(out)) == 1  # replaced, not appended
-    assert out.layout.max_height
+    assert not out.layout.max_height  # grows with its content
+
+
+def test_readable_detail_formats_points_and_p_values():
+    raw = pd.DataFrame({"All views": [52.84], "without (!x)": [31.2], "drop (points)": [21.64],
+                        "p": [0.0004], "p (Holm)": [0.04412], "significant": [True]},
+                       index=pd.Index([0], name="seed"))  # fmt: skip
+    text = readable_detail(raw)
+    assert text.loc[0].tolist() == ["52.8", "31.2", "+21.6", "< 0.001", "0.044", "yes"]
+    assert (
+        readable_detail(raw.assign(**{"drop (points)": [np.nan]})).loc[0, "drop (points)"] == "n/a"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -484,15 +590,32 @@ def test_fusion_explorer_widget(fusion):
     )
     out = box.children[1]
     assert parts.value == ("MVLSA (all views)", "GloVe", "WSG") and w_set.value == "MEN"
-    assert _texts(out).startswith("fusion of MVLSA (all views) + GloVe + WSG on MEN: ")
+    assert parts.rows == len(parts.options)  # every system and the selection visible
+    assert (parts.description, w_set.description) == ("systems to fuse", "test set")
+    assert parts.tooltip and w_set.tooltip and w_fuse.tooltip
+    fused = 100 * res.scores.loc["MEN", "MV-G-WSG"]
+    assert _shown(out) == (
+        f"fusion of MVLSA (all views) + GloVe + WSG on MEN: {fused:.1f} points; against each part "
+        "(Holm over every part x test set of this fusion):\n"
+    )
     (table,) = _tables(out)
-    assert all(p in table["text/plain"] for p in ("MVLSA (all views)", "GloVe", "WSG"))
+    html = table["text/html"]
+    assert all(p in html for p in ("MVLSA (all views)", "GloVe", "WSG"))
+    gain = 100 * res.gains.loc["MEN", "G-WSG Gain"]
+    assert f"<td>{gain:+.1f}</td>" in html and "True" not in html and "False" not in html
     parts.value = ("GloVe",)
-    assert _texts(out) == "choose at least two systems to fuse\n" and not _tables(out)
+    assert _shown(out) == "choose at least two systems to fuse\n" and not _tables(out)
     w_fuse.click()
-    assert _texts(out) == "choose at least two systems to fuse\n"
+    assert _shown(out) == "choose at least two systems to fuse\n"
     parts.value = ("GloVe", "noise")
-    assert _texts(out).startswith("press fuse") and not _tables(out)  # no stale result
+    assert _shown(out).startswith("press fuse") and not _tables(out)  # no stale result
     w_fuse.click()
-    assert _texts(out).startswith("fusion of GloVe + noise on MEN: ")
+    assert _shown(out).startswith("fusion of GloVe + noise on MEN: ")
     assert "2 fusion(s)" in status.value and len(_tables(out)) == 1
+
+
+def test_readable_rows_formats_points_and_p_values():
+    rows = pd.DataFrame({"part score": [26.34], "fused score": [37.5], "gain (points)": [11.25],
+                         "p": [0.0314], "p (Holm)": [0.00012], "significant": [True]},
+                        index=pd.Index(["GloVe"], name="part"))  # fmt: skip
+    assert readable_rows(rows).loc["GloVe"].tolist() == ["26.3", "+11.2", "0.031", "< 0.001", "yes"]

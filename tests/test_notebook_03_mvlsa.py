@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -84,6 +86,18 @@ def test_notebook_03_mvlsa(run_notebook):
     assert {t["seed"] for t in vs_ppmi["tests"]} == {0, 1}
     assert math.isfinite(rec["mrds_dev_men"]) and 0 < rec["mrds_dev_men"] < 0.3
     assert rec["n_factorizations"] > 0
+    # the tuned MVLSA's accuracy certificate (MVLSA.accuracy_), degrees: 90 = not certified
+    assert isinstance(rec["certificate_angle_bound"], float)
+    assert 0 <= rec["certificate_angle_bound"] <= 90
+
+
+def test_notebook_03_shows_the_certificate_and_scores_in_points():
+    """The certificate line follows the tuned configuration; path and claims tables in points."""
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "03_mvlsa.ipynb").read_text())
+    code = "\n".join(c["source"] for c in nb["cells"] if c["cell_type"] == "code")
+    assert "display(Markdown(mvlsa.certificate_note(result.certificate.angle_bound)))" in code
+    assert 'path["dev mean"].map(pts)' in code and "claims.table[c].map(pts)" in code
+    assert ".style.format(" not in code
 
 
 _TIMINGS = ("seconds", "elapsed")

@@ -28,6 +28,7 @@ __all__ = [
     "append_display",
     "append_query_notes",
     "append_table",
+    "append_text",
     "clamp_note",
     "default_test_set",
     "describe",
@@ -107,6 +108,18 @@ def append_table(
         {
             "output_type": "display_data",
             "data": {"text/html": "".join(parts), "text/plain": caption or ""},
+            "metadata": {},
+        },
+    )
+
+
+def append_text(out: widgets.Output, text: str) -> None:
+    """Append ``text`` to ``out`` as a paragraph that wraps between words (a stream line is
+    wrapped anywhere, which can break a word such as a test set's name across two lines)."""
+    out.outputs += (
+        {
+            "output_type": "display_data",
+            "data": {"text/html": f"<p>{html.escape(text)}</p>", "text/plain": text},
             "metadata": {},
         },
     )

@@ -62,6 +62,7 @@ from workbench.studies.mvlsa._baselines import (
     corpus_baselines,
     corpus_baselines_seeds,
 )
+from workbench.studies.mvlsa._certificate import certificate_note, choice_certificate
 from workbench.studies.mvlsa._claims import CLAIM_STATUSES, PathClaims, path_claims
 from workbench.studies.mvlsa._comparison import (
     SeedComparison,
@@ -191,6 +192,8 @@ __all__ = [
     "PathClaims",
     "CLAIM_STATUSES",
     "run_mvlsa",
+    "certificate_note",
+    "choice_certificate",
     "MVLSARun",
     "MVLSARecords",
     "run_ablation",

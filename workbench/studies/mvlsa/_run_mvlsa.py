@@ -15,8 +15,10 @@ import pandas as pd
 
 from workbench._validation import check_int
 from workbench.evaluation import evaluate_system
+from workbench.gcca import AccuracyCertificate
 from workbench.records import to_jsonable
 from workbench.studies.mvlsa._baselines import CorpusBaselines, corpus_baselines_seeds
+from workbench.studies.mvlsa._certificate import choice_certificate
 from workbench.studies.mvlsa._claims import CLAIM_TEST, PathClaims, path_claims
 from workbench.studies.mvlsa._comparison import SeedComparison, seed_comparison
 from workbench.studies.mvlsa._factors import FactorStore
@@ -74,6 +76,7 @@ class MVLSARecords(TypedDict):
     claims_test: str
     claims_family_size: int
     n_factorizations: int
+    certificate_angle_bound: float | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,6 +109,9 @@ class MVLSARun:
         The paper's claims tested on the dev halves.
     n_factorizations : int
         View factorizations computed (the store's count at the end of the run).
+    certificate : AccuracyCertificate or None
+        ``MVLSA.accuracy_`` of an MVLSA fit of the tuned configuration (first seed; see
+        :func:`workbench.studies.mvlsa.choice_certificate`); None when not computed.
     """
 
     view_set: ViewSet
@@ -119,6 +125,7 @@ class MVLSARun:
     n_factorizations: int
     mrds_set: str = "MEN dev"
     settings: StudySettings | None = None
+    certificate: AccuracyCertificate | None = None
 
     @property
     def view_counts(self) -> pd.Series:
@@ -197,6 +204,10 @@ class MVLSARun:
             "claims_test": CLAIM_TEST,
             "claims_family_size": self.claims.family_size,
             "n_factorizations": self.n_factorizations,
+            # degrees, 3 significant digits (90: not certified; None: not computed)
+            "certificate_angle_bound": None
+            if self.certificate is None
+            else float(f"{self.certificate.angle_bound:.3g}"),
         }
         return cast(MVLSARecords, to_jsonable(values))
 
@@ -275,4 +286,4 @@ def run_mvlsa(
     )
     return MVLSARun(view_set, seeds, baselines, tuning, float(mrds.iloc[0]), comparison,
                     corpus_vs_ppmi, path_claims(tuning), store.n_computed, band_label,
-                    settings)  # fmt: skip
+                    settings, choice_certificate(view_set, tuning.best))  # fmt: skip

@@ -497,7 +497,8 @@ def tuning_path(
     current = start
     out: list[TuningStep] = []
     choices = [start]
-    bar = tqdm(total=sum(len(c) for _, c in steps), desc="tuning path", disable=progress is False)
+    bar = tqdm(total=sum(len(c) for _, c in steps), desc="tuning path", disable=progress is False,
+               leave=False)  # fmt: skip
     for factor, candidates in steps:
         t0 = time.perf_counter()
         options = {label: change(current) for label, change in candidates.items()}
