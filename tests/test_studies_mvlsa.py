@@ -304,7 +304,9 @@ def test_table9_columns_as_the_paper_defines_them(planted):
     rng = np.random.default_rng(2)
     # GloVe carries the planted factors, WSG is pure noise: their fusion alone is weaker than
     # MVLSA over the signal views, so it cannot contain MVLSA (all views)
-    glove = WordVectors(vs.words, z @ rng.standard_normal((3, 6)) + 1.5 * rng.standard_normal((N, 6)))
+    glove = WordVectors(
+        vs.words, z @ rng.standard_normal((3, 6)) + 1.5 * rng.standard_normal((N, 6))
+    )
     wsg = WordVectors(vs.words, rng.standard_normal((N, 6)))
     res = mx.fusion_study(vs, CFG, glove=glove, wsg=wsg, corpus_families=("noise",),
                           wordsim=[ratings], analogies=False)  # fmt: skip
