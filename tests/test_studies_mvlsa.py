@@ -367,3 +367,99 @@ def test_study_explorer_widget_builds(planted):
     status = w.children[4].children[1]
     w.children[1].children[1].value = len(vs.views)  # v = all views: still fits (every row is observed)
     assert "cannot fit" not in status.value
+
+
+# ----------------------------------------------------------------------------- comparisons
+
+
+def test_pair_weighted_mean():
+    """Each set counts by its pairs; NaN scores and empty sets are left out."""
+    scores = pd.Series({"MC": 0.9, "MEN": 0.3, "RW": np.nan, "EMPTY": 0.5})
+    pairs = pd.Series({"MC": 30, "MEN": 1000, "RW": 500, "EMPTY": 0})
+    assert mx.pair_weighted_mean(scores, pairs) == pytest.approx((30 * 0.9 + 1000 * 0.3) / 1030)
+    # the unweighted mean of the same sets gives the 30-pair set as much say as MEN
+    assert scores[["MC", "MEN"]].mean() == pytest.approx(0.6)
+    assert np.isnan(mx.pair_weighted_mean(pd.Series({"A": np.nan}), pd.Series({"A": 3})))
+    with pytest.raises(ValueError, match=r"no count for the test sets \['MEN'\]"):
+        mx.pair_weighted_mean(scores, pairs.drop("MEN"))
+    with pytest.raises(ValueError, match="finite counts >= 0"):
+        mx.pair_weighted_mean(scores, pairs.replace(30, -1))
+    with pytest.raises(TypeError, match="pandas Series"):
+        mx.pair_weighted_mean(scores.to_dict(), pairs)
+
+
+def test_comparison_gives_pair_weighted_means_and_pair_counts(planted):
+    vs, z, ratings = planted
+    rng = np.random.default_rng(3)
+    good = WordVectors(vs.words, z + 0.5 * rng.standard_normal(z.shape))
+    noise = WordVectors(vs.words, rng.standard_normal(z.shape))
+    small = ratings.iloc[:60].copy()
+    small.attrs["name"] = "SMALL"
+    systems = {s: {"good": good, "noise": WordVectors(vs.words, noise.vectors + s)} for s in (0, 1)}
+    cmp = mx.seed_comparison(systems, reference="good", names=[ratings, small])
+    first = cmp.per_seed[0]
+    n = first.n_scored["good"]
+    expect = (n["PLANTED"] * first.scores.loc["PLANTED", "good"]
+              + n["SMALL"] * first.scores.loc["SMALL", "good"]) / n.sum()  # fmt: skip
+    assert first.pair_weighted["good"] == pytest.approx(expect)
+    halves = [len(t) for t in mx.split_wordsim([ratings, small], "test")]  # the test halves
+    assert first.pairs.to_dict() == {"PLANTED": halves[0], "SMALL": halves[1]} and halves[1] < 60
+    table = cmp.table()
+    assert list(table.index) == ["PLANTED", "SMALL", "mean", "mean (pair-weighted)"]
+    assert table.loc["SMALL", "pairs"] == str(halves[1])
+    assert cmp.family_size == 2  # one other system x two sets
+    rec = cmp.records()
+    assert rec["family_size"] == 2 and rec["pairs"]["SMALL"] == halves[1]
+    assert rec["mean_pair_weighted"]["good"] == pytest.approx(first.pair_weighted["good"])
+    assert rec["wins"]["noise"]["better, every seed"] >= 1
+
+
+def _lexicon_view_set():
+    """Six words; a word x word PPDB-like view (a-b) and a word x group FrameNet-like view
+    ({c, d, e} share a frame); a corpus view that is not a lexicon."""
+    words = ["a", "b", "c", "d", "e", "f"]
+    vocab = Vocabulary.from_words(words)
+    ppdb = sp.csr_array(([1.0], ([0], [1])), shape=(6, 6))
+    frames = sp.csr_array(np.array([[0], [0], [1], [1], [1], [0]], float))
+    corpus = sp.csr_array(np.ones((6, 2)))
+    views = (
+        View("ppdb", ppdb, tuple(words), np.diff(ppdb.indptr) > 0, "ppdb", vocab),
+        View("framenet", frames, ("frame",), np.diff(frames.indptr) > 0, "framenet", vocab),
+        View("off1", corpus, ("x", "y"), np.ones(6, bool), "positional", vocab),
+    )
+    return mx.ViewSet(vocab, views, {"n_tokens": 0})
+
+
+def test_lexicon_graph_is_the_lexicon_views_word_graph():
+    vs = _lexicon_view_set()
+    assert mx.lexicon_families(vs) == ["ppdb", "framenet"]
+    g = mx.lexicon_graph(vs).toarray()
+    expect = np.zeros((6, 6))
+    for i, j in [(0, 1), (2, 3), (2, 4), (3, 4)]:
+        expect[i, j] = expect[j, i] = 1
+    np.testing.assert_array_equal(g, expect)  # symmetric, 0/1, no self-loops; f isolated
+    np.testing.assert_array_equal(mx.lexicon_graph(vs, ["ppdb"]).toarray()[2:], 0)
+    with pytest.raises(ValueError, match="not lexicon view families"):
+        mx.lexicon_graph(vs, ["positional"])
+
+
+def test_retrofitted_baselines_use_the_same_lexicons():
+    """Retrofitting along the lexicon views' graph (Faruqui et al. 2015's update, alpha = 1,
+    beta = 1/degree) pulls linked words together and leaves words without a neighbour alone."""
+    from workbench.retrofit import retrofit
+
+    vs = _lexicon_view_set()
+    rng = np.random.default_rng(0)
+    # a baseline that lacks the word "d" (as GloVe lacks words without co-occurrence)
+    words = ["a", "b", "c", "e", "f"]
+    vec = WordVectors(words, rng.standard_normal((5, 4)))
+    out = mx.retrofitted(vec, mx.lexicon_graph(vs), vs.words)
+    assert out.words == words
+    np.testing.assert_array_equal(out.vectors[4], vec.vectors[4])  # f: no lexicon neighbour
+    # the same as retrofitting to the lexicon as a {word: neighbours} mapping
+    lexicon = {"a": ["b"], "b": ["a"], "c": ["d", "e"], "d": ["c", "e"], "e": ["c", "d"]}
+    np.testing.assert_allclose(out.vectors, retrofit(vec, lexicon).vectors)
+    before = np.linalg.norm(vec.vectors[0] - vec.vectors[1])
+    assert np.linalg.norm(out.vectors[0] - out.vectors[1]) < before
+    with pytest.raises(ValueError, match="expected"):
+        mx.retrofitted(vec, sp.csr_array((3, 3)), vs.words)
