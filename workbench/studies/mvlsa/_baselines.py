@@ -263,20 +263,24 @@ class CorpusBaselines:
     glove_tuning: GloveTuning | None = None
 
     @property
-    def glove_stopped_by(self) -> str:
-        """What ended GloVe's fit: ``"tolerance"`` (the loss flattened) or ``"epoch cap"``."""
-        cfg = self.settings["GloVe"]
-        by = baselines.glove_stop(self.glove_loss, cfg.get("tol"), int(cfg.get("epochs", 25)))
+    def glove_stopped_by(self) -> str | None:
+        """What ended GloVe's fit: ``"tolerance"`` (the loss flattened) or ``"epoch cap"``; None
+        without a loss history."""
+        cfg = self.settings.get("GloVe", {})
+        loss = np.asarray(self.glove_loss, dtype=float)
+        if not loss.size:
+            return None
+        by = baselines.glove_stop(loss, cfg.get("tol"), int(cfg.get("epochs", loss.size)))
         return "tolerance" if by == "tolerance" else "epoch cap"
 
     def glove_stop(self) -> dict[str, Any]:
         """GloVe's stopping: ``stopped_by``, ``epochs`` run, the ``tol`` and the cap
         ``max_epochs`` it ran with and the ``last_change`` (relative fall of the loss in its last
         epoch)."""
-        cfg, loss = self.settings["GloVe"], np.asarray(self.glove_loss, dtype=float)
+        cfg, loss = self.settings.get("GloVe", {}), np.asarray(self.glove_loss, dtype=float)
         last = float((loss[-2] - loss[-1]) / loss[-2]) if loss.size > 1 and loss[-2] > 0 else None
         return {"stopped_by": self.glove_stopped_by, "epochs": int(loss.size),
-                "tol": cfg.get("tol"), "max_epochs": int(cfg.get("epochs", 25)),
+                "tol": cfg.get("tol"), "max_epochs": int(cfg.get("epochs", loss.size)),
                 "last_change": last}  # fmt: skip
 
 

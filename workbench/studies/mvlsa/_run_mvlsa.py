@@ -63,7 +63,7 @@ class MVLSARecords(TypedDict):
     glove_loss: list[float]
     glove_loss_per_seed: dict[str, list[float]]
     glove_stop: dict[str, Any]
-    glove_stop_per_seed: dict[str, str]
+    glove_stop_per_seed: dict[str, str | None]
     glove_tuning: dict[str, Any]
     tuning_path: dict[str, dict[str, Any]]
     tuning_order: list[str]
