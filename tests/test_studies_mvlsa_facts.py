@@ -10,7 +10,6 @@ import copy
 import dataclasses
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from workbench.records import roundtrip
