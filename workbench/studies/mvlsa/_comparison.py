@@ -119,7 +119,9 @@ def test_comparison(
     alpha: float = 0.05,
 ) -> TestComparison:
     """Score every system on the *test* parts of the rating sets and test ``reference`` against
-    each other system (Williams' t, Holm over all the comparisons)."""
+    each other system (:data:`COMPARISON_TEST`: Williams' t, Holm over all the comparisons of
+    the table); the means over the sets are given unweighted (the ``mean`` row) and weighted by
+    the pairs each system scores (``pair_weighted``)."""
     if not isinstance(systems, Mapping):
         raise TypeError(
             f"systems must be a mapping {{name: vectors}}, got {type(systems).__name__}"
