@@ -3,7 +3,7 @@ records by a named pure function whose docstring states its rule.
 
 Built on :mod:`workbench.studies.facts`: *significant* is a p-value below 5 % after the Holm
 correction each record names (the sets of one path step; every comparison of a seed's test
-table; every cell of a seed's Table 8; every gain cell of a seed's Table 9; every per-set test
+table, or of one like-for-like comparison table; every cell of a seed's Table 8; every gain cell of a seed's Table 9; every per-set test
 of the paper's claims); *in every seed / in k of n seeds* is a :class:`SeedCount`; a difference
 that is not significant is *no detectable difference*; a finding present in one run only is
 *not comparable* between data sizes (:func:`size_comparison`). Means without a test are only
