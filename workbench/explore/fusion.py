@@ -38,7 +38,7 @@ from workbench.views import Vocabulary, embedding_view
 __all__ = ["DEFAULT_PARTS", "FusionExplorer", "fusion_explorer", "readable_rows"]
 
 #: The parts of the paper's MV-G-WSG (the explorer's initial choice when all are present).
-DEFAULT_PARTS = ("MVLSA (all views)", "GloVe", "WSG")
+DEFAULT_PARTS = ("GloVe", "WSG")
 
 
 class FusionExplorer:

@@ -3,7 +3,7 @@ records by a named pure function whose docstring states its rule.
 
 Built on :mod:`workbench.studies.facts`: *significant* is a p-value below 5 % after the Holm
 correction each record names (the sets of one path step; every comparison of a seed's test
-table; every cell of a seed's Table 8; every gain cell of a seed's Table 9; every per-set test
+table, or of one like-for-like comparison table; every cell of a seed's Table 8; every gain cell of a seed's Table 9; every per-set test
 of the paper's claims); *in every seed / in k of n seeds* is a :class:`SeedCount`; a difference
 that is not significant is *no detectable difference*; a finding present in one run only is
 *not comparable* between data sizes (:func:`size_comparison`). Means without a test are only
@@ -35,6 +35,8 @@ __all__ = [
     "GainFact",
     "RsFact",
     "Facts03",
+    "ComparisonFact",
+    "comparison_fact",
     "Facts04",
     "Facts05",
     "claim_status",
@@ -220,6 +222,82 @@ def claims(rec: Mapping[str, Any]) -> list[ClaimFact]:
 
 
 @dataclass(frozen=True)
+class ComparisonFact:
+    """One comparison table of the test halves, decided.
+
+    Attributes
+    ----------
+    reference : str
+        The system tested against each other one.
+    others : list of str
+        The other systems, in table order.
+    n_sets, total_pairs : int
+        Test sets, and their pairs in all.
+    family : int
+        Tests in the Holm family of one seed's table (the other systems x the test sets).
+    means, weighted : dict
+        Per system, the unweighted / pair-weighted mean over the sets, one value per seed.
+    versus : dict
+        Per other system, the sets on which the reference is significantly better / worse
+        (:class:`Counts`, every seed and some seed).
+    highest, highest_weighted : str or None
+        The system with the highest unweighted / pair-weighted mean (over the seeds): a
+        description of means, never called better.
+    weighting_matters : bool
+        The two means put different systems highest.
+    """
+
+    reference: str
+    others: list[str]
+    n_sets: int
+    total_pairs: int
+    family: int
+    means: dict[str, list[float]]
+    weighted: dict[str, list[float]]
+    versus: dict[str, Counts]
+    highest: str | None
+    highest_weighted: str | None
+    weighting_matters: bool
+
+
+def _seed_values(per: Mapping[str, Mapping[str, Any]], system: str) -> list[float]:
+    vals = [finite(m.get(system)) for m in per.values()]
+    return [v for v in vals if v is not None]
+
+
+def comparison_fact(block: Mapping[str, Any] | None) -> ComparisonFact | None:
+    """Rule: per other system, :func:`verdict` of the sets on
+    which the reference is significantly better / worse after Holm over the table's family in
+    every seed (``wins``); *highest* mean by
+    :func:`highest_mean` of the unweighted and of the
+    pair-weighted means over the seeds (descriptions); the weighting *matters* when the two put
+    different systems highest. None for an empty record (no such comparison in the run)."""
+    if not block or not block.get("systems"):
+        return None
+    systems = list(block["systems"])
+    ref = str(block["reference"])
+    wins = block.get("wins", {})
+    pairs = block.get("pairs", {})
+    highest = highest_mean(block.get("mean", {}), systems)
+    highest_w = highest_mean(block.get("mean_pair_weighted", {}), systems)
+    return ComparisonFact(
+        reference=ref,
+        others=[s for s in systems if s != ref],
+        n_sets=len(pairs),
+        total_pairs=int(sum(int(v) for v in pairs.values())),
+        family=int(block.get("family_size") or 0),
+        means={s: _seed_values(block.get("mean_per_seed", {}), s) for s in systems},
+        weighted={
+            s: _seed_values(block.get("mean_pair_weighted_per_seed", {}), s) for s in systems
+        },
+        versus={name: _counts(w) for name, w in wins.items()},
+        highest=highest,
+        highest_weighted=highest_w,
+        weighting_matters=highest is not None and highest_w is not None and highest != highest_w,
+    )
+
+
+@dataclass(frozen=True)
 class GloveLoss:
     """GloVe's loss per pair: first and last epoch, and the last epoch's relative decrease in
     percent."""
@@ -292,6 +370,9 @@ class Facts03:
     data: DataFact | None = None
     path_walked: bool = True
     mrds_set: str = "MEN dev"
+    corpus: ComparisonFact | None = None  # the headline: corpus views vs the corpus baselines
+    lexicon: ComparisonFact | None = None  # corpus + lexicon views vs the retrofitted baselines
+    glove_stop: str | None = None  # what stopped GloVe: "tolerance" or "epoch cap"
 
 
 def _per_seed(rec: Mapping[str, Any], system: str) -> list[float]:
@@ -341,6 +422,9 @@ def facts_03(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> 
         data=data_fact(rec),
         path_walked=bool(rec.get("tuning_order")),
         mrds_set=str(rec.get("mrds_dev_set") or "MEN dev"),
+        corpus=comparison_fact(rec.get("corpus_comparison")),
+        lexicon=comparison_fact(rec.get("lexicon_comparison")),
+        glove_stop=(rec.get("glove_stop") or {}).get("stopped_by"),
     )
 
 
@@ -628,6 +712,10 @@ def findings(notebook: str, rec: Mapping[str, Any]) -> dict[str, str]:
         cvp = rec.get("corpus_views_vs_ppmi")
         if cvp and cvp.get("sets"):
             out["corpus-views MVLSA vs PPMI-SVD (test sets)"] = _counts(cvp).verdict
+        for key, label in (("corpus_comparison", "corpus-views MVLSA"),
+                           ("lexicon_comparison", "corpus + lexicon views MVLSA")):  # fmt: skip
+            for name, w in (rec.get(key) or {}).get("wins", {}).items():
+                out[f"{label} vs {name} (test sets)"] = _counts(w).verdict
         best = highest_mean(rec.get("test_mean", {}), ["PPMI-SVD", "SGNS", "GloVe"])
         if best:
             out["highest-mean baseline"] = best

@@ -647,7 +647,7 @@ def choice_fusion(
     wordsim: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     analogies: bool = True,
     alpha: float = 0.05,
-    fuse: Sequence[str] = ("MVLSA (all views)", "GloVe", "WSG"),
+    fuse: Sequence[str] = ("GloVe", "WSG"),
 ) -> FusionResult:
     """:func:`fusion_study` (Table 9) with MVLSA systems of ``choice``'s configuration and
     positional scheme, from stored view factors (corpus views; all views; all views plus the
