@@ -133,3 +133,20 @@ def test_topic_grid_doubles_while_the_best_is_at_its_top():
     # the best over a number's fits (penalties) counts
     fits.append(_fit("CPLSA", 100, 0.8))
     assert extension(fits, cap=400) == {"CPLSA": [200]}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "error", "match"),
+    [
+        ("cplsa_penalties", (None, -1.0), ValueError, r"cplsa_penalties\[1\]"),
+        ("fold_in_priors", (-0.1,), ValueError, r"fold_in_priors\[0\]"),
+        ("fold_in_priors", (), TypeError, "fold_in_priors must be a non-empty tuple"),
+        ("plsa_tol", -1e-3, ValueError, "plsa_tol"),
+        ("topics_cap", -1, ValueError, "topics_cap"),
+        ("term_sweep", "5000", TypeError, "term_sweep must be a tuple"),
+        ("term_sweep", (0,), ValueError, r"term_sweep\[0\]"),
+    ],
+)
+def test_plsa_settings_are_checked(field, value, error, match):
+    with pytest.raises(error, match=match):
+        dataclasses.replace(ExperimentConfig(), **{field: value})
