@@ -9,8 +9,11 @@ with ``R = X / (\Theta\Phi)`` evaluated at the nonzeros of ``X`` only, the E and
     \Theta \leftarrow \operatorname{rownorm}\big(\Theta \odot (R\,\Phi^T) + \alpha - 1\big), \qquad
     \Phi \leftarrow \operatorname{rownorm}\big(\Phi \odot (\Theta^T R) + \beta - 1\big).
 
-EM stops at ``n_iter`` iterations or earlier, when the relative change of the objective between
-two iterations falls below ``tol`` (``stop_reason_`` says which). Folding in new documents uses
+EM stops at ``n_iter`` iterations or earlier, when the last iteration changed the objective by
+less than ``tol`` times its total change since the start (``stop_reason_`` says which). The
+change is relative to the gain so far, not to the objective's size: EM from the
+frequency-sorted start gains slowly at first and speeds up, so a change relative to the
+objective's value would stop it on that first plateau. Folding in new documents uses
 ``fold_in_prior`` pseudo-counts per topic (default: the training prior, :math:`\alpha - 1`).
 
 Inputs are *count* matrices (documents x joint terms, one per language), e.g. from
@@ -178,12 +181,11 @@ def _log_prior(thetas: Sequence[np.ndarray], phi_t: np.ndarray, alpha: float, be
 
 
 def _converged(objective: Sequence[float], tol: float) -> bool:
-    """Whether the last step changed the objective by less than ``tol`` relative to its previous
-    value (never with ``tol == 0`` or fewer than two values)."""
-    if tol <= 0 or len(objective) < 2:
+    """Whether the last step changed the objective by less than ``tol`` times its total change
+    since the first value (never with ``tol == 0`` or fewer than three values)."""
+    if tol <= 0 or len(objective) < 3:
         return False
-    prev, cur = objective[-2], objective[-1]
-    return abs(cur - prev) < tol * max(abs(prev), 1e-300)
+    return abs(objective[-1] - objective[-2]) < tol * abs(objective[-1] - objective[0])
 
 
 def _check_nonempty(views: Sequence[sp.csr_matrix]) -> list[np.ndarray]:
@@ -328,8 +330,8 @@ class JPLSA(_PLSABase):
     fold_in_iter : int, default 1
         EM iterations when folding in new documents.
     tol : float, default 0.0
-        EM stops when the MAP objective changes by less than ``tol`` times its previous absolute
-        value (0: always run ``n_iter`` iterations).
+        EM stops when an iteration changes the MAP objective by less than ``tol`` times its
+        total change since the start (0: always run ``n_iter`` iterations).
     fold_in_prior : float or None, default None
         Pseudo-counts per topic when folding in (None: ``alpha - 1``; 0: no prior).
 
@@ -346,7 +348,7 @@ class JPLSA(_PLSABase):
     n_iter_ : int
         EM iterations run.
     stop_reason_ : str
-        ``"converged"`` (relative change below ``tol``), ``"cap"`` (``n_iter`` reached) or
+        ``"converged"`` (relative change below ``tol``, see ``tol``), ``"cap"`` (``n_iter`` reached) or
         ``"callback"``.
     converged_ : bool
         ``stop_reason_ == "converged"``.
@@ -592,7 +594,8 @@ class CPLSA(_PLSABase):
         Projected-gradient steps of the KL projection per EM iteration (warm-started).
     fold_in_iter : int, default 1
     tol : float, default 0.0
-        Relative change of the objective below which EM stops (0: run ``n_iter``).
+        As in :class:`JPLSA`: EM stops when an iteration changes the objective by less than
+        ``tol`` times its total change since the start (0: run ``n_iter``).
     fold_in_prior : float or None, default None
         As in :class:`JPLSA`.
 

@@ -50,7 +50,7 @@ class ExperimentConfig:
     topics_cap: int = 800
     jplsa_iter: int = 500
     cplsa_iter: int = 150
-    plsa_tol: float = 1e-5
+    plsa_tol: float = 1e-4
     fold_in_priors: tuple[float, ...] = (0.0, 0.01, 0.1)
     cplsa_penalties: tuple[float | None, ...] = (None, 30.0, 3.0)
     term_sweep: tuple[int, ...] = (10000, 20000)
@@ -109,7 +109,7 @@ class ExperimentConfig:
             topics_cap=50,
             jplsa_iter=30,
             cplsa_iter=8,
-            plsa_tol=1e-4,
+            plsa_tol=1e-3,
             fold_in_priors=(0.0, 0.1),
             cplsa_penalties=(None, 3.0),
             term_sweep=(500,),
