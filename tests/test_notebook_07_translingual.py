@@ -85,6 +85,18 @@ def test_plsa_tuned_on_dev(rec):
 
 
 @pytest.mark.notebooks
+def test_comparable_condition_recorded(rec):
+    comp = rec["comparable"]
+    assert set(comp["test_top1"]) == METHODS - {"Word-by-word", "Word-by-word+LSA"}
+    claims = comp["claims"]
+    assert [c["claim"] for c in claims] == ["OPCA > CL-LSI", "CPLSA > JPLSA", "OPCA > CCA"]
+    assert all(c["holm p"] >= c["mcnemar p"] - 1e-12 for c in claims)
+    # halves share a subject, not a text: harder than the parallel chapters for OPCA
+    assert comp["test_top1"]["OPCA"] < rec["test_top1"]["OPCA"]
+    assert comp["n_chapters"]["test"] > 0.95 * rec["n_chapters"]["test"]
+
+
+@pytest.mark.notebooks
 def test_vocabulary_sweep_recorded(rec):
     sweep = rec["term_sweep"]
     assert {(r["n_terms"], r["method"]) for r in sweep} == {
@@ -136,5 +148,6 @@ def test_verse_evaluation_ranks_methods_below_the_ceiling(rec):
 @pytest.mark.notebooks
 def test_timings_recorded(rec):
     secs = rec["seconds"]
-    assert set(secs) == {"paper setup", "verse evaluation", "vocabulary sweep"}
+    assert set(secs) == {"paper setup", "verse evaluation", "vocabulary sweep",
+                         "comparable condition"}  # fmt: skip
     assert all(v > 0 for v in secs.values())

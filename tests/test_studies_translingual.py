@@ -19,6 +19,7 @@ from workbench.studies.translingual import (
     run_translingual,
     run_verse_retrieval,
 )
+from workbench.studies.translingual._comparable import comparable_data, run_comparable
 from workbench.studies.translingual._plsa import PLSAFit, extension, grid_end
 
 TINY = dataclasses.replace(
@@ -35,6 +36,7 @@ TINY = dataclasses.replace(
     fold_in_priors=(0.0, 0.1),
     cplsa_penalties=(None, 3.0),
     term_sweep=(),
+    comparable=False,
     methods=("OPCA", "CPLSA", "JPLSA", "CCA", "CL-LSI", "Untranslated"),
 )
 
@@ -150,3 +152,34 @@ def test_topic_grid_doubles_while_the_best_is_at_its_top():
 def test_plsa_settings_are_checked(field, value, error, match):
     with pytest.raises(error, match=match):
         dataclasses.replace(ExperimentConfig(), **{field: value})
+
+
+def test_comparable_halves_split_every_chapter_without_overlap(data):
+    for lang in data.languages:
+        first, second = data.halves[lang]
+        # the two halves add up to the chapter: no verse on both sides, none lost
+        assert abs(first + second - data.counts[lang]).max() == 0
+        assert first.sum() > 0.4 * data.counts[lang].sum() and second.sum() > 0.3 * first.sum()
+    comp = comparable_data(data)
+    en, es = data.languages
+    assert (comp.counts[en] != data.halves[en][0]).nnz == 0
+    assert (comp.counts[es] != data.halves[es][1]).nnz == 0
+    assert not comp.labelled and "comparable" in comp.name
+    for part, idx in comp.parts.items():
+        assert set(idx) <= set(data.parts[part]) and len(idx) > 0.95 * len(data.parts[part])
+    assert run_comparable(data, TINY) is None  # off in TINY
+    with pytest.raises(ValueError, match="halves"):
+        comparable_data(dataclasses.replace(data, halves={}))
+
+
+def test_comparable_condition_runs_and_tests_the_claims(data):
+    cfg = dataclasses.replace(TINY, comparable=True, topics_cap=0, cplsa_penalties=(None,))
+    comp = run_comparable(data, cfg)
+    rec = comp.records()
+    assert set(rec["test_top1"]) == set(TINY.methods)
+    assert [c["claim"] for c in rec["claims"]] == ["OPCA > CL-LSI", "CPLSA > JPLSA", "OPCA > CCA"]
+    raw = sorted(c["mcnemar p"] for c in rec["claims"])
+    assert min(c["holm p"] for c in rec["claims"]) == pytest.approx(min(1.0, 3 * raw[0]))
+    # harder than parallel chapters: below the parallel condition's Top-1
+    parallel = run_translingual(data, dataclasses.replace(cfg, methods=("OPCA",)))
+    assert rec["test_top1"]["OPCA"] < parallel.test_table.set_index("method").at["OPCA", "top1"]

@@ -99,6 +99,7 @@ def planted_records(holds: bool = True, n_seeds: int = 3, **over) -> dict:
         "plsa_fold_in_priors": [0.0, 0.1],
         "plsa_penalties": [None, 3.0],
         "term_sweep": [],
+        "comparable": None,
         "classification_accuracy": {m: 0.7 for m in METHODS},
         "classification_dev_accuracy": {m: 0.5 for m in METHODS},
         "classification_dim": {m: "10" for m in METHODS},
@@ -320,6 +321,28 @@ def test_vocabulary_facts():
     rows[3]["verse top1"] = [0.9, 0.9]
     assert not F.vocabulary_facts(rec).same_order
     assert "is not the same at every size" in text(rec)
+
+
+def test_comparable_claims():
+    rec = planted_records()
+    assert F.comparable_claims(rec) is None and "not tested in this run" in text(rec)
+    rec["comparable"] = {
+        "n_chapters": {"train": 600, "dev": 300, "test": 211},
+        "test_top1": {"OPCA": 0.9, "CPLSA": 0.8, "JPLSA": 0.6},
+        "test_mrr": {"OPCA": 0.95, "CPLSA": 0.85, "JPLSA": 0.7},
+        "chosen_setting": {}, "chosen_dim": {},
+        "claims": [{"claim": "CPLSA > JPLSA", "difference": 0.2, "mcnemar p": 0.001,
+                    "holm p": 0.002},
+                   {"claim": "OPCA > CCA", "difference": -0.01, "mcnemar p": 0.5,
+                    "holm p": 0.5}],
+    }  # fmt: skip
+    cp = F.comparable_claims(rec)
+    assert [c.verdict for c in cp] == ["holds", "no detectable difference"]
+    out = text(rec)
+    assert "first half of verses in en is paired with its second half in es" in out
+    assert "CPLSA > JPLSA +20.0 points (Holm p = 0.002), holds" in out
+    assert "OPCA > CCA -1.0 points (Holm p = 0.500), no detectable difference" in out
+    assert "Holm over the 2 claims" in out
 
 
 def test_superior_sets_most_frequent_first_on_ties():

@@ -56,6 +56,7 @@ __all__ = [
     "chapter_claims",
     "claim_verdict",
     "classification_facts",
+    "comparable_claims",
     "dims_ahead",
     "facts_07",
     "learned_methods",
@@ -223,6 +224,18 @@ def between(rec: Mapping[str, Any], a: str, b: str) -> str:
     difference significant in every seed*."""
     pairs = {(str(x), str(y)) for x, y in rec["verse_replicated_differences"]}
     return "ahead" if (a, b) in pairs else "behind" if (b, a) in pairs else "no difference"
+
+
+def comparable_claims(rec: Mapping[str, Any]) -> list[ChapterClaim] | None:
+    """Rule: each claim of the comparable condition judged by :func:`claim_verdict` on its Holm
+    p-value (exact McNemar on test Top-1 hits, Holm over the claims of that condition). None when
+    the condition was not run."""
+    comp = rec.get("comparable")
+    if not comp:
+        return None
+    return [ChapterClaim(str(c["claim"]), float(c["difference"]), float(c["mcnemar p"]),
+                         float(c["holm p"]), claim_verdict(c["difference"], c["holm p"]))
+            for c in comp["claims"]]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -498,6 +511,7 @@ class Facts07:
     opca_vs_cplsa: str | None
     cplsa_vs_jplsa: str | None
     vocabulary: VocabularyFacts | None
+    comparable: list[ChapterClaim] | None
     verse: VerseFacts
     verse_claims: list[VerseClaim]
     claims_held: list[str]
@@ -556,6 +570,7 @@ def facts_07(rec: Mapping[str, Any]) -> Facts07:
         opca_vs_cplsa=between(rec, "OPCA", "CPLSA") if {"OPCA", "CPLSA"} <= ranked else None,
         cplsa_vs_jplsa=between(rec, "CPLSA", "JPLSA") if {"CPLSA", "JPLSA"} <= ranked else None,
         vocabulary=vocabulary_facts(rec),
+        comparable=comparable_claims(rec),
         verse=verse_facts(rec),
         verse_claims=verse,
         claims_held=[c.claim for c in claims_order if c.replication == "replicated"],

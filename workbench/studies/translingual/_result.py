@@ -22,6 +22,7 @@ from workbench._validation import check_choice, check_float, check_int
 from workbench.crosslingual import compare_pairs
 from workbench.significance import SuperiorSetResult, smallest_superior_set
 
+from ._comparable import ComparableResult, run_comparable
 from ._data import BibleData
 from ._experiment import TranslingualResult, run_translingual
 from ._settings import SIZES, ExperimentConfig
@@ -140,6 +141,9 @@ class TranslingualRecords(DataRecords, total=True):
     plsa_penalties: list[float | None]
     #: the vocabulary sweep (:func:`._vocabulary.run_term_sweep`): one entry per size and method
     term_sweep: list[dict[str, Any]]
+    #: the comparable-document condition (:meth:`._comparable.ComparableResult.records`;
+    #: None when not run)
+    comparable: dict[str, Any] | None
     classification_accuracy: dict[str, float]
     classification_dev_accuracy: dict[str, float]
     classification_dim: dict[str, str]
@@ -184,6 +188,8 @@ class TranslingualStudyResult:
         Wall time of ``"paper setup"``, ``"verse evaluation"`` and ``"vocabulary sweep"``.
     vocabulary : DataFrame
         The vocabulary sweep (:func:`._vocabulary.run_term_sweep`).
+    comparable : ComparableResult or None
+        The comparable-document condition (:func:`._comparable.run_comparable`).
     alpha : float
         Level of every test (after its stated correction).
     """
@@ -194,6 +200,7 @@ class TranslingualStudyResult:
     seconds: dict[str, float]
     alpha: float = 0.05
     vocabulary: pd.DataFrame = field(default_factory=pd.DataFrame)
+    comparable: ComparableResult | None = None
 
     @property
     def data(self) -> BibleData:
@@ -324,6 +331,7 @@ class TranslingualStudyResult:
             "plsa_tol": float(cfg.plsa_tol),
             "plsa_fold_in_priors": [float(p) for p in cfg.fold_in_priors],
             "plsa_penalties": [None if p is None else float(p) for p in cfg.cplsa_penalties],
+            "comparable": None if self.comparable is None else self.comparable.records(),
             "term_sweep": [
                 {str(k): (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
                 for row in self.vocabulary.to_dict(orient="records")
@@ -392,7 +400,8 @@ def run_study(
     alpha: float = 0.05,
 ) -> TranslingualStudyResult:
     """Notebook 07: the paper's setup on chapters, then the verse evaluation once per seed, then
-    the vocabulary sweep (``config.term_sweep``; none when empty).
+    the vocabulary sweep (``config.term_sweep``; none when empty), then the comparable-document
+    condition (``config.comparable``).
 
     Parameters
     ----------
@@ -423,9 +432,13 @@ def run_study(
     t2 = time.perf_counter()
     vocabulary = run_term_sweep(chapters, verses, seeds, n_jobs=n_jobs)
     t3 = time.perf_counter()
+    comparable = run_comparable(data, config, n_jobs=n_jobs, alpha=alpha)
+    t4 = time.perf_counter()
     seconds = {"paper setup": t1 - t0, "verse evaluation": t2 - t1}
     if len(vocabulary):
         seconds["vocabulary sweep"] = t3 - t2
+    if comparable is not None:
+        seconds["comparable condition"] = t4 - t3
     return TranslingualStudyResult(
         data_size=data_size,
         chapters=chapters,
@@ -433,6 +446,7 @@ def run_study(
         seconds=seconds,
         alpha=alpha,
         vocabulary=vocabulary,
+        comparable=comparable,
     )
 
 

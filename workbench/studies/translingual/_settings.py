@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from workbench._validation import check_choice, check_float, check_int
+from workbench._validation import check_bool, check_choice, check_float, check_int
 
 from ..data import DataChoice
 
@@ -54,6 +54,7 @@ class ExperimentConfig:
     fold_in_priors: tuple[float, ...] = (0.0, 0.01, 0.1)
     cplsa_penalties: tuple[float | None, ...] = (None, 30.0, 3.0)
     term_sweep: tuple[int, ...] = (10000, 20000)
+    comparable: bool = True
     projection_steps: int = 5
     eval_every: int = 5
     ibm1_iter: int = 5
@@ -67,6 +68,7 @@ class ExperimentConfig:
         check_int(self.n_drop, "n_drop", low=0)
         check_int(self.n_terms, "n_terms", low=1)
         check_int(self.topics_cap, "topics_cap", low=0)
+        check_bool(self.comparable, "comparable")
         check_float(self.plsa_tol, "plsa_tol", low=0)
         for name, low in (("jplsa_iter", 0), ("cplsa_iter", 0), ("projection_steps", 0),
                           ("eval_every", 1), ("ibm1_iter", 1), ("verse_pool", 2),
