@@ -41,7 +41,7 @@ COMPARABLE_CLAIMS: tuple[tuple[str, str], ...] = (
 def comparable_data(data: BibleData) -> BibleData:
     """``data`` with the first language's chapters replaced by their first half of verses and
     the second language's by their second half (see the module docstring). Chapters with an
-    empty side (no counted term) are left out of every part; no division labels (no Table 3).
+    empty side (no counted term) are left out; no division labels (no Table 3).
 
     Raises ``ValueError`` when ``data`` holds no verse halves or not two languages.
     """
@@ -53,10 +53,22 @@ def comparable_data(data: BibleData) -> BibleData:
     ok = np.ones(len(data.ids), dtype=bool)
     for c in counts.values():
         ok &= np.asarray(c.sum(axis=1)).ravel() > 0
-    parts = {k: v[ok[v]] for k, v in data.parts.items()}
-    weighted = {lang: log_tf_idf(data.space, counts[lang]) for lang in (a, b)}
-    return replace(data, counts=counts, weighted=weighted, parts=parts, labelled=False,
-                   name=f"{data.name}, comparable halves")  # fmt: skip
+    keep = np.flatnonzero(ok)
+    new_index = np.cumsum(ok) - 1  # old chapter index -> index among the kept chapters
+    counts = {lang: c[keep] for lang, c in counts.items()}
+    return replace(
+        data,
+        ids=[data.ids[i] for i in keep],
+        books=data.books[keep],
+        divisions=data.divisions[keep],
+        tokens={lang: [t[i] for i in keep] for lang, t in data.tokens.items()},
+        counts=counts,
+        weighted={lang: log_tf_idf(data.space, counts[lang]) for lang in (a, b)},
+        parts={k: new_index[v[ok[v]]] for k, v in data.parts.items()},
+        halves={},
+        labelled=False,
+        name=f"{data.name}, comparable halves",
+    )
 
 
 @dataclass(frozen=True, eq=False)
