@@ -309,7 +309,7 @@ def test_between_reads_the_differences_significant_in_every_seed():
 def test_vocabulary_facts():
     rec = planted_records()
     assert F.vocabulary_facts(rec) is None and "swept no other size" in text(rec)
-    rows = [{"n_terms": k, "method": m, "setting": "", "dev mrr": 0.5, "verse top1": v,
+    rows = [{"n_terms": k, "method": m, "chapter setting": "", "dev mrr": 0.5, "verse top1": v,
              "eligible test verses": 90}
             for k, m, v in ((5000, "OPCA", [0.8, 0.9]), (5000, "CPLSA", [0.7, 0.7]),
                             (20000, "OPCA", [0.8, 0.8]), (20000, "CPLSA", [0.75, 0.75]))]  # fmt: skip

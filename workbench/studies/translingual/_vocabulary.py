@@ -45,8 +45,9 @@ def chosen_params(result: TranslingualResult, method: str) -> dict[str, float]:
 def sweep_rows(
     n_terms: int, result: TranslingualResult, verses: VerseRetrievalResult
 ) -> list[dict[str, Any]]:
-    """Per method of :data:`SWEEP_METHODS`: ``n_terms, method, setting, dev mrr`` (chapters,
-    the dev-chosen setting), ``verse top1`` (list per seed) and ``eligible test verses``."""
+    """Per method of :data:`SWEEP_METHODS`: ``n_terms, method``, ``chapter setting`` and
+    ``dev mrr`` (the setting chosen on dev chapters and its dev MRR), ``verse top1`` (list per
+    seed, each seed's setting chosen on its dev verse pool) and ``eligible test verses``."""
     top1 = verses.per_seed("top1")
     rows = []
     for m in SWEEP_METHODS:
@@ -55,7 +56,7 @@ def sweep_rows(
         own = result.dev_curves[result.dev_curves["method"] == m]
         pos = int(np.argmax(own["mrr"].to_numpy()))
         rows.append({"n_terms": int(n_terms), "method": m,
-                     "setting": str(own["setting"].iloc[pos]),
+                     "chapter setting": str(own["setting"].iloc[pos]),
                      "dev mrr": float(own["mrr"].max()),
                      "verse top1": [float(v) for v in top1[m]],
                      "eligible test verses": int(verses.n_eligible["test"])})  # fmt: skip
