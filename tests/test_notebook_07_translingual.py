@@ -81,7 +81,7 @@ def test_plsa_tuned_on_dev(rec):
     chosen = rec["plsa_chosen"]
     assert chosen["CPLSA"]["penalty"] in rec["plsa_penalties"]
     assert chosen["JPLSA"]["prior"] in rec["plsa_fold_in_priors"]
-    assert rec["plsa_fold_in_priors"] == [0.0, 0.1] and rec["plsa_penalties"] == [None, 100.0]
+    assert rec["plsa_fold_in_priors"] == [0.0, 0.1] and rec["plsa_penalties"] == [None, 300.0]
 
 
 @pytest.mark.notebooks

@@ -52,7 +52,7 @@ class ExperimentConfig:
     cplsa_iter: int = 150
     plsa_tol: float = 1e-4
     fold_in_priors: tuple[float, ...] = (0.0, 0.01, 0.1)
-    cplsa_penalties: tuple[float | None, ...] = (None, 1000.0, 100.0)
+    cplsa_penalties: tuple[float | None, ...] = (None, 1000.0, 300.0)
     term_sweep: tuple[int, ...] = (10000, 20000)
     comparable: bool = True
     projection_steps: int = 5
@@ -113,7 +113,7 @@ class ExperimentConfig:
             cplsa_iter=8,
             plsa_tol=1e-3,
             fold_in_priors=(0.0, 0.1),
-            cplsa_penalties=(None, 100.0),
+            cplsa_penalties=(None, 300.0),
             term_sweep=(500,),
             projection_steps=3,
             eval_every=4,
