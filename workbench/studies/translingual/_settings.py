@@ -33,8 +33,22 @@ class ExperimentConfig:
 
     ``n_drop`` / ``n_terms``: vocabulary selection per language (the paper: 50 / 20,000);
     ``dims``: projection dimensions swept on dev; ``opca_gammas`` / ``cca_gammas``: ridge values
-    tried on dev; ``topics``: PLSA topic numbers; ``jplsa_iter`` / ``cplsa_iter``: maximal EM
-    iterations, early-stopped on dev MRR evaluated every ``eval_every`` iterations;
+    tried on dev; ``topics``: the initial PLSA topic grid, extended by doubling its largest
+    number while a method's best dev MRR is at the grid's top, up to ``topics_cap`` (0: no
+    extension); ``jplsa_iter`` / ``cplsa_iter``: maximal EM iterations (the paper: up to 500),
+    early-stopped on dev MRR evaluated every ``eval_every`` iterations, EM ending earlier when
+    an iteration changes the objective by less than ``plsa_tol`` times its change since the
+    start (0: never; see :class:`~workbench.crosslingual.JPLSA`); ``fold_in_priors``:
+    pseudo-counts per topic tried when folding in (0: no prior; training adds ``alpha - 1``),
+    chosen on dev; ``cplsa_penalties``: weights of CPLSA's slack penalty tried on dev (None:
+    the hard constraint, epsilon = 0; 0: no coupling). The weight bounds the dual variables,
+    which tilt a topic's proportion by ``exp(-lambda / n)`` in a document of ``n`` counted
+    terms: with the hard constraint most of them are of the order of a chapter's length --
+    hundreds --, and a weight well below clips them and lets the topics split by language;
+    ``term_sweep``: other vocabulary sizes per language at which OPCA, JPLSA and CPLSA are
+    refitted (:mod:`._vocabulary`; the paper used 20,000; empty: no sweep); ``comparable``:
+    also run the comparable-document condition (:mod:`._comparable`: each chapter's first half
+    of verses in one language against its second half in the other);
     ``verse_pool``: verses drawn per part and seed for the verse-level evaluation, each with at
     least ``verse_min_terms`` counted terms on both sides (:mod:`._verses`); ``data``: the
     aligned texts (:class:`~workbench.studies.data.DataChoice`, ``data.parallel``: two aligned
