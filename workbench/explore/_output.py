@@ -62,8 +62,13 @@ def describe(widget: widgets.Widget, label: str, tooltip: str) -> widgets.Widget
 
 def clamp_note(name: str, given: float, used: float, reason: str) -> str:
     """The line an explorer shows when it limits ``name`` from ``given`` to ``used``
-    (``reason`` says why, e.g. ``"the vocabulary has 40 words"``)."""
-    return f"{name} = {given:g} is more than allowed ({reason}); showing {name} = {used:g}."
+    (``reason`` says why, e.g. ``"the vocabulary has 40 words"``); whole numbers are written
+    with thousands separators (``10,000,000``, never ``1e+07``)."""
+
+    def fmt(x: float) -> str:
+        return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+    return f"{name} = {fmt(given)} is more than allowed ({reason}); showing {name} = {fmt(used)}."
 
 
 def resolve_word(word: str, vocabulary: Container[str]) -> str | None:
