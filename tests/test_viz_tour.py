@@ -34,7 +34,10 @@ def test_plot_vocabulary_and_coverage():
     (ax,) = fig.axes
     assert [t.get_text() for t in ax.get_xticklabels()] == ["2", "5", "all"]
     assert len(ax.get_lines()) == 2
-    assert list(ax.get_lines()[0].get_ydata()) == table.loc["pairs", ["2", "5", "all"]].tolist()
+    assert list(ax.get_lines()[0].get_ydata()) == pytest.approx(
+        [100 * x for x in table.loc["pairs", ["2", "5", "all"]]]
+    )  # in % of items
+    assert ax.get_ylabel() == "items fully covered (%)" and ax.get_ylim() == (0, 102)
     plt.close(fig)
 
 
@@ -87,7 +90,7 @@ def test_plot_coverage_sixteen_sets_are_distinguishable():
     assert n_lines == 16
     assert "MEN (3,000)" in [t.get_text() for t in panels[0].get_legend().get_texts()]
     men = panels[0].get_lines()[0]
-    assert list(men.get_ydata()) == table.loc["MEN", ["10K", "all"]].tolist()
+    assert list(men.get_ydata()) == pytest.approx([100 * x for x in table.loc["MEN", ["10K", "all"]]])
     plt.close(fig)
     with pytest.raises(KeyError, match="not in the table"):
         plot_coverage(table, groups={"x": ["nope"]})
