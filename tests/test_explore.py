@@ -336,9 +336,10 @@ def test_view_inspector_grows_and_messages(tmp_path):
     word.value = "zzz"
     assert _texts(out).startswith("'zzz' is not in the vocabulary") and not _tables(out)
     word.value = "w3"
-    assert len(_tables(out)) == 1 and "<b>b: observed in 1 of 1 views</b>" in _tables(out)[0][
-        "text/html"
-    ]
+    assert (
+        len(_tables(out)) == 1
+        and "<b>b: observed in 1 of 1 views</b>" in _tables(out)[0]["text/html"]
+    )
 
 
 def test_view_inspector_looks_words_up_like_every_explorer():

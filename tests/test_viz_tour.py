@@ -90,7 +90,9 @@ def test_plot_coverage_sixteen_sets_are_distinguishable():
     assert n_lines == 16
     assert "MEN (3,000)" in [t.get_text() for t in panels[0].get_legend().get_texts()]
     men = panels[0].get_lines()[0]
-    assert list(men.get_ydata()) == pytest.approx([100 * x for x in table.loc["MEN", ["10K", "all"]]])
+    assert list(men.get_ydata()) == pytest.approx(
+        [100 * x for x in table.loc["MEN", ["10K", "all"]]]
+    )
     plt.close(fig)
     with pytest.raises(KeyError, match="not in the table"):
         plot_coverage(table, groups={"x": ["nope"]})

@@ -15,13 +15,14 @@ tooltip (:func:`describe`), and a value an explorer has to limit says so (:func:
 
 from __future__ import annotations
 
-import html
 from collections.abc import Container, Sequence
 
 import ipywidgets as widgets
 import pandas as pd
 from IPython import get_ipython
 from IPython.core.formatters import DisplayFormatter
+
+from workbench.explore.tables import PAGE_ROWS, table_html
 
 __all__ = [
     "PAGE_ROWS",
@@ -37,9 +38,6 @@ __all__ = [
     "split_queries",
     "word_missing",
 ]
-
-#: Rows of a table shown before the rest is folded under a ``<details>`` line.
-PAGE_ROWS = 20
 
 
 def output_area() -> widgets.Output:
@@ -97,21 +95,13 @@ def append_table(
     ``caption`` is shown above the table in bold. Numbers should be formatted for reading
     before the call (e.g. with :func:`workbench.templating.pts`).
     """
-    parts = []
-    if caption:
-        parts.append(f"<p><b>{html.escape(caption)}</b></p>")
-    shown = frame.iloc[:rows]
-    parts.append('<div style="overflow-x:auto">' + shown.to_html(index=index, border=0) + "</div>")
-    if len(frame) > rows:
-        rest = frame.iloc[rows:].to_html(index=index, border=0)
-        parts.append(
-            f"<details><summary>show all {len(frame)} rows ({len(frame) - rows} more)</summary>"
-            f'<div style="overflow-x:auto">{rest}</div></details>'
-        )
     out.outputs += (
         {
             "output_type": "display_data",
-            "data": {"text/html": "".join(parts), "text/plain": caption or ""},
+            "data": {
+                "text/html": table_html(frame, caption=caption, rows=rows, index=index),
+                "text/plain": caption or "",
+            },
             "metadata": {},
         },
     )

@@ -7,12 +7,9 @@ p-values as :func:`workbench.templating.pvalue` writes them.
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Mapping
-from typing import Any
 
 import ipywidgets as widgets
-import numpy as np
 import pandas as pd
 
 from workbench.evaluation import WordSimResult
@@ -31,15 +28,14 @@ from workbench.significance import (
     mrds_correlation,
 )
 from workbench.templating import dpts, pts, pvalue
+from workbench.viz.significance import dependent_tests_frame, mrds_text
 
 __all__ = [
     "MAX_N",
     "MIN_N",
     "P0_CHOICES",
     "comparison_explorer",
-    "dependent_tests_frame",
     "mrds_calculator",
-    "mrds_text",
 ]
 
 #: Thresholds p₀ offered by the sliders (the conventional 0.05 and 0.01 among them).
@@ -54,20 +50,14 @@ _ALTERNATIVE_TIP = (
 )
 
 
-def mrds_text(value: float) -> str:
-    """An MRDS in points, or the sentence that says no difference can be significant
-    (``inf`` from :func:`mrds_accuracy`, 1 -- the whole range -- from :func:`mrds_correlation`)."""
-    if not math.isfinite(value) or value >= 1.0:
-        return "none — no difference is significant at this size"
-    return f"{pts(value)} points"
-
-
 def _p0_slider(value: float) -> widgets.SelectionSlider:
     """A slider over :data:`P0_CHOICES` (plus ``value``) that lands exactly on each threshold."""
     choices = sorted({*P0_CHOICES, float(value)})
     slider = widgets.SelectionSlider(options=[(f"{p:g}", p) for p in choices], value=float(value),
                                      continuous_update=False)  # fmt: skip
-    return describe(slider, "threshold p₀", "a difference is significant when its p-value is below p₀")
+    return describe(
+        slider, "threshold p₀", "a difference is significant when its p-value is below p₀"
+    )
 
 
 def mrds_calculator(*, n: int = 353, r_ab: float = 0.9, p0: float = 0.05) -> widgets.VBox:
@@ -131,35 +121,6 @@ def mrds_calculator(*, n: int = 353, r_ab: float = 0.9, p0: float = 0.05) -> wid
         w.observe(update, names="value")
     update()
     return widgets.VBox([w_n, w_r, w_p, w_m, w_alt, out])
-
-
-def dependent_tests_frame(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`workbench.significance.dependent_corr_table` formatted for reading: statistic
-    with two decimals, df as an integer, p as :func:`~workbench.templating.pvalue` writes it,
-    the interval of ``zou2007`` in points (of the difference) and that of ``meng1992`` on
-    Fisher's z scale; an empty cell where a test gives no such value."""
-
-    def num(x: Any, fmt: str) -> str:
-        return "" if x is None or not np.isfinite(float(x)) else format(float(x), fmt)
-
-    def interval(row: pd.Series) -> str:
-        lo, hi = row["ci_low"], row["ci_high"]
-        if not (np.isfinite(lo) and np.isfinite(hi)):
-            return ""
-        if row["method"] == "zou2007":
-            return f"[{dpts(lo)}, {dpts(hi)}] points"
-        return f"[{lo:+.3f}, {hi:+.3f}] Fisher z"
-
-    return pd.DataFrame(
-        {
-            "test": table["method"],
-            "distribution": table["distribution"].fillna(""),
-            "df": [num(x, ".0f") for x in table["df"]],
-            "statistic": [num(x, ".2f") for x in table["statistic"]],
-            "p": [pvalue(x) if np.isfinite(x) else "" for x in table["pvalue"]],
-            "95 % interval": [interval(row) for _, row in table.iterrows()],
-        }
-    )
 
 
 def comparison_explorer(

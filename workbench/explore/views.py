@@ -86,9 +86,7 @@ def word_contexts_frame(views: Sequence[View], word: str, *, topn: int = 10) -> 
         top = v.top_contexts(row, topn)
         m = v.matrix
         nnz = int(sp.csr_array(m[[row]]).nnz if sp.issparse(m) else np.count_nonzero(m[row]))
-        rows.append(
-            (v.name, f"{nnz:,}", ", ".join(f"{c} ({context_value(x)})" for c, x in top))
-        )
+        rows.append((v.name, f"{nnz:,}", ", ".join(f"{c} ({context_value(x)})" for c, x in top)))
     frame = pd.DataFrame(rows, columns=["view", "contexts", "top contexts (value)"])
     return frame.set_index("view")
 
@@ -120,8 +118,11 @@ def view_inspector(
         "how many of the word's largest contexts to list in each view",
     )
     checks = {
-        f: describe(widgets.Checkbox(value=True, indent=False), f"{f} ({sizes[f]})",
-                    f"show the {sizes[f]} {f} view{'s' if sizes[f] != 1 else ''}")  # fmt: skip
+        f: describe(
+            widgets.Checkbox(value=True, indent=False),
+            f"{f} ({sizes[f]})",
+            f"show the {sizes[f]} {f} view{'s' if sizes[f] != 1 else ''}",
+        )  # fmt: skip
         for f in families
     }
     out = output_area()
@@ -139,7 +140,9 @@ def view_inspector(
         out.outputs = ()
         typed = word.value.strip()
         shown = w if w == typed else f"{w} (typed {typed!r})"
-        out.append_stdout(f"top {n.value} contexts of {shown}, per view; value = the view's entry\n")
+        out.append_stdout(
+            f"top {n.value} contexts of {shown}, per view; value = the view's entry\n"
+        )
         for fam in chosen:
             group = [v for v in views if v.family == fam]
             frame = word_contexts_frame(group, w, topn=n.value)

@@ -119,7 +119,9 @@ class DataChoice:
 
     def __post_init__(self) -> None:
         if not isinstance(self.corpus, (str, os.PathLike)):
-            raise TypeError(f"CORPUS must be a path or '' (the bundled corpus), got {self.corpus!r}")
+            raise TypeError(
+                f"CORPUS must be a path or '' (the bundled corpus), got {self.corpus!r}"
+            )
         object.__setattr__(self, "corpus", str(self.corpus))
         check_choice(self.corpus_format, "CORPUS_FORMAT", CORPUS_FORMATS)
         check_choice(self.language, "LANGUAGE", LANGUAGES)
@@ -238,7 +240,11 @@ def data_markdown(data: DataChoice) -> str:
     parts.append(
         "rating sets: the bundled ones" if sets == "default" else "rating sets: " + ", ".join(sets)
     )
-    for key, label in (("pretrained", "vectors"), ("lexicons", "lexicons"), ("parallel", "parallel")):
+    for key, label in (
+        ("pretrained", "vectors"),
+        ("lexicons", "lexicons"),
+        ("parallel", "parallel"),
+    ):
         if d[key]:
             parts.append(f"{label}: " + ", ".join(d[key]))
     if not d["side_views"]:
