@@ -18,16 +18,9 @@ from workbench.explore._output import (
     word_missing,
 )
 from workbench.views import View
+from workbench.viz.views import context_value
 
-__all__ = ["context_value", "top_contexts_table", "view_inspector", "word_contexts_frame"]
-
-
-def context_value(value: float) -> str:
-    """A view entry for reading: a whole number with thousands separators (``1,024``, never
-    ``1e+03``), another number with three significant digits."""
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:.3g}"
+__all__ = ["top_contexts_table", "view_inspector", "word_contexts_frame"]
 
 
 def _row(view: View, word: str) -> int:
