@@ -106,3 +106,17 @@ def test_coverage_explorer_widget():
     assert list(dropdown.options) == ["pairs", "questions"]
     slider.value = slider.max  # callbacks run without error
     dropdown.value = "questions"
+
+
+def test_tables_for_reading():
+    from workbench.viz.tour import corpus_summary_table, coverage_percent, missing_words_table
+
+    summary = corpus_summary_table({"corpus": "1M", "tokens": 500000, "Heaps beta": 0.6312})
+    assert list(summary["value"]) == ["1M", "500,000", "0.631"]
+    table = cov.coverage_table(["cat", "dog", "log"], SETS, [2, None])
+    pct = coverage_percent(table)
+    assert list(pct.columns) == ["items", "2", "all"] and pct.loc["pairs", "all"] == 66.7
+    missing = pd.DataFrame({"words": [751], "missing": [152], "missing_fraction": [0.202397],
+                            "examples": ["a, " * 40]}, index=["MEN"])  # fmt: skip
+    out = missing_words_table(missing)
+    assert out.loc["MEN", "missing (%)"] == 20.2 and "..." not in out.to_html()

@@ -34,6 +34,7 @@ __all__ = [
     "row_nnz_ccdf",
 ]
 
+
 def context_value(value: float) -> str:
     """A view entry for reading: a whole number with thousands separators (``1,024``, never
     ``1e+03``), another number with three significant digits."""
@@ -83,7 +84,8 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#E69F00", "#0
 
 
 def plot_view_density(stats: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
-    """Horizontal bars of the density (nnz / (rows x columns)) of each view, log scale, by family.
+    """Horizontal bars of the density (nnz / (rows x columns), in %) of each view, log scale, by
+    family; the axis is labelled with plain numbers (0.001, 0.01, ...), not powers of ten.
 
     ``stats`` is :func:`workbench.views.view_statistics` output. Returns the figure.
     """
@@ -102,12 +104,13 @@ def plot_view_density(stats: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
     palette = PALETTE + ("#999999", "#882255", "#44AA99")
     colors = [palette[families.index(f) % len(palette)] for f in stats["family"]]
     y = np.arange(len(stats))
-    ax.barh(y, stats["density"].clip(lower=1e-12), color=colors)
+    ax.barh(y, 100 * stats["density"].clip(lower=1e-12), color=colors)
     ax.set_yticks(y, list(stats.index), fontsize=8)
     ax.invert_yaxis()
     ax.set_xscale("log")
     ax.minorticks_off()
-    ax.set_xlabel("density (nnz / (rows × columns))")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: density_percent(v / 100)))
+    ax.set_xlabel("density (% of the cells nonzero: nnz / (rows × columns))")
     ax.grid(axis="x", which="major", alpha=0.3)
     handles = [plt.Rectangle((0, 0), 1, 1, color=palette[i % len(palette)])
                for i in range(len(families))]  # fmt: skip
