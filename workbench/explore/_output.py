@@ -22,7 +22,7 @@ import pandas as pd
 from IPython import get_ipython
 from IPython.core.formatters import DisplayFormatter
 
-from workbench.explore.tables import PAGE_ROWS, table_html
+from workbench.viz.tables import PAGE_ROWS, table_html
 
 __all__ = [
     "PAGE_ROWS",

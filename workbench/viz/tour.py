@@ -66,7 +66,7 @@ def coverage_percent(table: pd.DataFrame) -> pd.DataFrame:
 def missing_words_table(missing: pd.DataFrame) -> pd.DataFrame:
     """The tour's missing-word table for reading: ``missing_fraction`` as ``missing (%)`` with
     one decimal; the ``examples`` kept whole (show it with
-    :func:`workbench.explore.tables.folded_table`, whose HTML never cuts a cell)."""
+    :func:`workbench.viz.tables.folded_table`, whose HTML never cuts a cell)."""
     _need_columns(missing, "missing", ("words", "missing", "missing_fraction"), "run_tour")
     out = missing.copy()
     out["missing_fraction"] = (100 * out["missing_fraction"].astype(float)).round(1)
