@@ -367,6 +367,11 @@ def test_view_inspector_tables_are_neither_padded_nor_cut_and_counts_are_integer
     assert "dios (1,024)" in bi and "e+03" not in bi
     assert dep.count("<tr>") == 26 and "<details>" not in dep and "…" not in dep
     assert "rel24" in dep  # every view shown, none cut
+    unseen = View("rel_x", one, ("dios", "señor", "x"), np.array([False, True]), "dependency",
+                  vocab)  # fmt: skip
+    box = view_inspector([*many, unseen], default_word="god")
+    (dep,) = [t["text/html"] for t in _tables(box.children[2])]
+    assert "observed in 25 of 26 views; not in rel_x" in dep and dep.count("<tr>") == 26
     table = top_contexts_table([bitext], "god", topn=10)
     assert len(table) == 1 and table.iloc[0, 0] == "dios (1,024)"
 

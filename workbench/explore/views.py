@@ -89,6 +89,9 @@ def view_inspector(
 ) -> widgets.VBox:
     """Type a word, tick view families: its top contexts in each view, one table per family.
 
+    A family's table lists the views that observe the word (all of them, never folded); the
+    caption names the others.
+
     Returns
     -------
     ipywidgets.VBox
@@ -139,13 +142,14 @@ def view_inspector(
         for fam in chosen:
             group = [v for v in views if v.family == fam]
             frame = word_contexts_frame(group, w, topn=n.value)
-            observed = int((frame["contexts"] != "not observed").sum())
-            append_table(
-                out,
-                frame,
-                caption=f"{fam}: observed in {observed} of {len(group)} views",
-                rows=max(len(frame), 1),
-            )
+            seen = frame["contexts"] != "not observed"
+            caption = f"{fam}: observed in {int(seen.sum())} of {len(group)} views"
+            if not seen.all():
+                caption += f"; not in {', '.join(frame.index[~seen])}"
+            if seen.any():
+                append_table(out, frame[seen], caption=caption, rows=int(seen.sum()))
+            else:
+                out.append_stdout(caption + "\n")
 
     for control in (word, n, *checks.values()):
         control.observe(refresh, names="value")
