@@ -6,6 +6,7 @@ tables they show can be checked in plain Python.
 
 from __future__ import annotations
 
+import re
 from html import escape as html_escape
 
 import ipywidgets as widgets
@@ -35,10 +36,11 @@ from workbench.explore.mvlsa import mvlsa_study_explorer
 from workbench.explore.senses import component_browser, word_inspector
 from workbench.explore.significance import comparison_explorer, mrds_calculator
 from workbench.explore.tour import coverage_explorer
-from workbench.explore.views import view_inspector
+from workbench.explore.views import top_contexts_table, view_inspector
 from workbench.lexicons import LexiconGraph
 from workbench.rpca import difference_matrix, ex_rpca, pca
 from workbench.senses import SenseNeighbours
+from workbench.significance import compare_wordsim
 from workbench.studies import mvlsa as mx
 from workbench.templating import pvalue
 from workbench.views import View, Vocabulary
@@ -86,14 +88,35 @@ def test_coverage_explorer():
     box = coverage_explorer(vocab, sets, max_examples=5)
     assert isinstance(box, widgets.Widget)
     (slider, dropdown), out = box.children[0].children, box.children[1]
+    assert (slider.min, slider.max, slider.value) == (6, 6, 6)  # never beyond the vocabulary
     text = _texts(out)
-    assert text.startswith("pairs: 1 of 3 items not covered, e.g.:\n")
-    assert "emu / cat" in text
-    assert len(_tables(out)) == 1
+    assert text == "pairs: 1 of 3 items not covered (33.3 %) by the 6 most frequent words\n"
+    missing, coverage = [t["text/html"] for t in _tables(out)]
+    assert "emu / cat" in missing and "not in the corpus" in missing
+    assert "<b>Coverage of every set at a cut-off of 6 words</b>" in coverage
+    assert "<td>66.7</td>" in coverage and "<td>100.0</td>" in coverage  # in %, one decimal
     dropdown.value = "questions"
-    assert _texts(out) == "questions: 0 of 1 items not covered, e.g.:\n\n"
-    slider.value = slider.max
-    assert len(out.outputs) == 3  # cleared, not accumulated
+    assert _texts(out) == (
+        "questions: 0 of 1 items not covered (0.0 %) by the 6 most frequent words\n"
+    )
+    assert len(_tables(out)) == 1  # no empty list of missing items
+
+
+def test_coverage_explorer_lists_the_chosen_set_first_with_ranks_and_a_count():
+    vocab = [f"w{i}" for i in range(3000)]
+    pairs = pd.DataFrame({"word1": [f"w{i}" for i in range(0, 3000, 100)] + ["zzz"],
+                          "word2": ["w0"] * 31})  # fmt: skip
+    box = coverage_explorer(vocab, {"RW": pairs}, max_examples=5)
+    (slider, dropdown), out = box.children[0].children, box.children[1]
+    assert slider.description == "vocabulary cut-off" and slider.tooltip
+    assert dropdown.description == "evaluation set" and dropdown.tooltip
+    assert slider.readout_format == ",d" and slider.value == 3000
+    slider.value = 1000
+    assert _texts(out).startswith("RW: 21 of 31 items not covered (67.7 %) by the 1,000 most")
+    missing = _tables(out)[0]["text/html"]
+    assert out.outputs[0]["output_type"] == "stream"  # the chosen set first
+    assert "rank 1,001" in missing and "not in the corpus" in missing
+    assert "show all 21 rows (16 more)" in missing
 
 
 def _wsr(pred, gold, name="x"):
@@ -106,9 +129,9 @@ def test_significance_widgets():
     calc = mrds_calculator(n=353, r_ab=0.9)
     assert isinstance(calc, widgets.Widget)
     html = calc.children[-1]
-    assert "correlation MRDS" in html.value
+    assert "correlation MRDS</b> σ = 3.9 points" in html.value  # Table 2: WS, r 0.9, p 0.05
     calc.children[0].value = 2000
-    assert "correlation MRDS" in html.value
+    assert "correlation MRDS" in html.value and "n = 2,000" in html.value
 
     rng = np.random.default_rng(0)
     gold = rng.normal(size=60)
@@ -117,11 +140,44 @@ def test_significance_widgets():
     box = comparison_explorer({"x": a}, {"x": b}, labels=("A", "B"))
     assert isinstance(box, widgets.Widget)
     out = box.children[-1]
-    assert _texts(out).startswith("A: r=")
-    assert "MRDS at observed r_AB" in _texts(out)
+    assert _texts(out).startswith("A: Spearman ")
+    assert "MRDS at the observed r_AB" in _texts(out)
     assert len(_tables(out)) == 1  # the table of dependent-correlation tests
     box.children[1].value = "greater"
-    assert _texts(out).count("A: r=") == 1
+    assert _texts(out).count("A: Spearman ") == 1
+
+
+def test_significance_widgets_speak_in_points_and_one_p_format():
+    rng = np.random.default_rng(0)
+    gold = rng.normal(size=200)
+    a = _wsr(gold + rng.normal(size=200), gold)
+    b = _wsr(gold + 0.3 * rng.normal(size=200), gold)
+    box = comparison_explorer({"x": a}, {"x": b}, labels=("A", "B"))
+    out = box.children[-1]
+    c = compare_wordsim(a, b)
+    text = _texts(out)
+    assert f"A: Spearman {100 * c.r_a:.1f} points; B: {100 * c.r_b:.1f} points" in text
+    assert f"difference B − A: {100 * c.difference:+.1f} points" in text
+    assert "p = < 0.001" in text  # B is much better: the one p format, not 0.0000
+    table = _tables(out)[0]["text/html"]
+    assert "<td>&lt; 0.001</td>" in table and "e-" not in table
+    assert "points</td>" in table  # zou2007's interval of the difference, in points
+    assert not re.search(r"\d\.\d{4}", text + table)  # no raw fractions with 4+ decimals
+
+
+def test_mrds_calculator_labels_its_controls_and_says_when_it_limits_n():
+    calc = mrds_calculator()
+    w_n, w_r, w_p, w_m, w_alt, html = calc.children
+    for w in (w_n, w_r, w_p, w_m, w_alt):
+        assert w.description and w.tooltip, w
+    assert w_alt.description == "alternative" and len(w_alt.tooltips) == 2
+    w_n.value = 2
+    assert "n = 2 is less than allowed" in html.value and "n = 5," in html.value
+    w_n.value = 50_000_000
+    assert "n = 50,000,000 is more than allowed" in html.value and "n = 10,000,000" in html.value
+    w_n.value = 5
+    assert "allowed" not in html.value
+    assert "none — no difference is significant at this size" in html.value
 
 
 def test_prior_knowledge_explorer():
@@ -314,23 +370,68 @@ def test_word_inspector_unknown_word_replaces_the_previous_result():
     assert not out.layout.max_height  # the output grows with its content
 
 
-def test_view_inspector_height_capped_and_messages(tmp_path):
-    vocab = Vocabulary.from_words([f"w{i}" for i in range(12)])
+def _small_views(families=("a", "a", "b"), n_words=12):
+    vocab = Vocabulary.from_words([f"w{i}" for i in range(n_words)] + ["Paris"])
     rng = np.random.default_rng(0)
-    views = [View(f"v{j}", sp.csr_array(rng.poisson(1.0, (12, 5)).astype(float)),
-                  tuple(f"c{i}" for i in range(5)), np.ones(12, bool), fam, vocab)
-             for j, fam in enumerate(["a", "a", "b"])]  # fmt: skip
+    return [View(f"v{j}", sp.csr_array(rng.poisson(1.0, (n_words + 1, 5)).astype(float)),
+                 tuple(f"c{i}" for i in range(5)), np.ones(n_words + 1, bool), fam, vocab)
+            for j, fam in enumerate(families)]  # fmt: skip
+
+
+def test_view_inspector_grows_and_messages(tmp_path):
+    views = _small_views()
     box = view_inspector(views, default_word="not-a-word")  # falls back to a vocabulary word
-    (word, _), fams, out = box.children[0].children, box.children[1], box.children[2]
-    assert word.value in vocab and len(_tables(out)) == 2
-    assert out.layout.max_height and out.layout.overflow == "auto"
-    fams.value = ()
-    assert _texts(out) == "select at least one view family\n" and not _tables(out)
-    fams.value = ("b",)
+    (word, n), checks, out = box.children[0].children, box.children[1], box.children[2]
+    ticks = dict(zip(["a", "b"], checks.children))
+    assert word.value in views[0].vocab and len(_tables(out)) == 2
+    assert not out.layout.max_height and out.layout.overflow == "visible"
+    for w in (word, n, *ticks.values()):
+        assert w.description and w.tooltip
+    assert ticks["a"].description == "a (2)" and ticks["a"].value  # every family ticked, visibly
+    ticks["a"].value = ticks["b"].value = False
+    assert _texts(out) == "tick at least one view family\n" and not _tables(out)
+    ticks["b"].value = True
     word.value = "zzz"
     assert _texts(out).startswith("'zzz' is not in the vocabulary") and not _tables(out)
     word.value = "w3"
-    assert len(_tables(out)) == 1
+    assert (
+        len(_tables(out)) == 1
+        and "<b>b: observed in 1 of 1 views</b>" in _tables(out)[0]["text/html"]
+    )
+
+
+def test_view_inspector_looks_words_up_like_every_explorer():
+    views = _small_views()
+    box = view_inspector(views)
+    word, out = box.children[0].children[0], box.children[2]
+    word.value = "W3"  # lower case found
+    assert _texts(out).startswith("top 10 contexts of w3 (typed 'W3')")
+    word.value = "Paris"  # as typed first
+    assert _texts(out).startswith("top 10 contexts of Paris, per view")
+    word.value = "paris"  # not lower-cased into a match the other way
+    assert "'paris' is not in the vocabulary" in _texts(out)
+
+
+def test_view_inspector_tables_are_neither_padded_nor_cut_and_counts_are_integers():
+    vocab = Vocabulary.from_words(["god", "lord"])
+    one = sp.csr_array(np.array([[1024.0, 0, 0], [0, 2, 3]]))
+    many = [View(f"rel{j}", one, ("dios", "señor", "x"), np.array([True, True]), "dependency",
+                 vocab) for j in range(25)]  # fmt: skip
+    bitext = View("bitext", one, ("dios", "señor", "x"), np.array([True, True]), "bitext", vocab)
+    box = view_inspector([*many, bitext], default_word="god")
+    out = box.children[2]
+    bi, dep = [t["text/html"] for t in _tables(out)]
+    assert bi.count("<tr>") == 2  # header + one row: no empty padding rows
+    assert "dios (1,024)" in bi and "e+03" not in bi
+    assert dep.count("<tr>") == 26 and "<details>" not in dep and "…" not in dep
+    assert "rel24" in dep  # every view shown, none cut
+    unseen = View("rel_x", one, ("dios", "señor", "x"), np.array([False, True]), "dependency",
+                  vocab)  # fmt: skip
+    box = view_inspector([*many, unseen], default_word="god")
+    (dep,) = [t["text/html"] for t in _tables(box.children[2])]
+    assert "observed in 25 of 26 views; not in rel_x" in dep and dep.count("<tr>") == 26
+    table = top_contexts_table([bitext], "god", topn=10)
+    assert len(table) == 1 and table.iloc[0, 0] == "dios (1,024)"
 
 
 def test_coverage_explorer_without_datasets_says_so():
