@@ -129,9 +129,14 @@ def test_significance_widgets():
     calc = mrds_calculator(n=353, r_ab=0.9)
     assert isinstance(calc, widgets.Widget)
     html = calc.children[-1]
-    assert "correlation MRDS</b> σ = 3.9 points" in html.value  # Table 2: WS, r 0.9, p 0.05
+    # Table 2: WS, r 0.9, p 0.05; the MRDS with two decimals, so that the tests can be told apart
+    assert "correlation MRDS</b> (williams1959, greater) σ = 3.93 points" in html.value
     calc.children[0].value = 2000
     assert "correlation MRDS" in html.value and "n = 2,000" in html.value
+    calc.children[0].value = 353
+    before = html.value
+    calc.children[3].value = "mvlsa2015"  # another test: the result names it and changes
+    assert "(mvlsa2015, greater)" in html.value and html.value != before
 
     rng = np.random.default_rng(0)
     gold = rng.normal(size=60)

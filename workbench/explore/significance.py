@@ -112,7 +112,8 @@ def mrds_calculator(*, n: int = 353, r_ab: float = 0.9, p0: float = 0.05) -> wid
         parts = [f"<i>{html.escape(note)}</i><br>" for note in notes]
         parts.append(
             f"n = {n_used:,}, r_AB ≤ {pts(w_r.value)} points, p₀ = {w_p.value:g}:<br>"
-            f"<b>correlation MRDS</b> σ = {mrds_text(s)} &nbsp; "
+            f"<b>correlation MRDS</b> ({html.escape(w_m.value)}, {w_alt.value}) σ = "
+            f"{mrds_text(s, decimals=2)} &nbsp; "
             f"<b>accuracy MRDS</b> (Beta(1, 1) prior) = {mrds_text(a)}"
         )
         out.value = "".join(parts)

@@ -266,15 +266,15 @@ def plot_comparison_scatter(
 # --------------------------------------------------------------------------- tables for reading
 
 
-def mrds_text(value: float, *, scale: float = 1.0) -> str:
-    """An MRDS in points (one decimal), or the words saying no difference can be significant:
-    ``inf`` (:func:`~workbench.significance.mrds_accuracy`) or the whole range, 1
-    (:func:`~workbench.significance.mrds_correlation`). ``scale``: the unit of ``value``
-    (1 for fractions, 100 for values already in points)."""
+def mrds_text(value: float, *, scale: float = 1.0, decimals: int = 1) -> str:
+    """An MRDS in points (``decimals`` decimals, one by default), or the words saying no
+    difference can be significant: ``inf`` (:func:`~workbench.significance.mrds_accuracy`) or
+    the whole range, 1 (:func:`~workbench.significance.mrds_correlation`). ``scale``: the unit
+    of ``value`` (1 for fractions, 100 for values already in points)."""
     v = float(value) / scale
     if not math.isfinite(v) or v >= 1.0:
         return "none — no difference is significant at this size"
-    return f"{pts(v)} points"
+    return f"{pts(v)} points" if decimals == 1 else f"{100 * v:.{decimals}f} points"
 
 
 def _fmt(x: Any, spec: str) -> str:
