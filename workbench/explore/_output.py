@@ -34,7 +34,9 @@ __all__ = [
     "clamp_note",
     "default_test_set",
     "describe",
+    "fit_button",
     "output_area",
+    "query_words",
     "resolve_word",
     "show_message",
     "split_queries",
@@ -58,6 +60,25 @@ def describe(widget: widgets.Widget, label: str, tooltip: str) -> widgets.Widget
     if hasattr(widget, "style") and "description_width" in widget.style.keys:
         widget.style.description_width = "initial"
     return widget
+
+
+def query_words(queries: Sequence[str]) -> widgets.Text:
+    """The labelled text box of comma-separated query words (looked up by :func:`resolve_word`)."""
+    return describe(
+        widgets.Text(value=", ".join(queries), continuous_update=False),
+        "query words",
+        "comma-separated words whose nearest neighbours are listed (looked up as typed, then "
+        "in lower case)",
+    )
+
+
+def fit_button() -> widgets.Button:
+    """The button that refits an explorer's model (settings changes alone never refit)."""
+    return widgets.Button(
+        description="fit",
+        button_style="primary",
+        tooltip="fit MVLSA with these settings (a setting fitted before is reused from the cache)",
+    )
 
 
 def clamp_note(name: str, given: float, used: float, reason: str) -> str:

@@ -23,7 +23,9 @@ from workbench.explore._output import (
     append_table,
     clamp_note,
     describe,
+    fit_button,
     output_area,
+    query_words,
     show_message,
     split_queries,
 )
@@ -230,14 +232,8 @@ def mvlsa_explorer(
         "k: dimensions of the embedding used for the neighbours (the first k columns of the "
         "fitted embedding; no refit)",
     )  # fmt: skip
-    w_q = describe(
-        widgets.Text(value=", ".join(queries), continuous_update=False), "query words",
-        "comma-separated words whose nearest neighbours are listed (looked up as typed, then "
-        "in lower case)",
-    )  # fmt: skip
-    w_fit = widgets.Button(description="fit", button_style="primary",
-                           tooltip="fit MVLSA with these settings (a setting fitted before is "
-                           "reused from the cache)")  # fmt: skip
+    w_q = query_words(queries)
+    w_fit = fit_button()
     status = widgets.HTML()
     out = output_area()
     state: dict[str, MVLSA | None] = {"model": None}
