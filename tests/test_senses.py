@@ -403,7 +403,7 @@ def test_pos_purity_test_on_planted_component():
     tags = {w: ("ADV" if i < 20 else "NOUN" if i < 80 else "VERB") for i, w in enumerate(words)}
     planted = np.eye(d)[0]
     cols, labels = [], []
-    for i, w in enumerate(words):
+    for w in words:
         v = rng.normal(0, 0.3, d)
         v[0] = 0.0
         if tags[w] == "ADV":
