@@ -33,6 +33,9 @@ __all__ = [
     "facts_09",
     "joint_count",
     "table4_verdict",
+    "RobustFinding",
+    "robustness_findings",
+    "pos_contrast",
 ]
 
 #: Share of a Gaussian beyond three standard deviations (both tails).
@@ -111,6 +114,74 @@ class Facts08:
     size_sig_all: SeedCount  # sign test significant (Holm) for every component
     size: Verdict
     planted_both: SeedCount  # both Ex-RPCA solvers beat PCA on angle and recall, per seed
+    has_pos: bool = False
+    pos_pca: SeedCount = field(default_factory=lambda: SeedCount(0, 0))  # >= 1 PCA comp. POS
+    pos_ex: SeedCount = field(default_factory=lambda: SeedCount(0, 0))
+    pos_more_ex: SeedCount = field(default_factory=lambda: SeedCount(0, 0))
+    pos_claim: Verdict = "none"
+    pos_sig: dict[str, list[int]] = field(default_factory=dict)  # per method: count per seed
+    robustness: list[RobustFinding] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RobustFinding:
+    """One finding of notebook 08 across the base models of the robustness table."""
+
+    name: str
+    holds: list[str]  # the base models under which it holds
+    fails: list[str]
+    untested: list[str]  # no value (e.g. no POS test)
+    verdict: Literal["all", "none", "some", "untested"]
+
+
+def pos_contrast(pos_tests: Mapping[str, Mapping[str, Any]], ex: str) -> dict[str, list[int]]:
+    """Rule: per method (``"PCA"`` and ``ex``), the number of its components whose POS test is
+    significant after Holm over the seed's POS tests, per seed."""
+    out: dict[str, list[int]] = {}
+    for m in ("PCA", ex):
+        rows = [v for t, v in pos_tests.items() if t.startswith(f"{m} component ")]
+        flags = [_sig(v["pvalue_holm"]) for v in rows]
+        out[m] = [int(x) for x in np.sum(flags, axis=0)] if flags else []
+    return out
+
+
+def robustness_findings(rob: Mapping[str, Mapping[str, Any]]) -> list[RobustFinding]:
+    """The findings of notebook 08 under every base model of the robustness table (one seed).
+
+    Rules, per base model: *heavy tails* -- the PCA residual's share beyond three sd above the
+    Gaussian share; *systematic* -- the PCA-listed pairs' mean |cos| above random directions'
+    by more than 0.2; *one answer* -- Ex-RPCA's largest angle to PCA below 10° and listed-pair
+    overlap at least 80 %; *pseudo* -- the PCA-listed pairs' pseudo share above the base rate
+    and Fisher's test significant after Holm; *sense size* -- the sign test significant after
+    Holm for every component of Ex-RPCA; *POS* -- more Ex-RPCA than PCA components with a
+    significant POS test (Holm over the seed's POS tests; untested without the POS test).
+    A finding's verdict is ``"all"`` when it holds under every base model where it was
+    tested, ``"none"`` under none, ``"untested"`` when it was tested under none.
+    """
+    checks: dict[str, Any] = {
+        "Heavy tails": lambda r: r["outside_3sigma"] > GAUSS_3SIGMA,
+        "Systematic directions": lambda r: (r["avg_cos_pca"] or 0) > (r["avg_cos_random"] or 0) + 0.2,
+        "One answer from PCA and Ex-RPCA": lambda r: (r["angle_deg"] is not None and r["angle_deg"] < 10
+                                                      and (r["jaccard"] or 0) >= 0.8),
+        "Listed pairs pseudo beyond the base rate": lambda r: (
+            (r["pseudo_pca"] or 0) > (r["base_pseudo_rate"] or 0)
+            and (r["fisher_pca_holm"] if r["fisher_pca_holm"] is not None else 1) < ALPHA),
+        "Sense-size directions": lambda r: r["size_sig_ex"] == r["n_components"],
+        "Ex-RPCA more part-of-speech than PCA": lambda r: (
+            None if r["pos_sig_ex"] is None or r["pos_sig_pca"] is None
+            else r["pos_sig_ex"] > r["pos_sig_pca"]),
+    }  # fmt: skip
+    out = []
+    for name, check in checks.items():
+        holds, fails, untested = [], [], []
+        for model, r in rob.items():
+            v = check(r)
+            (untested if v is None else holds if v else fails).append(model)
+        verdict: Literal["all", "none", "some", "untested"] = (
+            "untested" if not holds and not fails else "all" if not fails
+            else "none" if not holds else "some")  # fmt: skip
+        out.append(RobustFinding(name, holds, fails, untested, verdict))
+    return out
 
 
 def facts_08(
@@ -134,7 +205,12 @@ def facts_08(
     * sense size: the sign test significant after Holm over the seed's tests for *every* one of
       the ``n_components`` components of Ex-RPCA;
     * planted check: both Ex-RPCA solvers have a smaller largest angle *and* a larger recall
-      than PCA, all four in the same seed (:func:`joint_count`).
+      than PCA, all four in the same seed (:func:`joint_count`);
+    * part of speech (:func:`pos_contrast`): a method "finds a part of speech" in a seed when at
+      least one of its components' POS tests is significant after Holm over the seed's POS
+      tests; the paper's contrast holds in a seed when Ex-RPCA has more such components than
+      PCA, and ``pos_claim`` is the verdict of that count;
+    * robustness: :func:`robustness_findings` of the ``robustness`` record (absent: none).
     """
     models = list(rec["evr_first"])
     ex = next(m for m in models if m.startswith("Ex-RPCA r="))
@@ -169,6 +245,14 @@ def facts_08(
             flags.append(seed_values(pl[name]["recall"]) > seed_values(pl["PCA"]["recall"]))
     n = len(rec["seeds"])
     planted = joint_count(*flags) if flags else SeedCount(0, n)
+    pos_tests = rec.get("pos_tests") or {}
+    pos_sig = pos_contrast(pos_tests, ex) if pos_tests else {}
+    pos_counts = {m: np.asarray(v, dtype=int) for m, v in pos_sig.items()}
+    if pos_counts:
+        pos_pca, pos_ex = seed_count(pos_counts["PCA"] > 0), seed_count(pos_counts[ex] > 0)
+        pos_more = seed_count(pos_counts[ex] > pos_counts["PCA"])
+    else:
+        pos_pca = pos_ex = pos_more = SeedCount(0, n)
     return Facts08(
         ex=ex, alm=alm, small=rec.get("data_size") == "small", gauss=GAUSS_3SIGMA,
         tail_ratio=[float(x) for x in ratio], heavier=heavier, as_heavy=as_heavy,
@@ -180,6 +264,9 @@ def facts_08(
         all_pseudo=all_pseudo, pseudo=_verdict(all_pseudo),
         size_shares=[[float(x) for x in seed_values(t["statistic"])] for t in size],
         size_sig_all=size_all, size=_verdict(size_all), planted_both=planted,
+        has_pos=bool(pos_tests), pos_pca=pos_pca, pos_ex=pos_ex, pos_more_ex=pos_more,
+        pos_claim=_verdict(pos_more), pos_sig=pos_sig,
+        robustness=robustness_findings(rec.get("robustness") or {}),
     )  # fmt: skip
 
 

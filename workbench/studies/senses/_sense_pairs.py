@@ -102,6 +102,9 @@ class SensePairRun:
         Mean number of senses of the words with at least two.
     base_model : str
         The base model the seed was trained with (``"K=3"``, ``"NP-MSSG"``).
+    sense_config : dict
+        Its sense settings: ``n_senses`` (k-means) or ``threshold`` and ``max_senses``
+        (NP-MSSG); empty for vectors passed as ``msv``.
     """
 
     seed: int
@@ -123,6 +126,7 @@ class SensePairRun:
     pos: pd.DataFrame | None = None
     senses_per_word: float = float("nan")
     base_model: str = ""
+    sense_config: dict[str, Any] = field(default_factory=dict)
 
 
 def _pos_table(
@@ -393,7 +397,11 @@ def sense_pair_run(
         pos=pos,
         senses_per_word=float(np.mean(multi)) if multi else float("nan"),
         base_model=settings.base_model if msv_given is None else "",
-    )
+        sense_config={} if msv_given is not None else (
+            {"threshold": settings.config.threshold, "max_senses": settings.config.max_senses}
+            if settings.config.method == "nonparametric"
+            else {"n_senses": settings.config.n_senses}),
+    )  # fmt: skip
 
 
 def _json_float(value: object) -> float | None:
@@ -683,6 +691,7 @@ def robustness_row(run: SensePairRun) -> dict[str, Any]:
         "n_components": k,
         "pos_sig_pca": sig_pos["PCA"],
         "pos_sig_ex": sig_pos[ex],
+        **{k: v for k, v in run.sense_config.items() if k != "n_senses"},
     }  # fmt: skip
 
 
