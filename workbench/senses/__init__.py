@@ -38,6 +38,8 @@ from workbench.senses._analysis import (
     synset_counts,
     unique_pairs,
     word_sparse_norms,
+    wordnet_directions,
+    wordnet_pseudo_pairs,
 )
 from workbench.senses._mssg import load_mssg, save_mssg
 from workbench.senses._pos import (
@@ -84,4 +86,6 @@ __all__ = [
     "pos_purity_test",
     "POSPurityResult",
     "component_top_words",
+    "wordnet_pseudo_pairs",
+    "wordnet_directions",
 ]

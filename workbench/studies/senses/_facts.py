@@ -8,7 +8,8 @@ that needs two things at once (both methods, both criteria) holds in a seed only
 
 Correction families: notebook 08's tests are Holm-corrected over the ``n_tests`` tests of a
 seed; notebook 09's WordNet correlations over the five signals of a seed, its Table 4 tests over
-the four tests of a seed (two methods x two data sets).
+the tests of Table 4 of a seed (each elimination against the original on two data sets, and
+Ex-RPCA against V~_WordNet on SCWS when that row ran).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ __all__ = [
     "facts_09",
     "joint_count",
     "table4_verdict",
+    "wordnet_claim",
     "RobustFinding",
     "robustness_findings",
     "pos_contrast",
@@ -284,6 +286,12 @@ class Paper09:
     ws_pca: float = math.nan
     rank_pca: float = math.nan
     rank_ex: float = math.nan
+    scws_wn: float = math.nan  # the V~_WordNet row (Shi et al. 2016)
+    ws_wn: float = math.nan
+
+    @property
+    def gain_wn(self) -> float:
+        return self.scws_wn - self.scws
 
     @property
     def gain_pca(self) -> float:
@@ -301,7 +309,7 @@ class MethodGains:
     key: str  # "PCA" / "Ex-RPCA"
     row: str  # its Table 4 row
     scws_up: SeedCount
-    scws_sig_up: SeedCount  # positive and significant after Holm over the four tests
+    scws_sig_up: SeedCount  # positive and significant after Holm over the Table 4 tests
     scws_sig_down: SeedCount
     ws_up: SeedCount
     ws_sig_up: SeedCount
@@ -328,13 +336,36 @@ class Facts09:
     keep_share: list[float]  # per seed: removable dimensions / dimension
     two_thirds: SeedCount
     removable: Verdict
+    wordnet_row: MethodGains | None = None  # the supervised V~_WordNet row, when it ran
+    ex_above_wn: SeedCount | None = None  # Ex-RPCA's SCWS test score above V~_WordNet's
+    ex_sig_above_wn: SeedCount | None = None  # ... and the Williams test significant (Holm)
+    wn_sig_above_ex: SeedCount | None = None
+    wn_claim: Literal["replicated", "reversed", "no detectable difference", "mixed"] | None = None
+
+
+def wordnet_claim(
+    above: SeedCount, sig_above: SeedCount, sig_below: SeedCount
+) -> Literal["replicated", "reversed", "no detectable difference", "mixed"]:
+    """Rule: the paper's "even better than the semi-supervised method" (Ex-RPCA above
+    V~_WordNet on SCWS) is ``"replicated"`` when Ex-RPCA is significantly higher (Williams,
+    Holm over the tests of Table 4) in every seed, ``"reversed"`` when V~_WordNet is
+    significantly higher in every seed, ``"no detectable difference"`` when neither is
+    significantly higher in any seed, else ``"mixed"``. ``above`` (unsigned) is reported
+    alongside."""
+    if sig_above.every:
+        return "replicated"
+    if sig_below.every:
+        return "reversed"
+    if sig_above.none and sig_below.none:
+        return "no detectable difference"
+    return "mixed"
 
 
 def table4_verdict(
     methods: list[MethodGains], sig_both: SeedCount
 ) -> Literal["replicated", "partly", "lower", "no detectable difference"]:
     """Rule: the paper's SCWS gain is ``"replicated"`` when both eliminations gain
-    significantly (after Holm over the four tests of a seed) in the same seed, in every seed;
+    significantly (after Holm over the tests of Table 4 of a seed) in the same seed, in every seed;
     ``"no detectable difference"`` when no gain of either is significant in any seed;
     ``"lower"`` when some significant change is a loss and none a gain; ``"partly"``
     otherwise."""
@@ -367,7 +398,10 @@ def facts_09(
     gain ratio of each method is its own mean SCWS gain over the paper's gain for the same
     method. PCA and Ex-RPCA are "within one point" when their SCWS test scores differ by less
     than 0.01 (untested). Two thirds of the dimensions are removable when the dev score stays
-    within the tolerance up to that many removed dimensions.
+    within the tolerance up to that many removed dimensions. The supervised row V~_WordNet
+    (when recorded) gets the gains of a method (against the paper's V~_WordNet gain) and
+    :func:`wordnet_claim` for Ex-RPCA against it. Every Table 4 test is Holm-corrected over
+    the ``n_table4_tests`` tests of a seed.
     """
     wn = rec["wordnet"]
     label = str(rec.get("data", {}).get("wordsim_label", "WS-353"))
@@ -383,6 +417,27 @@ def facts_09(
     partial = _sig(wn[p_name]["pvalue_holm"]) & (rho[p_name] > 0)
     accurate = joint_count(beats_raw, partial)
     t4 = rec["table4"]
+
+    def gains(key: str, row: str, pg: float) -> MethodGains:
+        r = t4[row]
+        g = seed_values(r["SCWS gain"])
+        w = seed_values(r[f"{label} gain"])
+        s_sig, w_sig = _sig(r["p_holm (SCWS)"]), _sig(r[f"p_holm ({label})"])
+        mean = float(np.nanmean(g)) if np.isfinite(g).any() else None
+        ratio = 100 * mean / pg if mean is not None and math.isfinite(pg) and pg else None
+        return MethodGains(key, row, seed_count(g > 0), seed_count((g > 0) & s_sig),
+                           seed_count((g < 0) & s_sig), seed_count(w > 0),
+                           seed_count((w > 0) & w_sig), ratio)  # fmt: skip
+
+    wn_row = ex_above = ex_sig = wn_sig = wn_claim = None
+    if "V~ WordNet" in t4:
+        wn_row = gains("WordNet", "V~ WordNet", paper.gain_wn)
+        d_wn = seed_values(t4["V~ Ex-RPCA"]["SCWS test maxSimC"]) - seed_values(
+            t4["V~ WordNet"]["SCWS test maxSimC"])  # fmt: skip
+        p_vs = _sig(t4["V~ WordNet"]["p_holm (SCWS, against Ex-RPCA)"])
+        ex_above = seed_count(d_wn > 0)
+        ex_sig, wn_sig = seed_count((d_wn > 0) & p_vs), seed_count((d_wn < 0) & p_vs)
+        wn_claim = wordnet_claim(ex_above, ex_sig, wn_sig)
     methods = []
     for key, row, pg in (
         ("PCA", "V~ PCA", paper.gain_pca),
@@ -416,5 +471,6 @@ def facts_09(
         table4=table4_verdict(methods, sig_both),
         diff=[float(x) for x in diff], close=close, closeness=_verdict(close),
         keep_share=[float(x) for x in keep / dim], two_thirds=two_thirds,
-        removable=_verdict(two_thirds),
+        removable=_verdict(two_thirds), wordnet_row=wn_row, ex_above_wn=ex_above,
+        ex_sig_above_wn=ex_sig, wn_sig_above_ex=wn_sig, wn_claim=wn_claim,
     )  # fmt: skip
