@@ -425,3 +425,36 @@ def test_pos_purity_test_on_planted_component():
         pos_purity_test(["w0", "unknown"], tags, words)
     with pytest.raises(ValueError, match="population"):
         pos_purity_test(words[:30], tags, words[:20])
+
+
+# ----------------------------------------------------------------------------- V~_WordNet
+
+
+def test_wordnet_row_definition_pairs_of_single_synset_words():
+    """V~_WordNet's directions are the principal components of the pairs of words with one
+    WordNet synset, and of those alone: planted so that those pairs differ along e0 and all
+    others along e1, the direction found is e0 although e1 carries more variance overall."""
+    from workbench.senses import wordnet_directions, wordnet_pseudo_pairs
+
+    rng = np.random.default_rng(0)
+    d = 6
+    synsets = {"cat": 1, "engine": 1, "yard": 3, "bank": 18, "the": 0}
+    labels, cols = [], []
+    for w in synsets:
+        for a, b in ((0, 1), (0, 2), (1, 2)):
+            labels.append((w, a, b))
+            axis = 0 if synsets[w] == 1 else 1
+            v = rng.normal(0, 0.05, d)
+            v[axis] += (2.0 if axis == 0 else 5.0) * rng.choice([-1, 1])
+            cols.append(v)
+    M = np.array(cols).T
+    mask = wordnet_pseudo_pairs(labels, synsets)
+    assert mask.tolist() == [True] * 6 + [False] * 9  # cat and engine only
+    assert wordnet_pseudo_pairs([("unknown", 0, 1)], synsets).tolist() == [False]
+    C = wordnet_directions(M, labels, synsets, 1)
+    assert C.shape == (d, 1) and abs(C[0, 0]) > 0.99
+    from workbench.rpca import pca
+
+    assert abs(pca(M, 1).components[1, 0]) > 0.99  # all pairs: the other direction
+    with pytest.raises(ValueError, match="WordNet calls 6 sense pairs pseudo"):
+        wordnet_directions(M, labels, synsets, 7)
