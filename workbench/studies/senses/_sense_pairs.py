@@ -719,7 +719,9 @@ def sense_pair_study(
     calls = [{"seed": s, "settings": settings, **kwargs} for s in seeds]
     calls += [{"seed": seeds[0], "settings": replace(settings, config=base_model_config(settings, v)),
                **kwargs} for v in variants]  # fmt: skip
-    jobs = min(len(calls), 4) if n_jobs is None else n_jobs
+    # as many workers as seeds (at most 4): one seed runs everything in this process, which
+    # is quicker than starting workers on a small run
+    jobs = min(len(seeds), 4) if n_jobs is None else n_jobs
     out = run_jobs(sense_pair_run, calls, min(jobs, len(calls)))
     runs = dict(zip(seeds, out[: len(seeds)]))
     robust = {settings.base_model: runs[seeds[0]], **dict(zip(variants, out[len(seeds) :]))}
