@@ -246,6 +246,24 @@ def test_sense_pair_run_finds_the_planted_direction(planted):
     assert (run.tests["pvalue_holm"] >= run.tests["pvalue"] - 1e-15).all()
     assert set(run.planted.index) == {"PCA", "Ex-RPCA iterative", "Ex-RPCA ALM"}
     assert 0 <= run.outside_3sigma <= 1
+    # planted words are not in the treebank: too few tagged words, no POS test
+    assert run.pos is None
+
+
+def test_sense_pair_run_pos_table_with_given_tags(planted):
+    msv, _, _ = planted
+    tags = {f"w{i}": ("ADV" if i % 3 == 0 else "NOUN") for i in range(N_WORDS)}
+    run = sense_pair_run(seed=0, msv=msv, ranks=[2], n_components=2, n_top=3, base_sample=50,
+                         planted_columns=100, pos_tags=tags, n_pos_words=10,
+                         n_permutations=200)  # fmt: skip
+    pos = run.pos
+    assert list(pos.index) == [f"{m} component {c}" for m in ("PCA", "Ex-RPCA r=2")
+                               for c in (1, 2)]  # fmt: skip
+    assert (pos["n_tagged"] == 10).all() and set(pos["tag"]) <= {"ADV", "NOUN"}
+    assert (pos["base_rate"].isin([20 / 60, 40 / 60])).all()
+    assert (pos["pvalue_holm"] >= pos["pvalue"] - 1e-15).all()
+    # tags unrelated to the planted direction: no component concentrates a part of speech
+    assert (pos["pvalue_holm"] > 0.05).all()
 
 
 def test_sense_pair_sign_test_not_significant_without_systematic_side():

@@ -175,7 +175,9 @@ def robustness_findings(rob: Mapping[str, Mapping[str, Any]]) -> list[RobustFind
     }  # fmt: skip
     out = []
     for name, check in checks.items():
-        holds, fails, untested = [], [], []
+        holds: list[str] = []
+        fails: list[str] = []
+        untested: list[str] = []
         for model, r in rob.items():
             v = check(r)
             (untested if v is None else holds if v else fails).append(model)

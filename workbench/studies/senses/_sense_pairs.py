@@ -97,7 +97,8 @@ class SensePairRun:
         ``Ex-RPCA r=ranks[0]`` (:func:`workbench.senses.pos_purity_test` of the component's
         ``n_pos_words`` top words against all multi-sense words): ``tag``, ``share``,
         ``base_rate``, ``statistic``, ``pvalue`` and ``pvalue_holm`` (Holm over the rows); None
-        without treebank tags (a corpus not in English).
+        without treebank tags (a corpus not in English) or with fewer tagged multi-sense words
+        than ``n_pos_words``; a row of NaN for a component with fewer than two tagged words.
     senses_per_word : float
         Mean number of senses of the words with at least two.
     base_model : str
@@ -145,6 +146,13 @@ def _pos_table(
     for name, comps in bases.items():
         for c in range(comps.shape[1]):
             top = component_top_words(M, labels, comps[:, c], n_words)
+            n_tagged = sum(w in tags for w in top)
+            if n_tagged < 2:  # nothing to test: a row of NaN, which Holm skips
+                rows[f"{name} component {c + 1}"] = {
+                    "model": name, "component": c + 1, "tag": "", "share": np.nan,
+                    "base_rate": np.nan, "statistic": np.nan, "pvalue": np.nan,
+                    "n_tagged": n_tagged}  # fmt: skip
+                continue
             res = pos_purity_test(top, tags, population, n_permutations=n_permutations,
                                   random_state=seed)  # fmt: skip
             rows[f"{name} component {c + 1}"] = {
@@ -370,7 +378,8 @@ def sense_pair_run(
 
     spectrum = rpca.pca(M, min(20, d, M.shape[1])).explained_variance_ratio
     pos = None
-    if pos_tags is not None:
+    tagged = sum(w in pos_tags for w in {w for w, _, _ in labels}) if pos_tags else 0
+    if pos_tags is not None and tagged >= n_pos_words:  # else too few tagged words to test
         pos = _pos_table(M, labels, {m: bases[m] for m in ("PCA", f"Ex-RPCA r={r0}")},
                          pos_tags, n_pos_words, n_permutations, seed)  # fmt: skip
     n_senses = [msv.n_senses(w) for w in msv.words]
@@ -715,7 +724,9 @@ def sense_pair_study(
     n_jobs = check_int(n_jobs, "n_jobs", low=1, allow_none=True)
     if "pos_tags" not in kwargs and settings.pos_check:
         kwargs["pos_tags"] = treebank_majority_pos()  # read once, not in every worker
-    variants = [v for v in dict.fromkeys(settings.robustness) if v != settings.base_model]
+    # vectors passed as ``msv`` are one model: nothing to re-run on other base models
+    variants = [] if kwargs.get("msv") is not None else [
+        v for v in dict.fromkeys(settings.robustness) if v != settings.base_model]  # fmt: skip
     calls = [{"seed": s, "settings": settings, **kwargs} for s in seeds]
     calls += [{"seed": seeds[0], "settings": replace(settings, config=base_model_config(settings, v)),
                **kwargs} for v in variants]  # fmt: skip
