@@ -33,6 +33,7 @@ from workbench.studies.senses import (
     sparse_noise_run,
     sparse_noise_study,
     with_wordnet,
+    with_wordnet_elimination,
 )
 
 D = 12
@@ -366,6 +367,32 @@ def test_with_wordnet_recovers_a_planted_link(noise_run):
     assert wn.loc["||S_p|| given frequency (partial)", "pvalue_holm"] < 1e-6
     assert (wn["pvalue_holm"].dropna() >= wn["pvalue"].dropna() - 1e-15).all()
     assert "n_synsets" in run.table3.columns and (wn["n_words"] == len(sig)).all()
+
+
+def test_wordnet_elimination_row_on_planted_pseudo_pairs(planted, noise_run):
+    """WordNet knows the even words in one meaning: their pairs are pseudo, differ along the
+    planted direction, and eliminating it recovers the semantic similarity, as PCA's does."""
+    msv, z, u = planted
+    counts = {f"w{i}": 1 if i % 2 == 0 else 4 for i in range(N_WORDS)}
+    run = with_wordnet_elimination(noise_run, msv, counts, items=planted_items(z),
+                                   wordsim=planted_wordsim(z))  # fmt: skip
+    assert run.n_wordnet_pseudo == N_WORDS // 2  # two senses a word: one pair each
+    row = run.table4.loc["V~ WordNet"]
+    assert row["removed"] == run.chosen["WordNet"] >= 1
+    assert row["SCWS gain"] > 0.1 and row["p_holm (SCWS)"] < 0.05
+    t4 = run.table4
+    for col in [c for c in t4.columns if c.startswith("p (")]:
+        ok = t4[col].notna()
+        assert (t4.loc[ok, col.replace("p (", "p_holm (")] >= t4.loc[ok, col] - 1e-15).all()
+    # Holm's family grew: the PCA row's corrected p is at least the one of the smaller table
+    assert t4.loc["V~ PCA", "p_holm (SCWS)"] >= noise_run.table4.loc["V~ PCA", "p_holm (SCWS)"]
+    assert (
+        "WordNet" in run.curve.columns and run.curve["WordNet"].iloc[0] == run.curve["PCA"].iloc[0]
+    )
+    # WordNet knows none of the words: no row
+    none = with_wordnet_elimination(noise_run, msv, {}, items=planted_items(z),
+                                    wordsim=planted_wordsim(z))  # fmt: skip
+    assert none.n_wordnet_pseudo == 0 and "V~ WordNet" not in none.table4.index
 
 
 def test_sparse_noise_study_and_discussion(planted):

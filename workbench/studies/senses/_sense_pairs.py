@@ -7,6 +7,7 @@ lists the sense pairs aligned with the components and tests them against control
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -43,6 +44,8 @@ from ._runs import (
     _tests_table,
 )
 from ._settings import SenseSettings, base_model_config, data_record
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["SensePairRun", "SensePairStudy", "sense_pair_run", "sense_pair_study"]
 
@@ -704,6 +707,22 @@ def robustness_row(run: SensePairRun) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _run_or_none(**kwargs: Any) -> SensePairRun | str:
+    """:func:`sense_pair_run`, or the message of the ``ValueError`` it raised (a base model of
+    the robustness table may leave a small corpus without a multi-sense word)."""
+    try:
+        return sense_pair_run(**kwargs)
+    except ValueError as exc:
+        logger.warning("sense_pair_run(seed=%s) failed: %s", kwargs.get("seed"), exc)
+        return str(exc)
+
+
+def _ran(result: SensePairRun | str, seed: int) -> SensePairRun:
+    if isinstance(result, str):
+        raise ValueError(f"seed {seed}: {result}")
+    return result
+
+
 def sense_pair_study(
     settings: SenseSettings | None = None,
     seeds: Sequence[int] = (0,),
@@ -733,9 +752,10 @@ def sense_pair_study(
     # as many workers as seeds (at most 4): one seed runs everything in this process, which
     # is quicker than starting workers on a small run
     jobs = min(len(seeds), 4) if n_jobs is None else n_jobs
-    out = run_jobs(sense_pair_run, calls, min(jobs, len(calls)))
-    runs = dict(zip(seeds, out[: len(seeds)]))
-    robust = {settings.base_model: runs[seeds[0]], **dict(zip(variants, out[len(seeds) :]))}
+    out = run_jobs(_run_or_none, calls, min(jobs, len(calls)))
+    runs = {s: _ran(r, s) for s, r in zip(seeds, out[: len(seeds)])}
+    robust = {settings.base_model: runs[seeds[0]],
+              **{v: r for v, r in zip(variants, out[len(seeds) :]) if not isinstance(r, str)}}  # fmt: skip
     t2 = seed_summary({s: r.table2.set_index(["model", "component"])[["avg_cos", "pseudo_fraction", "evr"]]
                        for s, r in runs.items()})  # fmt: skip
     summ = seed_summary({s: r.summary[["avg_cos", "pseudo_fraction"]] for s, r in runs.items()})
@@ -750,5 +770,5 @@ def sense_pair_study(
         _agreement_table(runs),
         data_size=settings.size,
         data=data_record(settings),
-        robustness=robust if variants else {},
+        robustness=robust if len(robust) > 1 else {},
     )

@@ -309,7 +309,8 @@ def with_wordnet_elimination(
     """
     M, labels = rpca.difference_matrix(msv)
     d = M.shape[0]
-    n = int(wordnet_pseudo_pairs(labels, counts).sum())
+    pseudo = wordnet_pseudo_pairs(labels, counts)
+    n = int(sum(p and a < b for p, (_, a, b) in zip(pseudo, labels)))  # unordered pairs
     if n == 0:
         return replace(run, n_wordnet_pseudo=0)
     items = load_scws() if items is None else items
@@ -317,7 +318,7 @@ def with_wordnet_elimination(
     scws = scws_task(msv, items)
     scws_dev, scws_test = scws.subset(dev, "SCWS-dev"), scws.subset(~dev, "SCWS-test")
     ws = avg_sim_task(msv, "WS" if wordsim is None else wordsim)
-    full = wordnet_directions(M, labels, counts, min(n, d))
+    full = wordnet_directions(M, labels, counts, min(int(pseudo.sum()), d))
     curve = run.curve.copy()
     base_dev = float(curve.loc[curve["removed"] == 0, "PCA"].iloc[0])
     curve["WordNet"] = [base_dev if r == 0 else scws_dev.evaluate(full[:, : int(r)]).spearman
@@ -605,9 +606,11 @@ def sparse_noise_study(
         counts = dict(zip(words, synset_counts(words, load_wordnet()).tolist()))
         runs = {s: with_wordnet(r, counts) for s, r in runs.items()}
         # the supervised row of Table 4, here: WordNet is read once, in this process
+        given, ws_set = kwargs.get("msv"), kwargs.get("wordsim")
         runs = {s: with_wordnet_elimination(
-                    r, train_preset(settings, seed=s, progress=False), counts,
-                    items=kwargs.get("items"), wordsim=kwargs.get("wordsim") or settings.wordsim[0],
+                    r, train_preset(settings, seed=s, progress=False) if given is None else given,
+                    counts, items=kwargs.get("items"),
+                    wordsim=settings.wordsim[0] if ws_set is None else ws_set,
                     label=settings.wordsim_label)
                 for s, r in runs.items()}  # fmt: skip
         wn = seed_summary({s: _wordnet(r)[columns] for s, r in runs.items()})
