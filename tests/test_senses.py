@@ -159,6 +159,29 @@ def test_trainer_cache(tmp_path, monkeypatch):
         np.testing.assert_array_equal(a.sense_vectors(w), b.sense_vectors(w))
 
 
+def test_models_differing_in_senses_share_stage_one(tmp_path, monkeypatch):
+    from workbench.datasets import load_corpus
+
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))
+    path = tmp_path / "tiny.txt"
+    text = "\n".join(" ".join(doc) for doc in planted_corpus(n_docs=6, doc_len=300))
+    path.write_text("@@DOC\t0\ttiny\n" + text + "\n")
+    corpus = load_corpus(path)
+    cfg = MultiSenseConfig(**{**PARAMS, "min_sense_count": 20})
+    a = train_multisense(corpus, config=cfg, method="kmeans", n_senses=2, cache=True,
+                         progress=False)  # fmt: skip
+    b = train_multisense(corpus, config=cfg, method="nonparametric", threshold=0.2, cache=True,
+                         progress=False)  # fmt: skip
+    assert len(list((tmp_path / "multisense-stage1").glob("*.npz"))) == 1
+    assert len(list((tmp_path / "multisense").glob("*.npz"))) == 2
+    g = a.as_word_vectors().vectors
+    np.testing.assert_array_equal(g, b.as_word_vectors().vectors)
+    # the shared stage 1 is the one training without the cache computes
+    c = train_multisense(corpus, config=cfg, method="kmeans", n_senses=2, progress=False)
+    np.testing.assert_array_equal(g, c.as_word_vectors().vectors)
+    np.testing.assert_array_equal(a.sense_vectors("bank"), c.sense_vectors("bank"))
+
+
 def test_clustering_primitives():
     rng = np.random.default_rng(0)
     X = np.vstack([rng.normal([5, 0, 0], 0.3, (50, 3)), rng.normal([0, 5, 0], 0.3, (50, 3))])

@@ -428,7 +428,7 @@ def test_cache_lock_trains_once_under_concurrency(tmp_path, monkeypatch):
     calls = []
     msv, _, _ = planted_model()
 
-    def fake_train(corpus, cfg, max_tokens, progress):
+    def fake_train(corpus, cfg, max_tokens, progress, stage1_key=None):
         calls.append(1)
         threading.Event().wait(0.3)
         return msv
