@@ -48,3 +48,20 @@ def test_notebook_08_sense_pairs(run_notebook):
             assert planted[name]["max_angle_deg"][i] < planted["PCA"]["max_angle_deg"][i] / 1.5
             assert planted[name]["recall"][i] > planted["PCA"]["recall"][i] + 0.05
             assert planted[name]["precision"][i] > 0.85
+    # POS test: six tests (three components of PCA and of Ex-RPCA), Holm within the seed
+    assert rec["n_pos_tests"] == 6 and 2 <= rec["n_pos_words"] <= 30
+    for name, t in rec["pos_tests"].items():
+        assert name.startswith(("PCA component", f"{ex} component")), name
+        for i in range(n):
+            assert 0.0 <= t["base_rate"][i] <= t["share"][i] <= 1.0
+            assert t["statistic"][i] == pytest.approx(t["share"][i] - t["base_rate"][i])
+            assert 0.0 < t["pvalue"][i] <= t["pvalue_holm"][i] <= 1.0
+    # robustness: the main model (K=3) on the first seed, and NP-MSSG at small size
+    rob = rec["robustness"]
+    assert list(rob) == ["K=3", "NP-MSSG"] and rec["robustness_seed"] == 0
+    assert rob["K=3"]["n_multisense_words"] == rec["n_multisense_words"][0]
+    assert rob["K=3"]["outside_3sigma"] == pytest.approx(rec["outside_3sigma"][0])
+    assert rob["NP-MSSG"]["threshold"] == 0.2 and rob["NP-MSSG"]["max_senses"] == 5
+    # NP-MSSG opens senses only where contexts call for them: fewer than K=3's, within the cap
+    assert 1.5 <= rob["NP-MSSG"]["senses_per_word"] < rob["K=3"]["senses_per_word"] <= 3
+    assert rec["senses_per_word"][0] == pytest.approx(rob["K=3"]["senses_per_word"])

@@ -159,6 +159,29 @@ def test_trainer_cache(tmp_path, monkeypatch):
         np.testing.assert_array_equal(a.sense_vectors(w), b.sense_vectors(w))
 
 
+def test_models_differing_in_senses_share_stage_one(tmp_path, monkeypatch):
+    from workbench.datasets import load_corpus
+
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))
+    path = tmp_path / "tiny.txt"
+    text = "\n".join(" ".join(doc) for doc in planted_corpus(n_docs=6, doc_len=300))
+    path.write_text("@@DOC\t0\ttiny\n" + text + "\n")
+    corpus = load_corpus(path)
+    cfg = MultiSenseConfig(**{**PARAMS, "min_sense_count": 20})
+    a = train_multisense(corpus, config=cfg, method="kmeans", n_senses=2, cache=True,
+                         progress=False)  # fmt: skip
+    b = train_multisense(corpus, config=cfg, method="nonparametric", threshold=0.2, cache=True,
+                         progress=False)  # fmt: skip
+    assert len(list((tmp_path / "multisense-stage1").glob("*.npz"))) == 1
+    assert len(list((tmp_path / "multisense").glob("*.npz"))) == 2
+    g = a.as_word_vectors().vectors
+    np.testing.assert_array_equal(g, b.as_word_vectors().vectors)
+    # the shared stage 1 is the one training without the cache computes
+    c = train_multisense(corpus, config=cfg, method="kmeans", n_senses=2, progress=False)
+    np.testing.assert_array_equal(g, c.as_word_vectors().vectors)
+    np.testing.assert_array_equal(a.sense_vectors("bank"), c.sense_vectors("bank"))
+
+
 def test_clustering_primitives():
     rng = np.random.default_rng(0)
     X = np.vstack([rng.normal([5, 0, 0], 0.3, (50, 3)), rng.normal([0, 5, 0], 0.3, (50, 3))])
@@ -343,3 +366,118 @@ def test_partial_spearman():
     assert res2.statistic > 0.5 and res2.pvalue < 1e-6
     with pytest.raises(ValueError, match="same length"):
         partial_spearman(x, y[:3], z)
+
+
+# ----------------------------------------------------------------------------- NP-MSSG rule
+
+
+def test_nonparametric_rule_opens_a_sense_exactly_below_the_threshold():
+    """Planted contexts with known cosines to the running centres: a context opens a new sense
+    exactly when its cosine to every existing centre is below lambda, and never past the cap."""
+    lam = 0.5
+
+    def unit_at(angle_cos):  # a unit vector with cosine angle_cos to e1, in the (e1, e2) plane
+        return np.array([angle_cos, np.sqrt(1 - angle_cos**2), 0.0, 0.0])
+
+    e1, e3, e4 = np.eye(4)[0], np.eye(4)[2], np.eye(4)[3]
+    X = np.vstack([
+        e1,                  # first context: always opens sense 0
+        unit_at(lam + 0.01),  # cosine just above lambda with centre 0: joins it
+        e3,                  # cosine 0 with centre 0: opens sense 1
+        e3 * 0.9 + e1 * 0.1,  # close to centre 1: joins it
+        e4,                  # below lambda to both: opens sense 2
+    ])  # fmt: skip
+    C, lab = online_sense_clustering(X, threshold=lam, max_senses=5)
+    assert lab.tolist() == [0, 0, 1, 1, 2] and C.shape[0] == 3
+    # a context just below lambda with the running centre of sense 0 opens a new sense
+    c0 = (e1 + unit_at(lam + 0.01)) / np.linalg.norm(e1 + unit_at(lam + 0.01))
+    ortho = np.array([-c0[1], c0[0], 0.0, 0.0])
+    below = (lam - 0.01) * c0 + np.sqrt(1 - (lam - 0.01) ** 2) * ortho
+    above = (lam + 0.01) * c0 + np.sqrt(1 - (lam + 0.01) ** 2) * ortho
+    _, lab_b = online_sense_clustering(np.vstack([X[:2], below]), threshold=lam, max_senses=5)
+    _, lab_a = online_sense_clustering(np.vstack([X[:2], above]), threshold=lam, max_senses=5)
+    assert lab_b.tolist() == [0, 0, 1] and lab_a.tolist() == [0, 0, 0]
+    # the cap: with max_senses=2 the third unlike context joins its most similar centre
+    C2, lab2 = online_sense_clustering(X, threshold=lam, max_senses=2)
+    assert C2.shape[0] == 2 and lab2.tolist()[:4] == [0, 0, 1, 1] and lab2[4] in (0, 1)
+
+
+# ----------------------------------------------------------------------------- POS test
+
+
+def test_majority_pos_and_treebank_tags():
+    from workbench.senses import majority_pos, treebank_majority_pos
+
+    assert majority_pos([("A", "X"), ("a", "Y"), ("a", "Y"), ("b", "Z"), ("b", "A")]) == {
+        "a": "Y", "b": "A"}  # fmt: skip
+    tags = treebank_majority_pos(("dev",))
+    assert tags["the"] == "DET" and tags["and"] == "CCONJ" and tags["said"] == "VERB"
+    with pytest.raises(ValueError, match="splits"):
+        treebank_majority_pos(("bogus",))
+
+
+def test_pos_purity_test_on_planted_component():
+    """A planted direction along which the adverb pairs differ: its top words are adverbs, and
+    the test finds that tag and rejects; a random direction's top words do not reject."""
+    from workbench.senses import component_top_words, pos_purity_test
+
+    rng = np.random.default_rng(0)
+    d, words = 10, [f"w{i}" for i in range(120)]
+    tags = {w: ("ADV" if i < 20 else "NOUN" if i < 80 else "VERB") for i, w in enumerate(words)}
+    planted = np.eye(d)[0]
+    cols, labels = [], []
+    for w in words:
+        v = rng.normal(0, 0.3, d)
+        v[0] = 0.0
+        if tags[w] == "ADV":
+            v += 3.0 * planted
+        cols.append(v)
+        labels.append((w, 0, 1))
+    M = np.array(cols).T
+    top = component_top_words(M, labels, planted, 15)
+    assert all(tags[w] == "ADV" for w in top)
+    res = pos_purity_test(top, tags, words, n_permutations=500, random_state=0)
+    assert res.tag == "ADV" and res.share == 1.0
+    assert res.base_rate == pytest.approx(20 / 120) and res.pvalue < 0.01
+    assert res.pvalue == pytest.approx(1 / 501)  # no random draw of 15 is all adverbs
+    # random word sets: the test keeps its level (rejects about 5 % of them at 5 %)
+    ps = [pos_purity_test(list(rng.choice(words, 15, replace=False)), tags, words,
+                          n_permutations=200, random_state=s).pvalue for s in range(200)]  # fmt: skip
+    assert 0.01 <= np.mean(np.array(ps) < 0.05) <= 0.10
+    with pytest.raises(ValueError, match="at least two"):
+        pos_purity_test(["w0", "unknown"], tags, words)
+    with pytest.raises(ValueError, match="population"):
+        pos_purity_test(words[:30], tags, words[:20])
+
+
+# ----------------------------------------------------------------------------- V~_WordNet
+
+
+def test_wordnet_row_definition_pairs_of_single_synset_words():
+    """V~_WordNet's directions are the principal components of the pairs of words with one
+    WordNet synset, and of those alone: planted so that those pairs differ along e0 and all
+    others along e1, the direction found is e0 although e1 carries more variance overall."""
+    from workbench.senses import wordnet_directions, wordnet_pseudo_pairs
+
+    rng = np.random.default_rng(0)
+    d = 6
+    synsets = {"cat": 1, "engine": 1, "yard": 3, "bank": 18, "the": 0}
+    labels, cols = [], []
+    for w in synsets:
+        for a, b in ((0, 1), (0, 2), (1, 2)):
+            labels.append((w, a, b))
+            axis = 0 if synsets[w] == 1 else 1
+            v = rng.normal(0, 0.05, d)
+            v[axis] += (2.0 if axis == 0 else 5.0) * rng.choice([-1, 1])
+            cols.append(v)
+    M = np.array(cols).T
+    mask = wordnet_pseudo_pairs(labels, synsets)
+    assert mask.tolist() == [True] * 6 + [False] * 9  # cat and engine only
+    assert wordnet_pseudo_pairs([("unknown", 0, 1)], synsets).tolist() == [False]
+    C = wordnet_directions(M, labels, synsets, 1)
+    assert C.shape == (d, 1) and abs(C[0, 0]) > 0.99
+    from workbench.rpca import pca
+
+    assert abs(pca(M, 1).components[1, 0]) > 0.99  # all pairs: the other direction
+    with pytest.raises(ValueError, match="WordNet calls 6 sense pairs pseudo"):
+        wordnet_directions(M, labels, synsets, 7)

@@ -33,6 +33,7 @@ from workbench.studies.senses import (
     sparse_noise_run,
     sparse_noise_study,
     with_wordnet,
+    with_wordnet_elimination,
 )
 
 D = 12
@@ -246,6 +247,24 @@ def test_sense_pair_run_finds_the_planted_direction(planted):
     assert (run.tests["pvalue_holm"] >= run.tests["pvalue"] - 1e-15).all()
     assert set(run.planted.index) == {"PCA", "Ex-RPCA iterative", "Ex-RPCA ALM"}
     assert 0 <= run.outside_3sigma <= 1
+    # planted words are not in the treebank: too few tagged words, no POS test
+    assert run.pos is None
+
+
+def test_sense_pair_run_pos_table_with_given_tags(planted):
+    msv, _, _ = planted
+    tags = {f"w{i}": ("ADV" if i % 3 == 0 else "NOUN") for i in range(N_WORDS)}
+    run = sense_pair_run(seed=0, msv=msv, ranks=[2], n_components=2, n_top=3, base_sample=50,
+                         planted_columns=100, pos_tags=tags, n_pos_words=10,
+                         n_permutations=200)  # fmt: skip
+    pos = run.pos
+    assert list(pos.index) == [f"{m} component {c}" for m in ("PCA", "Ex-RPCA r=2")
+                               for c in (1, 2)]  # fmt: skip
+    assert (pos["n_tagged"] == 10).all() and set(pos["tag"]) <= {"ADV", "NOUN"}
+    assert (pos["base_rate"].isin([20 / 60, 40 / 60])).all()
+    assert (pos["pvalue_holm"] >= pos["pvalue"] - 1e-15).all()
+    # tags unrelated to the planted direction: no component concentrates a part of speech
+    assert (pos["pvalue_holm"] > 0.05).all()
 
 
 def test_sense_pair_sign_test_not_significant_without_systematic_side():
@@ -350,6 +369,32 @@ def test_with_wordnet_recovers_a_planted_link(noise_run):
     assert "n_synsets" in run.table3.columns and (wn["n_words"] == len(sig)).all()
 
 
+def test_wordnet_elimination_row_on_planted_pseudo_pairs(planted, noise_run):
+    """WordNet knows the even words in one meaning: their pairs are pseudo, differ along the
+    planted direction, and eliminating it recovers the semantic similarity, as PCA's does."""
+    msv, z, u = planted
+    counts = {f"w{i}": 1 if i % 2 == 0 else 4 for i in range(N_WORDS)}
+    run = with_wordnet_elimination(noise_run, msv, counts, items=planted_items(z),
+                                   wordsim=planted_wordsim(z))  # fmt: skip
+    assert run.n_wordnet_pseudo == N_WORDS // 2  # two senses a word: one pair each
+    row = run.table4.loc["V~ WordNet"]
+    assert row["removed"] == run.chosen["WordNet"] >= 1
+    assert row["SCWS gain"] > 0.1 and row["p_holm (SCWS)"] < 0.05
+    t4 = run.table4
+    for col in [c for c in t4.columns if c.startswith("p (")]:
+        ok = t4[col].notna()
+        assert (t4.loc[ok, col.replace("p (", "p_holm (")] >= t4.loc[ok, col] - 1e-15).all()
+    # Holm's family grew: the PCA row's corrected p is at least the one of the smaller table
+    assert t4.loc["V~ PCA", "p_holm (SCWS)"] >= noise_run.table4.loc["V~ PCA", "p_holm (SCWS)"]
+    assert (
+        "WordNet" in run.curve.columns and run.curve["WordNet"].iloc[0] == run.curve["PCA"].iloc[0]
+    )
+    # WordNet knows none of the words: no row
+    none = with_wordnet_elimination(noise_run, msv, {}, items=planted_items(z),
+                                    wordsim=planted_wordsim(z))  # fmt: skip
+    assert none.n_wordnet_pseudo == 0 and "V~ WordNet" not in none.table4.index
+
+
 def test_sparse_noise_study_and_discussion(planted):
     msv, z, _ = planted
     st = sparse_noise_study(study.settings("small"), [0, 1], n_jobs=1, msv=msv,
@@ -383,7 +428,7 @@ def test_cache_lock_trains_once_under_concurrency(tmp_path, monkeypatch):
     calls = []
     msv, _, _ = planted_model()
 
-    def fake_train(corpus, cfg, max_tokens, progress):
+    def fake_train(corpus, cfg, max_tokens, progress, stage1_key=None):
         calls.append(1)
         threading.Event().wait(0.3)
         return msv

@@ -196,3 +196,117 @@ def test_wordnet_accurate_indicator_is_a_per_seed_and():
     assert facts.beats_raw == SeedCount(1, 2) and facts.partial_pos == SeedCount(1, 2)
     assert facts.accurate == SeedCount(0, 2) and facts.wordnet == "none"
     assert "is **not supported**" in _text(discussion_09(_records_09(wordnet=wn)))
+
+
+# ------------------------------------------------------- part of speech, robustness, V~_WordNet
+
+
+def _pos(p_pca, p_ex, tag="ADV"):
+    """POS test records: per method, three components with the given Holm p-values (per seed)."""
+    out = {}
+    for m, ps in (("PCA", p_pca), (EX, p_ex)):
+        for c, p in enumerate(ps, 1):
+            out[f"{m} component {c}"] = {"tag": [tag] * len(p), "share": [0.5] * len(p),
+                                         "base_rate": [0.1] * len(p), "statistic": [0.4] * len(p),
+                                         "pvalue": list(p), "pvalue_holm": list(p)}  # fmt: skip
+    return out
+
+
+def test_pos_contrast_counts_significant_components_per_seed():
+    ns = [0.5, 0.5]
+    # seed 0: Ex-RPCA has two POS components, PCA none; seed 1: one each
+    pos = _pos([ns, ns, [0.5, 0.01]], [[0.01, 0.01], [0.01, 0.5], ns])
+    rec = _records_08(pos_tests=pos, n_pos_tests=6, n_pos_words=30)
+    facts = facts_08(rec, paper=paper_08())
+    assert facts.pos_sig == {"PCA": [0, 1], EX: [2, 1]}
+    assert facts.pos_more_ex == SeedCount(1, 2) and facts.pos_claim == "some"
+    assert facts.pos_pca == SeedCount(1, 2) and facts.pos_ex == SeedCount(2, 2)
+    text = _text(discussion_08(rec))
+    assert "Holm over the 6 POS tests of a seed" in text
+    assert "Components with a significant tag per seed: PCA 0, 1, Ex-RPCA r=3 2, 1 of 3." in text
+    # every seed: supported; no seed: not supported
+    pos = _pos([ns, ns, ns], [[0.01, 0.01], ns, ns])
+    f = facts_08(_records_08(pos_tests=pos, n_pos_tests=6, n_pos_words=30), paper=paper_08())
+    assert f.pos_claim == "every"
+    pos = _pos([[0.01, 0.01], ns, ns], [[0.01, 0.01], ns, ns])
+    f = facts_08(_records_08(pos_tests=pos, n_pos_tests=6, n_pos_words=30), paper=paper_08())
+    assert f.pos_claim == "none"
+    # a corpus not in English: no POS test, the bullet says why
+    rec = _records_08(
+        pos_tests={},
+        n_pos_tests=0,
+        n_pos_words=0,
+        data={"corpus": "x.txt", "language": "de", "corpus_format": "marked"},
+    )
+    assert not facts_08(rec, paper=paper_08()).has_pos
+    assert "Left out: the bundled treebank is English and the corpus is `de`" in _text(
+        discussion_08(rec)
+    )
+
+
+def _rob(**over):
+    row = {"n_multisense_words": 300, "senses_per_word": 3.0, "outside_3sigma": 0.02,
+           "angle_deg": 5.0, "jaccard": 0.9, "avg_cos_pca": 0.9, "avg_cos_random": 0.3,
+           "pseudo_pca": 0.2, "base_pseudo_rate": 0.05, "fisher_pca_holm": 0.01,
+           "fisher_ex_holm": 0.01, "size_sig_ex": 3, "n_components": 3, "pos_sig_pca": 0,
+           "pos_sig_ex": 1}  # fmt: skip
+    row.update(over)
+    return row
+
+
+def test_robustness_findings_per_base_model():
+    from workbench.studies.senses._facts import robustness_findings
+
+    rob = {"K=3": _rob(), "NP-MSSG": _rob(angle_deg=20.0, threshold=0.2, max_senses=5),
+           "K=2": _rob(outside_3sigma=0.001, pos_sig_ex=None, pos_sig_pca=None)}  # fmt: skip
+    f = {x.name: x for x in robustness_findings(rob)}
+    assert f["Heavy tails"].holds == ["K=3", "NP-MSSG"] and f["Heavy tails"].fails == ["K=2"]
+    assert f["Heavy tails"].verdict == "some"
+    assert f["One answer from PCA and Ex-RPCA"].fails == ["NP-MSSG"]
+    assert f["Systematic directions"].verdict == "all"
+    pos = f["Ex-RPCA more part-of-speech than PCA"]
+    assert pos.untested == ["K=2"] and pos.verdict == "all"
+    # a pseudo share above the base rate without a significant test is not the finding
+    g = robustness_findings({"K=3": _rob(fisher_pca_holm=0.2)})
+    assert g[3].name == "Listed pairs pseudo beyond the base rate" and g[3].verdict == "none"
+    rec = _records_08(robustness=rob, robustness_seed=0)
+    text = _text(discussion_08(rec))
+    assert "Seed 0 is re-run on K=3, NP-MSSG and K=2" in text
+    assert "below 0.2, at most 5 senses per word" in text
+    assert "*Heavy tails*: holds under K=3 and NP-MSSG, not under K=2;" in text
+    assert "(untested under K=2)" in text
+
+
+def test_wordnet_row_facts_and_claim():
+    from workbench.studies.senses._facts import wordnet_claim
+
+    assert wordnet_claim(SeedCount(2, 2), SeedCount(2, 2), SeedCount(0, 2)) == "replicated"
+    assert wordnet_claim(SeedCount(0, 2), SeedCount(0, 2), SeedCount(2, 2)) == "reversed"
+    assert wordnet_claim(SeedCount(1, 2), SeedCount(0, 2), SeedCount(0, 2)) == (
+        "no detectable difference"
+    )
+    assert wordnet_claim(SeedCount(1, 2), SeedCount(1, 2), SeedCount(0, 2)) == "mixed"
+    t4 = _records_09()["table4"]
+    wn = _row([0.42, 0.40], [0.02, 0.0], [0.5, 0.5])
+    wn["p (SCWS, against Ex-RPCA)"] = [0.5, 0.01]
+    wn["p_holm (SCWS, against Ex-RPCA)"] = [0.5, 0.01]
+    rec = _records_09(
+        table4={**t4, "V~ WordNet": wn},
+        n_table4_tests=7,
+        n_wordnet_pseudo=[40, 42],
+        chosen_removed={"PCA": [3, 4], "Ex-RPCA": [2, 3], "WordNet": [3, 3]},
+    )
+    facts = facts_09(rec, paper=paper_09())
+    # Ex-RPCA minus WordNet on SCWS test: -0.01 (seed 0), +0.05 and significant (seed 1)
+    assert facts.ex_above_wn == SeedCount(1, 2) and facts.ex_sig_above_wn == SeedCount(1, 2)
+    assert facts.wn_sig_above_ex == SeedCount(0, 2) and facts.wn_claim == "mixed"
+    assert facts.wordnet_row is not None and facts.wordnet_row.scws_up == SeedCount(1, 2)
+    paper = paper_09()
+    assert paper.gain_wn == pytest.approx(62.3 - 59.8)
+    assert facts.wordnet_row.ratio == pytest.approx(100 * 0.01 / paper.gain_wn)
+    text = _text(discussion_09(rec))
+    assert "Holm over the 7 tests of Table 4 of a seed" in text
+    assert "the paper: 62.3 (+2.5) and 69.1" in text
+    assert "holds only in some seeds" in text
+    # records without the row: no bullet
+    assert "supervised row" not in _text(discussion_09(_records_09()))

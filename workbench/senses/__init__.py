@@ -9,6 +9,8 @@
 * Sense inspection helpers used by the sense-pair notebooks: :class:`SenseNeighbours`,
   :func:`neighbour_overlap`, :func:`component_pairs`, :func:`word_sparse_norms`,
   :func:`avg_sim_wordsim`, :func:`scws_wordsim_result`, :func:`synset_counts`.
+* Part of speech of the words a direction picks out: :func:`treebank_majority_pos`,
+  :func:`pos_purity_test`, :func:`component_top_words`.
 * Similarity after removing directions without re-scoring the model:
   :class:`SenseSimilarityTask` (:func:`scws_task`, :func:`avg_sim_task`), and the fixed SCWS
   dev / test split :func:`scws_split`.
@@ -36,8 +38,17 @@ from workbench.senses._analysis import (
     synset_counts,
     unique_pairs,
     word_sparse_norms,
+    wordnet_directions,
+    wordnet_pseudo_pairs,
 )
 from workbench.senses._mssg import load_mssg, save_mssg
+from workbench.senses._pos import (
+    POSPurityResult,
+    component_top_words,
+    majority_pos,
+    pos_purity_test,
+    treebank_majority_pos,
+)
 from workbench.senses._similarity import SenseSimilarityTask, avg_sim_task, scws_split, scws_task
 from workbench.senses._training import (
     MultiSenseConfig,
@@ -70,4 +81,11 @@ __all__ = [
     "scws_task",
     "avg_sim_task",
     "scws_split",
+    "majority_pos",
+    "treebank_majority_pos",
+    "pos_purity_test",
+    "POSPurityResult",
+    "component_top_words",
+    "wordnet_pseudo_pairs",
+    "wordnet_directions",
 ]

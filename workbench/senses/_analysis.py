@@ -5,7 +5,7 @@ Part of :mod:`workbench.senses` (import the public names from there).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -27,6 +27,7 @@ from workbench._validation import (
 from workbench.datasets import load_wordnet
 from workbench.embeddings import MultiSenseVectors
 from workbench.evaluation import SCWSResult, WordSimResult
+from workbench.rpca import pca
 from workbench.senses._similarity import wordsim_frame, wordsim_result
 from workbench.senses._training import _unit
 
@@ -455,3 +456,68 @@ def partial_spearman(
         t = stat * np.sqrt((n - 3) / (1 - stat**2))
         p = float(2 * stats.t.sf(abs(t), n - 3))
     return PartialCorrelationResult(statistic=stat, pvalue=p, n=int(n))
+
+
+def wordnet_pseudo_pairs(
+    labels: Sequence[tuple[str, int, int]], synsets: Mapping[str, int]
+) -> np.ndarray:
+    """The sense pairs WordNet calls pseudo: those of words with exactly one WordNet synset.
+
+    A word that WordNet knows in a single meaning cannot have two real senses, so every pair of
+    its sense vectors is a pseudo multi-sense pair; words WordNet does not know (0 synsets, or
+    missing from ``synsets``) and words with several synsets are left out (WordNet cannot
+    tell their pairs apart without a sense-to-synset mapping).
+
+    Parameters
+    ----------
+    labels : sequence of (word, sense, sense)
+        Columns of the difference matrix (:func:`workbench.rpca.difference_matrix`).
+    synsets : mapping
+        Word -> number of WordNet synsets (:func:`synset_counts`).
+
+    Returns
+    -------
+    ndarray of bool, shape (len(labels),)
+
+    Examples
+    --------
+    >>> wordnet_pseudo_pairs([("cat", 0, 1), ("bank", 0, 1), ("the", 0, 1)],
+    ...                      {"cat": 1, "bank": 18, "the": 0}).tolist()
+    [True, False, False]
+    """
+    return np.array([int(synsets.get(w, 0)) == 1 for w, _, _ in labels], dtype=bool)
+
+
+def wordnet_directions(
+    M: np.ndarray,
+    labels: Sequence[tuple[str, int, int]],
+    synsets: Mapping[str, int],
+    rank: int,
+) -> np.ndarray:
+    """The eliminated directions of :math:`\\tilde V_{\\rm WordNet}`: the top ``rank`` principal
+    components of the columns of ``M`` that :func:`wordnet_pseudo_pairs` calls pseudo.
+
+    This is the supervised counterpart of eliminating PCA's components (Shi, Sun & Hu 2018,
+    eq. 6-7): the directions come from the difference vectors of pairs known to be pseudo from
+    WordNet (the semi-supervised method of Shi, Li & Hu 2016, as the workbench defines it)
+    instead of from all pairs.
+
+    Returns
+    -------
+    ndarray, shape (d, rank)
+        Orthonormal columns, signs fixed as :func:`workbench.rpca.pca` fixes them.
+
+    Raises
+    ------
+    ValueError
+        ``rank`` larger than the number of pseudo pairs or the dimension.
+    """
+    mask = wordnet_pseudo_pairs(labels, synsets)
+    n = int(mask.sum())
+    rank = int(rank)
+    if not 1 <= rank <= min(n, M.shape[0]):
+        raise ValueError(
+            f"rank={rank}: WordNet calls {n} sense pairs pseudo and M has {M.shape[0]} rows; "
+            f"allowed 1 <= rank <= {min(n, M.shape[0])}"
+        )
+    return pca(M[:, mask], rank).components

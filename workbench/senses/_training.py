@@ -34,6 +34,11 @@ CorpusLike: TypeAlias = Corpus | Iterable[Sequence[str]]
 
 _CACHE_VERSION = 2
 _CACHE_NAMESPACE = "multisense"
+_STAGE1_NAMESPACE = "multisense-stage1"
+#: The settings stage 1 (single-sense skip-gram) depends on: models that differ only in their
+#: sense settings (k-means K, NP-MSSG's threshold and cap, ...) share it through the cache.
+_STAGE1_FIELDS = ("dim", "window", "min_count", "epochs", "negative", "sample", "seed",
+                  "workers")  # fmt: skip
 
 
 # ============================================================================ training
@@ -415,21 +420,30 @@ def train_multisense(
             raise ValueError("cache=True needs a workbench Corpus (with a name and sha256)")
         # the cache's per-entry lock makes another process training the same model (a seed
         # worker, a notebook run in parallel) wait for it instead of training it twice
+        stage1 = {"corpus": corpus_id, "max_tokens": max_tokens,
+                  **{k: v for k, v in asdict(cfg).items() if k in _STAGE1_FIELDS}}  # fmt: skip
         entry = Cache(_CACHE_NAMESPACE, version=_CACHE_VERSION).get_or_build(
             {"corpus": corpus_id, "max_tokens": max_tokens, "cfg": asdict(cfg)},
-            lambda: (_msv_arrays(_train_single_threaded(corpus, cfg, max_tokens, progress)), None),
+            lambda: (
+                _msv_arrays(_train_single_threaded(corpus, cfg, max_tokens, progress, stage1)),
+                None,
+            ),  # fmt: skip
         )
         return _msv_from_arrays(entry.arrays)
     return _train_single_threaded(corpus, cfg, max_tokens, progress)
 
 
 def _train_single_threaded(
-    corpus: CorpusLike, cfg: MultiSenseConfig, max_tokens: int | None, progress: bool | None
+    corpus: CorpusLike,
+    cfg: MultiSenseConfig,
+    max_tokens: int | None,
+    progress: bool | None,
+    stage1_key: Mapping[str, Any] | None = None,
 ) -> MultiSenseVectors:
     """:func:`_train` with one BLAS thread: its matrix products are small, and on a shared
     machine idle BLAS threads spinning for a core slow them down many times over."""
     with threadpool_limits(limits=1):
-        return _train(corpus, cfg, max_tokens, progress)
+        return _train(corpus, cfg, max_tokens, progress, stage1_key)
 
 
 def _corpus_identity(corpus: CorpusLike) -> str | None:
@@ -456,7 +470,11 @@ def _iter_docs(corpus: CorpusLike, max_tokens: int | None) -> Iterator[Sequence[
 
 
 def _train(
-    corpus: CorpusLike, cfg: MultiSenseConfig, max_tokens: int | None, progress: bool | None
+    corpus: CorpusLike,
+    cfg: MultiSenseConfig,
+    max_tokens: int | None,
+    progress: bool | None,
+    stage1_key: Mapping[str, Any] | None = None,
 ) -> MultiSenseVectors:
     disable = None if progress is None else not progress
     bar = tqdm(total=4, desc="multi-sense training", disable=disable)
@@ -467,8 +485,21 @@ def _train(
 
     # stage 1: single-sense skip-gram
     bar.set_postfix_str("stage 1 skip-gram")
-    model1 = _word2vec(_Sentences(words_arr[ids], docs), cfg, min_count=1)
-    glob = np.stack([model1.wv[w] for w in vocab]).astype(np.float64)
+
+    def stage1() -> np.ndarray:
+        model1 = _word2vec(_Sentences(words_arr[ids], docs), cfg, min_count=1)
+        return np.stack([model1.wv[w] for w in vocab]).astype(np.float64)
+
+    if stage1_key is None:
+        glob = stage1()
+    else:  # models differing only in their sense settings share stage 1 (and wait for it)
+        glob = (
+            Cache(_STAGE1_NAMESPACE, version=_CACHE_VERSION)
+            .get_or_build(stage1_key, lambda: ({"glob": stage1()}, None))
+            .arrays["glob"]
+        )
+        if glob.shape != (len(vocab), cfg.dim):
+            glob = stage1()
     bar.update(1)
 
     # multi-sense targets

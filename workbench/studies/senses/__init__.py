@@ -9,10 +9,11 @@ and the sense-inspection helpers are in :mod:`workbench.senses`, the decompositi
 * :func:`settings` -- the model of a data size (``settings = senses.settings(DATA_SIZE)``,
   shared by both notebooks) and :func:`train_preset`, which trains it for a seed or reads it
   from the cache;
-* notebook 08: :func:`sense_pair_run` (one seed) and :func:`sense_pair_study` (every seed, in
-  worker processes, summarised);
+* notebook 08: :func:`sense_pair_run` (one seed, with the part-of-speech test of the
+  components) and :func:`sense_pair_study` (every seed, in worker processes, summarised, and the
+  first seed re-run on the other base models of the settings: K = 2, 3, 4, NP-MSSG);
 * notebook 09: :func:`sparse_noise_run`, :func:`sparse_noise_study`, :func:`removal_grid`,
-  :func:`with_wordnet`;
+  :func:`with_wordnet`, :func:`with_wordnet_elimination` (Table 4's supervised row);
 * :func:`run_seeds`, :data:`ALPHA` -- seeds in parallel worker processes; the significance level
   of every test;
 * the studies are frozen results whose ``records()`` (:class:`SensePairRecords`,
@@ -43,6 +44,7 @@ from ._sparse_noise import (
     sparse_noise_run,
     sparse_noise_study,
     with_wordnet,
+    with_wordnet_elimination,
 )
 
 __all__ = [
@@ -64,6 +66,7 @@ __all__ = [
     "sparse_noise_study",
     "removal_grid",
     "with_wordnet",
+    "with_wordnet_elimination",
     "facts_08",
     "facts_09",
     "discussion_08",

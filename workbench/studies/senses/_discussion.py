@@ -70,6 +70,7 @@ def paper_09() -> Paper09:
         ws_pca=as_float(t4.loc["V~_PCA", "WS353"]),
         rank_pca=as_float(t4.loc["V~_PCA", "Rank(L)"]),
         rank_ex=as_float(t4.loc["V~_Ex-RPCA", "Rank(L)"]),
+        scws_wn=as_float(t4.loc["V~_WordNet", "SCWS"]), ws_wn=as_float(t4.loc["V~_WordNet", "WS353"]),
     )  # fmt: skip
 
 

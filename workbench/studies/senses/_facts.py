@@ -8,7 +8,8 @@ that needs two things at once (both methods, both criteria) holds in a seed only
 
 Correction families: notebook 08's tests are Holm-corrected over the ``n_tests`` tests of a
 seed; notebook 09's WordNet correlations over the five signals of a seed, its Table 4 tests over
-the four tests of a seed (two methods x two data sets).
+the tests of Table 4 of a seed (each elimination against the original on two data sets, and
+Ex-RPCA against V~_WordNet on SCWS when that row ran).
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ __all__ = [
     "facts_09",
     "joint_count",
     "table4_verdict",
+    "wordnet_claim",
+    "RobustFinding",
+    "robustness_findings",
+    "pos_contrast",
 ]
 
 #: Share of a Gaussian beyond three standard deviations (both tails).
@@ -111,6 +116,76 @@ class Facts08:
     size_sig_all: SeedCount  # sign test significant (Holm) for every component
     size: Verdict
     planted_both: SeedCount  # both Ex-RPCA solvers beat PCA on angle and recall, per seed
+    has_pos: bool = False
+    pos_pca: SeedCount = field(default_factory=lambda: SeedCount(0, 0))  # >= 1 PCA comp. POS
+    pos_ex: SeedCount = field(default_factory=lambda: SeedCount(0, 0))
+    pos_more_ex: SeedCount = field(default_factory=lambda: SeedCount(0, 0))
+    pos_claim: Verdict = "none"
+    pos_sig: dict[str, list[int]] = field(default_factory=dict)  # per method: count per seed
+    robustness: list[RobustFinding] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RobustFinding:
+    """One finding of notebook 08 across the base models of the robustness table."""
+
+    name: str
+    holds: list[str]  # the base models under which it holds
+    fails: list[str]
+    untested: list[str]  # no value (e.g. no POS test)
+    verdict: Literal["all", "none", "some", "untested"]
+
+
+def pos_contrast(pos_tests: Mapping[str, Mapping[str, Any]], ex: str) -> dict[str, list[int]]:
+    """Rule: per method (``"PCA"`` and ``ex``), the number of its components whose POS test is
+    significant after Holm over the seed's POS tests, per seed."""
+    out: dict[str, list[int]] = {}
+    for m in ("PCA", ex):
+        rows = [v for t, v in pos_tests.items() if t.startswith(f"{m} component ")]
+        flags = [_sig(v["pvalue_holm"]) for v in rows]
+        out[m] = [int(x) for x in np.sum(flags, axis=0)] if flags else []
+    return out
+
+
+def robustness_findings(rob: Mapping[str, Mapping[str, Any]]) -> list[RobustFinding]:
+    """The findings of notebook 08 under every base model of the robustness table (one seed).
+
+    Rules, per base model: *heavy tails* -- the PCA residual's share beyond three sd above the
+    Gaussian share; *systematic* -- the PCA-listed pairs' mean |cos| above random directions'
+    by more than 0.2; *one answer* -- Ex-RPCA's largest angle to PCA below 10° and listed-pair
+    overlap at least 80 %; *pseudo* -- the PCA-listed pairs' pseudo share above the base rate
+    and Fisher's test significant after Holm; *sense size* -- the sign test significant after
+    Holm for every component of Ex-RPCA; *POS* -- more Ex-RPCA than PCA components with a
+    significant POS test (Holm over the seed's POS tests; untested without the POS test).
+    A finding's verdict is ``"all"`` when it holds under every base model where it was
+    tested, ``"none"`` under none, ``"untested"`` when it was tested under none.
+    """
+    checks: dict[str, Any] = {
+        "Heavy tails": lambda r: r["outside_3sigma"] > GAUSS_3SIGMA,
+        "Systematic directions": lambda r: (r["avg_cos_pca"] or 0) > (r["avg_cos_random"] or 0) + 0.2,
+        "One answer from PCA and Ex-RPCA": lambda r: (r["angle_deg"] is not None and r["angle_deg"] < 10
+                                                      and (r["jaccard"] or 0) >= 0.8),
+        "Listed pairs pseudo beyond the base rate": lambda r: (
+            (r["pseudo_pca"] or 0) > (r["base_pseudo_rate"] or 0)
+            and (r["fisher_pca_holm"] if r["fisher_pca_holm"] is not None else 1) < ALPHA),
+        "Sense-size directions": lambda r: r["size_sig_ex"] == r["n_components"],
+        "Ex-RPCA more part-of-speech than PCA": lambda r: (
+            None if r["pos_sig_ex"] is None or r["pos_sig_pca"] is None
+            else r["pos_sig_ex"] > r["pos_sig_pca"]),
+    }  # fmt: skip
+    out = []
+    for name, check in checks.items():
+        holds: list[str] = []
+        fails: list[str] = []
+        untested: list[str] = []
+        for model, r in rob.items():
+            v = check(r)
+            (untested if v is None else holds if v else fails).append(model)
+        verdict: Literal["all", "none", "some", "untested"] = (
+            "untested" if not holds and not fails else "all" if not fails
+            else "none" if not holds else "some")  # fmt: skip
+        out.append(RobustFinding(name, holds, fails, untested, verdict))
+    return out
 
 
 def facts_08(
@@ -134,7 +209,12 @@ def facts_08(
     * sense size: the sign test significant after Holm over the seed's tests for *every* one of
       the ``n_components`` components of Ex-RPCA;
     * planted check: both Ex-RPCA solvers have a smaller largest angle *and* a larger recall
-      than PCA, all four in the same seed (:func:`joint_count`).
+      than PCA, all four in the same seed (:func:`joint_count`);
+    * part of speech (:func:`pos_contrast`): a method "finds a part of speech" in a seed when at
+      least one of its components' POS tests is significant after Holm over the seed's POS
+      tests; the paper's contrast holds in a seed when Ex-RPCA has more such components than
+      PCA, and ``pos_claim`` is the verdict of that count;
+    * robustness: :func:`robustness_findings` of the ``robustness`` record (absent: none).
     """
     models = list(rec["evr_first"])
     ex = next(m for m in models if m.startswith("Ex-RPCA r="))
@@ -169,6 +249,14 @@ def facts_08(
             flags.append(seed_values(pl[name]["recall"]) > seed_values(pl["PCA"]["recall"]))
     n = len(rec["seeds"])
     planted = joint_count(*flags) if flags else SeedCount(0, n)
+    pos_tests = rec.get("pos_tests") or {}
+    pos_sig = pos_contrast(pos_tests, ex) if pos_tests else {}
+    pos_counts = {m: np.asarray(v, dtype=int) for m, v in pos_sig.items()}
+    if pos_counts:
+        pos_pca, pos_ex = seed_count(pos_counts["PCA"] > 0), seed_count(pos_counts[ex] > 0)
+        pos_more = seed_count(pos_counts[ex] > pos_counts["PCA"])
+    else:
+        pos_pca = pos_ex = pos_more = SeedCount(0, n)
     return Facts08(
         ex=ex, alm=alm, small=rec.get("data_size") == "small", gauss=GAUSS_3SIGMA,
         tail_ratio=[float(x) for x in ratio], heavier=heavier, as_heavy=as_heavy,
@@ -180,6 +268,9 @@ def facts_08(
         all_pseudo=all_pseudo, pseudo=_verdict(all_pseudo),
         size_shares=[[float(x) for x in seed_values(t["statistic"])] for t in size],
         size_sig_all=size_all, size=_verdict(size_all), planted_both=planted,
+        has_pos=bool(pos_tests), pos_pca=pos_pca, pos_ex=pos_ex, pos_more_ex=pos_more,
+        pos_claim=_verdict(pos_more), pos_sig=pos_sig,
+        robustness=robustness_findings(rec.get("robustness") or {}),
     )  # fmt: skip
 
 
@@ -197,6 +288,12 @@ class Paper09:
     ws_pca: float = math.nan
     rank_pca: float = math.nan
     rank_ex: float = math.nan
+    scws_wn: float = math.nan  # the V~_WordNet row (Shi et al. 2016)
+    ws_wn: float = math.nan
+
+    @property
+    def gain_wn(self) -> float:
+        return self.scws_wn - self.scws
 
     @property
     def gain_pca(self) -> float:
@@ -214,7 +311,7 @@ class MethodGains:
     key: str  # "PCA" / "Ex-RPCA"
     row: str  # its Table 4 row
     scws_up: SeedCount
-    scws_sig_up: SeedCount  # positive and significant after Holm over the four tests
+    scws_sig_up: SeedCount  # positive and significant after Holm over the Table 4 tests
     scws_sig_down: SeedCount
     ws_up: SeedCount
     ws_sig_up: SeedCount
@@ -241,13 +338,36 @@ class Facts09:
     keep_share: list[float]  # per seed: removable dimensions / dimension
     two_thirds: SeedCount
     removable: Verdict
+    wordnet_row: MethodGains | None = None  # the supervised V~_WordNet row, when it ran
+    ex_above_wn: SeedCount | None = None  # Ex-RPCA's SCWS test score above V~_WordNet's
+    ex_sig_above_wn: SeedCount | None = None  # ... and the Williams test significant (Holm)
+    wn_sig_above_ex: SeedCount | None = None
+    wn_claim: Literal["replicated", "reversed", "no detectable difference", "mixed"] | None = None
+
+
+def wordnet_claim(
+    above: SeedCount, sig_above: SeedCount, sig_below: SeedCount
+) -> Literal["replicated", "reversed", "no detectable difference", "mixed"]:
+    """Rule: the paper's "even better than the semi-supervised method" (Ex-RPCA above
+    V~_WordNet on SCWS) is ``"replicated"`` when Ex-RPCA is significantly higher (Williams,
+    Holm over the tests of Table 4) in every seed, ``"reversed"`` when V~_WordNet is
+    significantly higher in every seed, ``"no detectable difference"`` when neither is
+    significantly higher in any seed, else ``"mixed"``. ``above`` (unsigned) is reported
+    alongside."""
+    if sig_above.every:
+        return "replicated"
+    if sig_below.every:
+        return "reversed"
+    if sig_above.none and sig_below.none:
+        return "no detectable difference"
+    return "mixed"
 
 
 def table4_verdict(
     methods: list[MethodGains], sig_both: SeedCount
 ) -> Literal["replicated", "partly", "lower", "no detectable difference"]:
     """Rule: the paper's SCWS gain is ``"replicated"`` when both eliminations gain
-    significantly (after Holm over the four tests of a seed) in the same seed, in every seed;
+    significantly (after Holm over the tests of Table 4 of a seed) in the same seed, in every seed;
     ``"no detectable difference"`` when no gain of either is significant in any seed;
     ``"lower"`` when some significant change is a loss and none a gain; ``"partly"``
     otherwise."""
@@ -280,7 +400,10 @@ def facts_09(
     gain ratio of each method is its own mean SCWS gain over the paper's gain for the same
     method. PCA and Ex-RPCA are "within one point" when their SCWS test scores differ by less
     than 0.01 (untested). Two thirds of the dimensions are removable when the dev score stays
-    within the tolerance up to that many removed dimensions.
+    within the tolerance up to that many removed dimensions. The supervised row V~_WordNet
+    (when recorded) gets the gains of a method (against the paper's V~_WordNet gain) and
+    :func:`wordnet_claim` for Ex-RPCA against it. Every Table 4 test is Holm-corrected over
+    the ``n_table4_tests`` tests of a seed.
     """
     wn = rec["wordnet"]
     label = str(rec.get("data", {}).get("wordsim_label", "WS-353"))
@@ -296,6 +419,27 @@ def facts_09(
     partial = _sig(wn[p_name]["pvalue_holm"]) & (rho[p_name] > 0)
     accurate = joint_count(beats_raw, partial)
     t4 = rec["table4"]
+
+    def gains(key: str, row: str, pg: float) -> MethodGains:
+        r = t4[row]
+        g = seed_values(r["SCWS gain"])
+        w = seed_values(r[f"{label} gain"])
+        s_sig, w_sig = _sig(r["p_holm (SCWS)"]), _sig(r[f"p_holm ({label})"])
+        mean = float(np.nanmean(g)) if np.isfinite(g).any() else None
+        ratio = 100 * mean / pg if mean is not None and math.isfinite(pg) and pg else None
+        return MethodGains(key, row, seed_count(g > 0), seed_count((g > 0) & s_sig),
+                           seed_count((g < 0) & s_sig), seed_count(w > 0),
+                           seed_count((w > 0) & w_sig), ratio)  # fmt: skip
+
+    wn_row = ex_above = ex_sig = wn_sig = wn_claim = None
+    if "V~ WordNet" in t4:
+        wn_row = gains("WordNet", "V~ WordNet", paper.gain_wn)
+        d_wn = seed_values(t4["V~ Ex-RPCA"]["SCWS test maxSimC"]) - seed_values(
+            t4["V~ WordNet"]["SCWS test maxSimC"])  # fmt: skip
+        p_vs = _sig(t4["V~ WordNet"]["p_holm (SCWS, against Ex-RPCA)"])
+        ex_above = seed_count(d_wn > 0)
+        ex_sig, wn_sig = seed_count((d_wn > 0) & p_vs), seed_count((d_wn < 0) & p_vs)
+        wn_claim = wordnet_claim(ex_above, ex_sig, wn_sig)
     methods = []
     for key, row, pg in (
         ("PCA", "V~ PCA", paper.gain_pca),
@@ -329,5 +473,6 @@ def facts_09(
         table4=table4_verdict(methods, sig_both),
         diff=[float(x) for x in diff], close=close, closeness=_verdict(close),
         keep_share=[float(x) for x in keep / dim], two_thirds=two_thirds,
-        removable=_verdict(two_thirds),
+        removable=_verdict(two_thirds), wordnet_row=wn_row, ex_above_wn=ex_above,
+        ex_sig_above_wn=ex_sig, wn_sig_above_ex=wn_sig, wn_claim=wn_claim,
     )  # fmt: skip

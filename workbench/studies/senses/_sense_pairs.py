@@ -7,10 +7,11 @@ lists the sense pairs aligned with the components and tests them against control
 
 from __future__ import annotations
 
+import logging
 import math
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, TypedDict
 
 import numpy as np
@@ -20,20 +21,31 @@ from scipy import stats
 from workbench import rpca
 from workbench._validation import check_float, check_int
 from workbench.embeddings import MultiSenseVectors
-from workbench.senses import SenseNeighbours, component_pairs, pair_overlaps, unique_pairs
+from workbench.senses import (
+    SenseNeighbours,
+    component_pairs,
+    component_top_words,
+    pair_overlaps,
+    pos_purity_test,
+    treebank_majority_pos,
+    unique_pairs,
+)
 from workbench.significance import SeedSummary, adjust_finite, seed_summary
 
+from .._parallel import run_jobs
 from .._values import as_float
 from ._runs import (
+    ALPHA,
     _agreement_table,
     _check_settings,
     _mean_sd_columns,
     _model,
     _SeedStudy,
     _tests_table,
-    run_seeds,
 )
-from ._settings import SenseSettings, data_record
+from ._settings import SenseSettings, base_model_config, data_record
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["SensePairRun", "SensePairStudy", "sense_pair_run", "sense_pair_study"]
 
@@ -83,6 +95,20 @@ class SensePairRun:
         ``max_angle_deg`` of every solver.
     seconds : float
         Wall time of the seed (training excluded when the model was cached).
+    pos : DataFrame or None
+        The part-of-speech test of the first ``n_components`` components of PCA and of
+        ``Ex-RPCA r=ranks[0]`` (:func:`workbench.senses.pos_purity_test` of the component's
+        ``n_pos_words`` top words against all multi-sense words): ``tag``, ``share``,
+        ``base_rate``, ``statistic``, ``pvalue`` and ``pvalue_holm`` (Holm over the rows); None
+        without treebank tags (a corpus not in English) or with fewer tagged multi-sense words
+        than ``n_pos_words``; a row of NaN for a component with fewer than two tagged words.
+    senses_per_word : float
+        Mean number of senses of the words with at least two.
+    base_model : str
+        The base model the seed was trained with (``"K=3"``, ``"NP-MSSG"``).
+    sense_config : dict
+        Its sense settings: ``n_senses`` (k-means) or ``threshold`` and ``max_senses``
+        (NP-MSSG); empty for vectors passed as ``msv``.
     """
 
     seed: int
@@ -101,6 +127,48 @@ class SensePairRun:
     listed_jaccard: dict[str, float]
     planted: pd.DataFrame
     seconds: float
+    pos: pd.DataFrame | None = None
+    senses_per_word: float = float("nan")
+    base_model: str = ""
+    sense_config: dict[str, Any] = field(default_factory=dict)
+
+
+def _pos_table(
+    M: np.ndarray,
+    labels: Sequence[tuple[str, int, int]],
+    bases: Mapping[str, np.ndarray],
+    tags: Mapping[str, str],
+    n_words: int,
+    n_permutations: int,
+    seed: int,
+) -> pd.DataFrame:
+    """The POS test of every component of ``bases`` (rows ``"<model> component <c>"``), Holm
+    over the rows."""
+    population = list(dict.fromkeys(w for w, _, _ in labels))
+    rows = {}
+    for name, comps in bases.items():
+        for c in range(comps.shape[1]):
+            top = component_top_words(M, labels, comps[:, c], n_words)
+            n_tagged = sum(w in tags for w in top)
+            if n_tagged < 2:  # nothing to test: a row of NaN, which Holm skips
+                rows[f"{name} component {c + 1}"] = {
+                    "model": name, "component": c + 1, "tag": "", "share": np.nan,
+                    "base_rate": np.nan, "statistic": np.nan, "pvalue": np.nan,
+                    "n_tagged": n_tagged}  # fmt: skip
+                continue
+            res = pos_purity_test(top, tags, population, n_permutations=n_permutations,
+                                  random_state=seed)  # fmt: skip
+            rows[f"{name} component {c + 1}"] = {
+                "model": name, "component": c + 1, "tag": res.tag, "share": res.share,
+                "base_rate": res.base_rate, "statistic": res.statistic, "pvalue": res.pvalue,
+                "n_tagged": res.n_tagged,
+            }  # fmt: skip
+    out = pd.DataFrame(rows).T
+    out.index.name = "test"
+    for col in ("share", "base_rate", "statistic", "pvalue"):
+        out[col] = out[col].astype(float)
+    out["pvalue_holm"] = adjust_finite(out["pvalue"])
+    return out
 
 
 def _sign_test(proj: np.ndarray) -> tuple[float, float]:
@@ -125,6 +193,9 @@ def sense_pair_run(
     base_sample: int = 2000,
     planted_columns: int = 5000,
     msv: MultiSenseVectors | None = None,
+    pos_tags: Mapping[str, str] | None = None,
+    n_pos_words: int = 30,
+    n_permutations: int = 2000,
 ) -> SensePairRun:
     """Notebook 08 for one seed: decompose the sense-wise difference matrix with PCA and
     Ex-RPCA, list the pairs aligned with the components and test them.
@@ -150,6 +221,11 @@ def sense_pair_run(
         Columns of the planted problem (at most those of :math:`M`).
     msv : MultiSenseVectors, optional
         Use these vectors instead of the preset's.
+    pos_tags : mapping, optional
+        Word -> majority part-of-speech tag for the POS test (default: the bundled treebank's,
+        :func:`workbench.senses.treebank_majority_pos`, for an English corpus; none otherwise).
+    n_pos_words, n_permutations : int
+        Top words of a component tested for one part of speech, and the permutation draws.
     """
     settings = _check_settings(settings)
     seed = check_int(seed, "seed", low=0)
@@ -161,12 +237,17 @@ def sense_pair_run(
     pseudo_threshold = check_float(pseudo_threshold, "pseudo_threshold", low=0, high=1)
     base_sample = check_int(base_sample, "base_sample", low=1)
     planted_columns = check_int(planted_columns, "planted_columns", low=1)
+    n_pos_words = check_int(n_pos_words, "n_pos_words", low=2)
+    n_permutations = check_int(n_permutations, "n_permutations", low=1)
+    if pos_tags is None and settings.pos_check:
+        pos_tags = treebank_majority_pos()
     t0 = time.perf_counter()
     ranks = [check_int(r, f"ranks[{i}]", low=1) for i, r in enumerate(ranks)]
     if not ranks:
         raise ValueError("ranks must name at least one rank")
     if n_components > min(ranks):
         raise ValueError(f"n_components={n_components} exceeds the smallest rank {min(ranks)}")
+    msv_given = msv
     msv = _model(settings, seed, msv)
     M, labels = rpca.difference_matrix(msv)
     d = M.shape[0]
@@ -299,6 +380,13 @@ def sense_pair_run(
     planted_df.index.name = "solver"
 
     spectrum = rpca.pca(M, min(20, d, M.shape[1])).explained_variance_ratio
+    pos = None
+    tagged = sum(w in pos_tags for w in {w for w, _, _ in labels}) if pos_tags else 0
+    if pos_tags is not None and tagged >= n_pos_words:  # else too few tagged words to test
+        pos = _pos_table(M, labels, {m: bases[m] for m in ("PCA", f"Ex-RPCA r={r0}")},
+                         pos_tags, n_pos_words, n_permutations, seed)  # fmt: skip
+    n_senses = [msv.n_senses(w) for w in msv.words]
+    multi = [k for k in n_senses if k >= 2]
     return SensePairRun(
         seed=int(seed),
         n_multisense_words=len({w for w, _, _ in labels}),
@@ -318,7 +406,14 @@ def sense_pair_run(
         listed_jaccard=jaccard,
         planted=planted_df,
         seconds=time.perf_counter() - t0,
-    )
+        pos=pos,
+        senses_per_word=float(np.mean(multi)) if multi else float("nan"),
+        base_model=settings.base_model if msv_given is None else "",
+        sense_config={} if msv_given is not None else (
+            {"threshold": settings.config.threshold, "max_senses": settings.config.max_senses}
+            if settings.config.method == "nonparametric"
+            else {"n_senses": settings.config.n_senses}),
+    )  # fmt: skip
 
 
 def _json_float(value: object) -> float | None:
@@ -363,6 +458,18 @@ class SensePairDataRecords(SensePairRecords, total=False):
 
     #: :meth:`workbench.studies.data.DataChoice.describe` of the settings' data
     data: dict[str, Any]
+    #: the main base model ("K=3", "NP-MSSG") and its mean senses per multi-sense word, per seed
+    base_model: str
+    senses_per_word: list[float | None]
+    #: per POS test ("<model> component <c>"): the tag, its share among the top words, its base
+    #: rate, the excess, the permutation p-value and the p-value after Holm over the
+    #: ``n_pos_tests`` POS tests of a seed (empty for a corpus not in English)
+    pos_tests: dict[str, dict[str, list[Any]]]
+    n_pos_tests: int
+    n_pos_words: int
+    #: per base model (the main one first), the findings of seed ``robustness_seed``
+    robustness: dict[str, dict[str, Any]]
+    robustness_seed: int
 
 
 @dataclass(frozen=True, eq=False)
@@ -392,6 +499,31 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
     significant: pd.DataFrame = field(repr=False)
     data_size: str = "small"
     data: dict[str, Any] = field(default_factory=dict)
+    robustness: dict[str, SensePairRun] = field(default_factory=dict, repr=False)
+
+    @property
+    def has_pos(self) -> bool:
+        """Whether the POS test ran (English corpora only)."""
+        return all(r.pos is not None for r in self.runs.values())
+
+    def pos_table(self) -> pd.DataFrame:
+        """Per component of PCA and Ex-RPCA: the majority tag of its top words (seed by seed),
+        its share and base rate (%, mean ± sd), the Holm-corrected permutation p of each seed
+        (``†`` below :data:`ALPHA`) and in how many seeds it is significant."""
+        runs = [r for r in self.runs.values() if r.pos is not None]
+        if not runs:
+            return pd.DataFrame()
+        out = _tests_table({r.seed: r for r in runs}, "pos", ("statistic", 100.0, 1))
+        out = out.rename(columns={"statistic": "excess over base rate (points)"})
+        out.insert(0, "tag per seed", [", ".join(str(r.pos.loc[t, "tag"]) for r in runs  # type: ignore[union-attr]
+                                                 ) for t in out.index])  # fmt: skip
+        return out
+
+    def robustness_table(self) -> pd.DataFrame:
+        """Per base model (seed ``robustness_seed``): the findings of the notebook under it
+        (:func:`robustness_row`)."""
+        rec = self.records()
+        return pd.DataFrame(rec.get("robustness", {})).T
 
     def solvers_table(self) -> pd.DataFrame:
         """Per decomposition, mean ± sd over the seeds: iterations, non-zero entries of
@@ -521,7 +653,74 @@ class SensePairStudy(_SeedStudy[SensePairRun]):
         }
         if self.data:
             out["data"] = dict(self.data)
+        out["base_model"] = first.base_model
+        out["senses_per_word"] = [_json_float(r.senses_per_word) for r in runs]
+        pos = first.pos if self.has_pos else None
+        out["pos_tests"] = {} if pos is None else {
+            t: {col: [(str(r.pos.loc[t, col]) if col == "tag"  # type: ignore[union-attr]
+                       else _json_float(r.pos.loc[t, col])) for r in runs]  # type: ignore[union-attr]
+                for col in ("tag", "share", "base_rate", "statistic", "pvalue", "pvalue_holm")}
+            for t in pos.index
+        }  # fmt: skip
+        out["n_pos_tests"] = 0 if pos is None else len(pos)
+        out["n_pos_words"] = 0 if pos is None else int(pos["n_tagged"].max())
+        if self.robustness:
+            out["robustness"] = {m: robustness_row(r) for m, r in self.robustness.items()}
+            out["robustness_seed"] = next(iter(self.robustness.values())).seed
         return out
+
+
+def robustness_row(run: SensePairRun) -> dict[str, Any]:
+    """The findings of notebook 08 in one run, as the robustness table records them: the model
+    (multi-sense words, mean senses per such word), the PCA residual's share beyond three sd,
+    Ex-RPCA's largest angle to PCA and listed-pair overlap, the listed pairs' mean |cos| for
+    PCA and random directions, the pseudo shares and Fisher's Holm p-values, the sense-size sign
+    tests significant after Holm, and the POS tests significant after Holm per method (None
+    without the POS test)."""
+    ex = next(m for m in run.evr if m.startswith("Ex-RPCA r="))
+    k = int(run.table1["component"].max())
+    tests = run.tests["pvalue_holm"]
+    pos = run.pos
+    sig_pos = {m: None if pos is None else
+               int((pos.loc[pos["model"] == m, "pvalue_holm"] < ALPHA).sum())
+               for m in ("PCA", ex)}  # fmt: skip
+    return {
+        "n_multisense_words": int(run.n_multisense_words),
+        "senses_per_word": _json_float(run.senses_per_word),
+        "outside_3sigma": float(run.outside_3sigma),
+        "angle_deg": _json_float(run.subspace_angle_deg[ex]),
+        "jaccard": _json_float(run.listed_jaccard[ex]),
+        "avg_cos_pca": _json_float(run.summary.loc["PCA", "avg_cos"]),
+        "avg_cos_random": _json_float(run.summary.loc["random directions", "avg_cos"]),
+        "pseudo_pca": _json_float(run.summary.loc["PCA", "pseudo_fraction"]),
+        "base_pseudo_rate": _json_float(
+            run.summary.loc["all sense pairs (base rate)", "pseudo_fraction"]),
+        "fisher_pca_holm": _json_float(
+            tests["pseudo share of listed pairs vs base rate: PCA"]),
+        "fisher_ex_holm": _json_float(tests[f"pseudo share of listed pairs vs base rate: {ex}"]),
+        "size_sig_ex": int(sum(tests[f"sense size sign test: {ex} component {c}"] < ALPHA
+                               for c in range(1, k + 1))),
+        "n_components": k,
+        "pos_sig_pca": sig_pos["PCA"],
+        "pos_sig_ex": sig_pos[ex],
+        **{k: v for k, v in run.sense_config.items() if k != "n_senses"},
+    }  # fmt: skip
+
+
+def _run_or_none(**kwargs: Any) -> SensePairRun | str:
+    """:func:`sense_pair_run`, or the message of the ``ValueError`` it raised (a base model of
+    the robustness table may leave a small corpus without a multi-sense word)."""
+    try:
+        return sense_pair_run(**kwargs)
+    except ValueError as exc:
+        logger.warning("sense_pair_run(seed=%s) failed: %s", kwargs.get("seed"), exc)
+        return str(exc)
+
+
+def _ran(result: SensePairRun | str, seed: int) -> SensePairRun:
+    if isinstance(result, str):
+        raise ValueError(f"seed {seed}: {result}")
+    return result
 
 
 def sense_pair_study(
@@ -531,10 +730,32 @@ def sense_pair_study(
     n_jobs: int | None = None,
     **kwargs: Any,
 ) -> SensePairStudy:
-    """:func:`sense_pair_run` for every seed (in parallel, see :func:`run_seeds`) and the mean
-    and sd of its tables over the seeds; ``kwargs`` go to :func:`sense_pair_run`."""
+    """:func:`sense_pair_run` for every seed and, for the robustness table, the first seed on
+    every other base model of ``settings.robustness`` (all in parallel worker processes, see
+    :func:`run_seeds`); the mean and sd of the tables over the seeds. ``kwargs`` go to
+    :func:`sense_pair_run`; the treebank's majority tags are read once here."""
     settings = _check_settings(settings)
-    runs = run_seeds(sense_pair_run, seeds, n_jobs=n_jobs, settings=settings, **kwargs)
+    if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+        raise TypeError(f"seeds must be a sequence of integers, got {seeds!r}")
+    seeds = [check_int(s, f"seeds[{i}]", low=0) for i, s in enumerate(seeds)]
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct integers, at least one, got {seeds}")
+    n_jobs = check_int(n_jobs, "n_jobs", low=1, allow_none=True)
+    if "pos_tags" not in kwargs and settings.pos_check:
+        kwargs["pos_tags"] = treebank_majority_pos()  # read once, not in every worker
+    # vectors passed as ``msv`` are one model: nothing to re-run on other base models
+    variants = [] if kwargs.get("msv") is not None else [
+        v for v in dict.fromkeys(settings.robustness) if v != settings.base_model]  # fmt: skip
+    calls = [{"seed": s, "settings": settings, **kwargs} for s in seeds]
+    calls += [{"seed": seeds[0], "settings": replace(settings, config=base_model_config(settings, v)),
+               **kwargs} for v in variants]  # fmt: skip
+    # as many workers as seeds (at most 4): one seed runs everything in this process, which
+    # is quicker than starting workers on a small run
+    jobs = min(len(seeds), 4) if n_jobs is None else n_jobs
+    out = run_jobs(_run_or_none, calls, min(jobs, len(calls)))
+    runs = {s: _ran(r, s) for s, r in zip(seeds, out[: len(seeds)])}
+    robust = {settings.base_model: runs[seeds[0]],
+              **{v: r for v, r in zip(variants, out[len(seeds) :]) if not isinstance(r, str)}}  # fmt: skip
     t2 = seed_summary({s: r.table2.set_index(["model", "component"])[["avg_cos", "pseudo_fraction", "evr"]]
                        for s, r in runs.items()})  # fmt: skip
     summ = seed_summary({s: r.summary[["avg_cos", "pseudo_fraction"]] for s, r in runs.items()})
@@ -549,4 +770,5 @@ def sense_pair_study(
         _agreement_table(runs),
         data_size=settings.size,
         data=data_record(settings),
+        robustness=robust if len(robust) > 1 else {},
     )

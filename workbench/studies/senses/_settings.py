@@ -23,12 +23,18 @@ __all__ = [
     "train_preset",
     "wordsim_label",
     "data_record",
+    "BASE_MODELS",
+    "base_model_name",
+    "base_model_config",
 ]
 
 #: The data sizes of notebooks 08 and 09.
 SIZES = ("small", "full")
 #: The rating set notebook 09 scores with avgSim besides SCWS (WS-353, as the paper's Table 4).
 DEFAULT_WORDSIM: tuple[str, ...] = ("WS",)
+#: The multi-sense base models notebook 08's robustness table can train: fixed K by spherical
+#: k-means, or NP-MSSG (a new sense when a context's cosine to every centre is below lambda).
+BASE_MODELS: tuple[str, ...] = ("K=2", "K=3", "K=4", "NP-MSSG")
 #: The data fields notebooks 08 and 09 use (SCWS and WordNet stay bundled; no lexicons, vectors
 #: or parallel texts).
 _USED = ("corpus", "corpus_format", "language", "wordsim")
@@ -52,6 +58,13 @@ class SenseSettings:
     data : DataChoice
         The data fields (corpus, its format and language, rating sets); every field empty: the
         bundled data.
+    robustness : tuple of str
+        The other base models (names of :data:`BASE_MODELS`) notebook 08 re-runs its first seed
+        on, for the robustness table (the main model, :func:`base_model_name` of ``config``, is
+        always its first row).
+    np_threshold, np_max_senses : float, int
+        NP-MSSG's lambda (a cosine of centred context vectors) and its cap on senses
+        per word.
     """
 
     size: str
@@ -60,6 +73,20 @@ class SenseSettings:
     config: MultiSenseConfig
     wordsim: tuple[str, ...] = DEFAULT_WORDSIM
     data: DataChoice = field(default_factory=DataChoice)
+    robustness: tuple[str, ...] = ()
+    np_threshold: float = 0.2
+    np_max_senses: int = 5
+
+    @property
+    def base_model(self) -> str:
+        """The name of the main base model (:func:`base_model_name`)."""
+        return base_model_name(self.config)
+
+    @property
+    def pos_check(self) -> bool:
+        """Rule: the part-of-speech test of notebook 08 (majority tags of the bundled English
+        treebank) runs only for an English corpus."""
+        return self.data.side_views()
 
     @property
     def wordnet(self) -> bool:
@@ -106,6 +133,21 @@ def data_record(settings: SenseSettings) -> dict[str, Any]:
             "wordsim_label": settings.wordsim_label, "wordnet": settings.wordnet}  # fmt: skip
 
 
+def base_model_name(config: MultiSenseConfig) -> str:
+    """``"K=3"`` for k-means with three senses, ``"NP-MSSG"`` for the non-parametric rule."""
+    return "NP-MSSG" if config.method == "nonparametric" else f"K={config.n_senses}"
+
+
+def base_model_config(settings: SenseSettings, name: str) -> MultiSenseConfig:
+    """The training settings of base model ``name`` (one of :data:`BASE_MODELS`): the settings'
+    config with only the sense model changed."""
+    check_choice(name, "base model", BASE_MODELS)
+    if name == "NP-MSSG":
+        return replace(settings.config, method="nonparametric", threshold=settings.np_threshold,
+                       max_senses=settings.np_max_senses)  # fmt: skip
+    return replace(settings.config, method="kmeans", n_senses=int(name.split("=")[1]))
+
+
 def wordsim_label(name: str) -> str:
     """``"WS-353"`` for ``"WS"``; a bundled name as it is; a path by its file name."""
     if name == "WS":
@@ -137,7 +179,9 @@ def _split_overrides(overrides: Mapping[str, Any]) -> tuple[dict[str, Any], dict
 def settings(size: str, **overrides: Any) -> SenseSettings:
     """The settings of notebooks 08 and 09 at ``size``: ``"small"`` trains tiny (25-d) vectors
     on ~200K tokens of the 1M corpus (for tests); ``"full"`` trains 100-d vectors on the 5M
-    corpus.
+    corpus. Both use K = 3 senses (k-means) as the main base model; notebook 08's robustness
+    table re-runs the first seed on NP-MSSG (``small``) or on K = 2, K = 4 and NP-MSSG
+    (``full``).
 
     ``overrides``: the data fields of :class:`~workbench.studies.data.DataChoice` the sense
     studies use (``corpus``, ``corpus_format``, ``language``, ``wordsim``; empty values: the
@@ -162,11 +206,12 @@ def settings(size: str, **overrides: Any) -> SenseSettings:
     if size == "small":
         base = SenseSettings(size, "1M", 200_000, MultiSenseConfig(
             dim=25, window=4, epochs=3, negative=3, min_count=5, method="kmeans", n_senses=3,
-            n_multi=300, min_sense_count=30, max_samples=500))  # fmt: skip
+            n_multi=300, min_sense_count=30, max_samples=500), robustness=("NP-MSSG",))  # fmt: skip
     else:
         base = SenseSettings(size, "5M", None, MultiSenseConfig(
             dim=100, window=5, epochs=5, negative=5, min_count=5, method="kmeans", n_senses=3,
-            n_multi=2000, min_sense_count=50, max_samples=1000))  # fmt: skip
+            n_multi=2000, min_sense_count=50, max_samples=1000),
+            robustness=("K=2", "K=4", "NP-MSSG"))  # fmt: skip
     base = replace(base, corpus=data.corpus_or(base.corpus),
                    wordsim=data.wordsim_or(DEFAULT_WORDSIM), data=data)  # fmt: skip
     return replace(base, **own) if own else base

@@ -29,6 +29,8 @@ from workbench.senses import (
     sparse_pair_table,
     synset_counts,
     word_sparse_norms,
+    wordnet_directions,
+    wordnet_pseudo_pairs,
 )
 from workbench.significance import SeedSummary, adjust_finite, compare_wordsim, seed_summary
 
@@ -44,7 +46,7 @@ from ._runs import (
     _tests_table,
     run_seeds,
 )
-from ._settings import SenseSettings, data_record
+from ._settings import SenseSettings, data_record, train_preset
 
 __all__ = [
     "SparseNoiseRun",
@@ -53,6 +55,7 @@ __all__ = [
     "sparse_noise_study",
     "removal_grid",
     "with_wordnet",
+    "with_wordnet_elimination",
 ]
 
 
@@ -94,7 +97,8 @@ class SparseNoiseRun:
         Per vectors (original, PCA, Ex-RPCA at its chosen number): ``removed``, Spearman on the
         SCWS **test** split (maxSimC) and on WS-353 (avgSim), and for the eliminated vectors the
         gain, the two-sided Williams test against the original (``p``) and its Holm correction
-        over the four tests (``p_holm``).
+        over the tests of the table (``p_holm``); with the WordNet check also the supervised
+        row ``"V~ WordNet"`` (:func:`with_wordnet_elimination`).
     keep_original : int
         Largest number of removed dimensions whose dev score is within ``tolerance`` of the
         original's (Figure 2's "how much can be removed").
@@ -103,6 +107,9 @@ class SparseNoiseRun:
     n_dev, n_test : int
         SCWS items in each split.
     seconds : float
+    n_wordnet_pseudo : int
+        Sense pairs WordNet calls pseudo (the supervision of the row ``"V~ WordNet"`` of
+        ``table4``, added by :func:`with_wordnet_elimination`; 0 without it).
     """
 
     seed: int
@@ -121,6 +128,7 @@ class SparseNoiseRun:
     n_test: int
     n_ws_scored: int
     seconds: float
+    n_wordnet_pseudo: int = 0
 
 
 def sparse_noise_run(
@@ -238,11 +246,7 @@ def sparse_noise_run(
                    f"{label} avgSim": wr.spearman,
                    "SCWS gain": tr.spearman - test0.spearman, f"{label} gain": wr.spearman - ws0.spearman,
                    "p (SCWS)": _compare(test0, tr), f"p ({label})": _compare(ws0, wr)})  # fmt: skip
-    table4 = pd.DataFrame(t4).set_index("vectors")
-    pcols = ["p (SCWS)", f"p ({label})"]
-    adj = adjust_finite(pd.Series(table4[pcols].iloc[1:].stack()))
-    for (row, col), v in zip(adj.index, adj):
-        table4.loc[row, col.replace("p (", "p_holm (")] = v
+    table4 = _holm_table4(pd.DataFrame(t4).set_index("vectors"))
     run = SparseNoiseRun(
         seed=int(seed),
         dim=int(d),
@@ -261,7 +265,81 @@ def sparse_noise_run(
         n_ws_scored=int(ws.scored.sum()),
         seconds=time.perf_counter() - t0,
     )
-    return with_wordnet(run) if wordnet else run
+    if not wordnet:
+        return run
+    words = sorted({*run.signals.index, *run.table3["word"]})
+    counts = dict(zip(words, synset_counts(words).tolist()))
+    run = with_wordnet(run, counts)
+    return with_wordnet_elimination(run, msv, counts, items=items, wordsim=wordsim, label=label)
+
+
+def _holm_table4(table4: pd.DataFrame) -> pd.DataFrame:
+    """``table4`` with ``p_holm (…)`` columns: Holm over every test of the table (every
+    finite ``p (…)`` entry of the rows below the original)."""
+    t = table4.drop(columns=[c for c in table4.columns if c.startswith("p_holm (")])
+    pcols = [c for c in t.columns if c.startswith("p (")]
+    adj = adjust_finite(pd.Series(t[pcols].iloc[1:].stack()))
+    for (row, col), v in zip(adj.index, adj):
+        t.loc[row, col.replace("p (", "p_holm (")] = v
+    return t
+
+
+def with_wordnet_elimination(
+    run: SparseNoiseRun,
+    msv: MultiSenseVectors,
+    counts: Mapping[str, int],
+    *,
+    items: Sequence[SCWSItem] | None = None,
+    wordsim: str | pd.DataFrame | None = None,
+    label: str = "WS-353",
+) -> SparseNoiseRun:
+    """``run`` with the row :math:`\\tilde V_{\\rm WordNet}` of Table 4: the supervised
+    elimination whose directions are the principal components of the sense pairs WordNet calls
+    pseudo (:func:`workbench.senses.wordnet_directions`: pairs of words with one synset), their
+    number chosen on the SCWS dev half over the grid of the run (column ``"WordNet"`` of
+    ``curve``, ``chosen["WordNet"]``) and scored once on test and on the avgSim set.
+
+    Its gains are tested against the original vectors (Williams), and its SCWS test score
+    against Ex-RPCA's (``p (SCWS, against Ex-RPCA)``: the paper's "even better than the
+    semi-supervised method"); ``p_holm`` is Holm over every test of Table 4. Without a single
+    WordNet-pseudo pair the row is left out (``n_wordnet_pseudo`` 0).
+
+    ``msv`` is the run's model, ``counts`` word -> number of synsets (every multi-sense word),
+    ``items`` / ``wordsim`` as in :func:`sparse_noise_run` (default: the bundled SCWS, WS-353).
+    """
+    M, labels = rpca.difference_matrix(msv)
+    d = M.shape[0]
+    pseudo = wordnet_pseudo_pairs(labels, counts)
+    n = int(sum(p and a < b for p, (_, a, b) in zip(pseudo, labels)))  # unordered pairs
+    if n == 0:
+        return replace(run, n_wordnet_pseudo=0)
+    items = load_scws() if items is None else items
+    dev = scws_split(items)
+    scws = scws_task(msv, items)
+    scws_dev, scws_test = scws.subset(dev, "SCWS-dev"), scws.subset(~dev, "SCWS-test")
+    ws = avg_sim_task(msv, "WS" if wordsim is None else wordsim)
+    full = wordnet_directions(M, labels, counts, min(int(pseudo.sum()), d))
+    curve = run.curve.copy()
+    base_dev = float(curve.loc[curve["removed"] == 0, "PCA"].iloc[0])
+    curve["WordNet"] = [base_dev if r == 0 else scws_dev.evaluate(full[:, : int(r)]).spearman
+                        if r <= full.shape[1] else np.nan for r in curve["removed"]]  # fmt: skip
+    positive = curve[curve["removed"] > 0].set_index("removed")["WordNet"]
+    if positive.isna().all():
+        return replace(run, curve=curve, n_wordnet_pseudo=n)
+    r_wn = int(as_float(positive.idxmax()))
+    C = full[:, :r_wn]
+    test0, ws0 = scws_test.evaluate(), ws.evaluate()
+    tr, wr = scws_test.evaluate(C), ws.evaluate(C)
+    r_ex = run.chosen["Ex-RPCA"]
+    tex = scws_test.evaluate(rpca.ex_rpca(M, r_ex, random_state=run.seed, warn=False).components)
+    row = {"removed": r_wn, "SCWS test maxSimC": tr.spearman, f"{label} avgSim": wr.spearman,
+           "SCWS gain": tr.spearman - test0.spearman, f"{label} gain": wr.spearman - ws0.spearman,
+           "p (SCWS)": _compare(test0, tr), f"p ({label})": _compare(ws0, wr),
+           "p (SCWS, against Ex-RPCA)": _compare(tex, tr)}  # fmt: skip
+    table4 = pd.concat([run.table4, pd.DataFrame([row], index=pd.Index(["V~ WordNet"],
+                                                                        name="vectors"))])  # fmt: skip
+    return replace(run, curve=curve, chosen={**run.chosen, "WordNet": r_wn},
+                   table4=_holm_table4(table4), n_wordnet_pseudo=n)  # fmt: skip
 
 
 def _compare(a: Any, b: Any) -> float:
@@ -346,7 +424,7 @@ class SparseNoiseRecords(TypedDict):
     table3_seed: int
     dev_curve: dict[str, dict[str, list[float | None]]]
     chosen_removed: dict[str, list[int]]
-    #: per row and column; ``p_holm`` after Holm over the four tests of a seed
+    #: per row and column; ``p_holm`` after Holm over the ``n_table4_tests`` tests of a seed
     table4: dict[str, dict[str, list[float | None]]]
     keep_original_removed: list[int]
     keep_tolerance: float
@@ -363,6 +441,9 @@ class SparseNoiseDataRecords(SparseNoiseRecords, total=False):
 
     #: :func:`~workbench.studies.senses._settings.data_record` of the settings
     data: dict[str, Any]
+    #: the tests of Table 4 of a seed (Holm's family) and the sense pairs WordNet calls pseudo
+    n_table4_tests: int
+    n_wordnet_pseudo: list[int]
 
 
 @dataclass(frozen=True, eq=False)
@@ -421,7 +502,10 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
         }
         out = _mean_sd_columns(self.table4, columns)
         m = self.table4.mean
-        for name in ("SCWS", self.wordsim_label):
+        names = ["SCWS", self.wordsim_label]
+        if "p_holm (SCWS, against Ex-RPCA)" in runs[0].table4.columns:
+            names.append("SCWS, against Ex-RPCA")
+        for name in names:
             col = f"p_holm ({name})"
             cells, counts = [], []
             for row in m.index:
@@ -466,9 +550,10 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
                     ]
                     for k in first.curve["removed"]
                 }
-                for m in ("PCA", "Ex-RPCA")
+                for m in first.curve.columns
+                if m != "removed"
             },  # fmt: skip
-            "chosen_removed": {m: [r.chosen[m] for r in runs] for m in ("PCA", "Ex-RPCA")},
+            "chosen_removed": {m: [r.chosen[m] for r in runs] for m in first.chosen},
             "table4": {
                 row: {
                     col: [optional_float(r.table4.loc[row, col]) for r in runs]
@@ -485,6 +570,13 @@ class SparseNoiseStudy(_SeedStudy[SparseNoiseRun]):
         }
         if self.data:
             out["data"] = dict(self.data)
+        out["n_table4_tests"] = int(
+            first.table4[[c for c in first.table4.columns if c.startswith("p (")]]
+            .notna()
+            .sum()
+            .sum()
+        )
+        out["n_wordnet_pseudo"] = [r.n_wordnet_pseudo for r in runs]
         return out
 
 
@@ -513,6 +605,14 @@ def sparse_noise_study(
         words = sorted({w for r in runs.values() for w in [*r.signals.index, *r.table3["word"]]})
         counts = dict(zip(words, synset_counts(words, load_wordnet()).tolist()))
         runs = {s: with_wordnet(r, counts) for s, r in runs.items()}
+        # the supervised row of Table 4, here: WordNet is read once, in this process
+        given, ws_set = kwargs.get("msv"), kwargs.get("wordsim")
+        runs = {s: with_wordnet_elimination(
+                    r, train_preset(settings, seed=s, progress=False) if given is None else given,
+                    counts, items=kwargs.get("items"),
+                    wordsim=settings.wordsim[0] if ws_set is None else ws_set,
+                    label=settings.wordsim_label)
+                for s, r in runs.items()}  # fmt: skip
         wn = seed_summary({s: _wordnet(r)[columns] for s, r in runs.items()})
     curve = seed_summary({s: r.curve.set_index("removed") for s, r in runs.items()})
     t4 = seed_summary({s: r.table4.drop(columns=[c for c in r.table4.columns if c.startswith("p")])
