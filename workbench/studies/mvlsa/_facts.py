@@ -13,7 +13,7 @@ ever called "highest mean" or printed as numbers.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from workbench.studies.facts import (
@@ -38,6 +38,11 @@ __all__ = [
     "Facts04",
     "Facts05",
     "claim_status",
+    "claim_over_seeds",
+    "PaperValue",
+    "paper_values",
+    "SeedClaimFact",
+    "seed_claims",
     "verdict",
     "step_fact",
     "path_steps",
@@ -204,6 +209,80 @@ def claim_status(kind: str, untestable: bool, better: int, worse: int) -> ClaimS
     return "holds" if better else "no detectable difference"
 
 
+@dataclass(frozen=True)
+class PaperValue:
+    """One parameter of the paper's configuration: as the paper states it, as used, and why
+    they differ (``changed``: they do)."""
+
+    parameter: str
+    paper: str
+    used: str
+    why: str
+    changed: bool
+
+
+def paper_values(rec: Mapping[str, Any]) -> list[PaperValue]:
+    """Rule: one row per recorded ``paper_config`` parameter; a value is *changed* when the
+    recorded ``why`` is not empty (the run scaled or capped it), and used as the paper states it
+    otherwise."""
+    out = []
+    for name, row in (rec.get("paper_config") or {}).items():
+        why = str(row.get("why") or "")
+        out.append(PaperValue(str(name), str(row.get("paper", "")), str(row.get("used", "")),
+                              why, bool(why)))  # fmt: skip
+    return out
+
+
+def claim_over_seeds(statuses: Sequence[str]) -> str:
+    """Rule: a claim's status over the seeds is the status every seed gave it (each seed
+    decided by :func:`claim_status` on its own Holm-corrected tests); ``"varies across seeds"``
+    when the seeds disagree; ``"not testable here"`` without any seed."""
+    distinct = set(statuses)
+    if not distinct:
+        return "not testable here"
+    return statuses[0] if len(distinct) == 1 else "varies across seeds"
+
+
+@dataclass(frozen=True)
+class SeedClaimFact:
+    """One of the paper's claims as tested on its grid in every seed (a row of the ``claims``
+    record): ``status`` over the seeds and ``seeds`` (status -> seeds with it, a
+    :class:`SeedCount` each)."""
+
+    claim: str
+    table: str
+    kind: str
+    status: str
+    a: str
+    b: str
+    mean_a: float | None
+    mean_b: float | None
+    seeds: dict[str, SeedCount]
+    n_seeds: int
+    reason: str
+
+
+def seed_claims(rec: Mapping[str, Any]) -> list[SeedClaimFact]:
+    """Rule: each recorded claim with its per-seed status counts (``seeds <status>``) and its
+    status over the seeds re-derived by :func:`claim_over_seeds` from those counts (so the
+    Discussion cannot disagree with the claims table); a claim with a ``reason`` is *not
+    testable here*."""
+    out = []
+    for name, c in rec.get("claims", {}).items():
+        n = int(c.get("n seeds") or 0)
+        reason = str(c.get("reason") or "")
+        counts = {st: int(c.get(f"seeds {st}") or 0) for st in
+                  ("holds", "does not hold", "no detectable difference", "not testable here")}  # fmt: skip
+        statuses = [st for st, k in counts.items() for _ in range(k)]
+        status = "not testable here" if reason else claim_over_seeds(statuses)
+        out.append(SeedClaimFact(name, str(c.get("table", "")), str(c.get("kind", "direction")),
+                                 status, str(c.get("a", "")), str(c.get("b", "")),
+                                 finite(c.get("dev mean a")), finite(c.get("dev mean b")),
+                                 {st: SeedCount(k, n) for st, k in counts.items() if k},
+                                 n, reason))  # fmt: skip
+    return out
+
+
 def claims(rec: Mapping[str, Any]) -> list[ClaimFact]:
     """Rule: each recorded claim with its status re-derived by :func:`claim_status` from the
     recorded counts (so the Discussion cannot disagree with the claims table)."""
@@ -286,12 +365,13 @@ class Facts03:
     test_family: int
     gap_ppmi: float | None
     corpus_vs_ppmi: Counts | None
-    claims: list[ClaimFact]
-    claims_family: int
+    claims: list[SeedClaimFact]
+    claims_family: dict[str, int]
     comparison: FindingsComparison | None
     data: DataFact | None = None
     path_walked: bool = True
     mrds_set: str = "MEN dev"
+    paper_config: list[PaperValue] = field(default_factory=list)
 
 
 def _per_seed(rec: Mapping[str, Any], system: str) -> list[float]:
@@ -335,13 +415,22 @@ def facts_03(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> 
         test_family=sum(c.sets for c in wins.values()),
         gap_ppmi=gap,
         corpus_vs_ppmi=_counts(cvp) if cvp and cvp.get("sets") else None,
-        claims=claims(rec),
-        claims_family=int(rec.get("claims_family_size") or 0),
+        claims=seed_claims(rec),
+        claims_family=_family_sizes(rec),
         comparison=size_comparison("03", rec, other),
         data=data_fact(rec),
         path_walked=bool(rec.get("tuning_order")),
         mrds_set=str(rec.get("mrds_dev_set") or "MEN dev"),
+        paper_config=paper_values(rec),
     )
+
+
+def _family_sizes(rec: Mapping[str, Any]) -> dict[str, int]:
+    """The recorded Holm family size of each grid (an older record's single int: ``all``)."""
+    sizes = rec.get("claims_family_size") or {}
+    if not isinstance(sizes, Mapping):
+        return {"all": int(sizes)}
+    return {str(k): int(v) for k, v in sizes.items()}
 
 
 # ============================================================================================
@@ -631,7 +720,7 @@ def findings(notebook: str, rec: Mapping[str, Any]) -> dict[str, str]:
         best = highest_mean(rec.get("test_mean", {}), ["PPMI-SVD", "SGNS", "GloVe"])
         if best:
             out["highest-mean baseline"] = best
-        for claim in claims(rec):
+        for claim in seed_claims(rec):
             if claim.status != "not testable here":
                 out[claim.claim] = claim.status
     elif notebook == "04":

@@ -1,4 +1,5 @@
-"""Notebook 03 as one function: baselines, the dev-tuned path, the test halves and the claims.
+"""Notebook 03 as one function: baselines, the paper's grids and claims, the dev-tuned path and
+the test halves.
 
 :func:`run_mvlsa` returns a frozen :class:`MVLSARun`; its :meth:`MVLSARun.records` is the one
 definition of every record key of notebook ``03_mvlsa``.
@@ -17,7 +18,14 @@ from workbench._validation import check_int
 from workbench.evaluation import evaluate_system
 from workbench.records import to_jsonable
 from workbench.studies.mvlsa._baselines import CorpusBaselines, corpus_baselines_seeds
-from workbench.studies.mvlsa._claims import CLAIM_TEST, PathClaims, path_claims
+from workbench.studies.mvlsa._claims import (
+    GRID_CLAIMS_TEST,
+    PAPER_TABLES,
+    GridClaims,
+    PaperGrids,
+    grid_claims,
+    paper_grids,
+)
 from workbench.studies.mvlsa._comparison import SeedComparison, seed_comparison
 from workbench.studies.mvlsa._factors import FactorStore
 from workbench.studies.mvlsa._settings import StudySettings, check_instance, check_sequence
@@ -71,8 +79,11 @@ class MVLSARecords(TypedDict):
     test_wins: dict[str, dict[str, int]]
     corpus_views_vs_ppmi: dict[str, Any]
     claims: dict[str, dict[str, Any]]
+    claims_per_seed: list[dict[str, Any]]
     claims_test: str
-    claims_family_size: int
+    claims_family_size: dict[str, int]
+    paper_config: dict[str, dict[str, str]]
+    grids: dict[str, dict[str, Any]]
     n_factorizations: int
 
 
@@ -96,14 +107,17 @@ class MVLSARun:
         The set (and part) that MRDS is of, e.g. ``"MEN dev"``.
     settings : StudySettings
         The settings of the run (its data: ``settings.data``).
+    grids : PaperGrids or None
+        The paper's grids (Tables 3--7, r_j) around its configuration, on the dev halves per
+        seed (None without a rating set to tune on).
     comparison : SeedComparison
         The test halves: the tuned MVLSA against every other system, per seed.
     corpus_vs_ppmi : DataFrame
         Per (seed, test set): the corpus-views MVLSA against PPMI-SVD, ``difference`` (MVLSA -
         PPMI-SVD), two-sided Williams' t, Holm over the test sets of that one comparison (per
         seed), ``significant``.
-    claims : PathClaims
-        The paper's claims tested on the dev halves.
+    claims : GridClaims
+        The paper's claims tested on its grids, on the dev halves, in every seed.
     n_factorizations : int
         View factorizations computed (the store's count at the end of the run).
     """
@@ -115,10 +129,11 @@ class MVLSARun:
     mrds_dev_men: float
     comparison: SeedComparison
     corpus_vs_ppmi: pd.DataFrame
-    claims: PathClaims
+    claims: GridClaims
     n_factorizations: int
     mrds_set: str = "MEN dev"
     settings: StudySettings | None = None
+    grids: PaperGrids | None = None
 
     @property
     def view_counts(self) -> pd.Series:
@@ -148,6 +163,20 @@ class MVLSARun:
         return {"better, every seed": int((up == n).sum()), "better, some seed": int((up > 0).sum()),
                 "worse, every seed": int((down == n).sum()),
                 "worse, some seed": int((down > 0).sum()), "sets": int(len(up))}  # fmt: skip
+
+    def _grid_records(self) -> dict[str, dict[str, Any]]:
+        """Per grid parameter: its paper table, the values (paper label -> used value), the mean
+        dev Spearman per seed and value, and the first seed's dev scores."""
+        g = self.grids
+        if g is None:
+            return {}
+        return {
+            p: {"table": PAPER_TABLES[p],
+                "used": {str(k): v for k, v in vals["used"].items()},
+                "dev_means": {seed: row.to_dict() for seed, row in g.means(p).iterrows()},
+                "dev_scores": g.scores[g.seeds[0]][p].to_dict()}
+            for p, vals in g.values.items()
+        }  # fmt: skip
 
     def records(self) -> MVLSARecords:
         """The records of notebook 03 (the one definition of its keys)."""
@@ -194,8 +223,13 @@ class MVLSARun:
                 "tests": self.corpus_vs_ppmi.to_dict(orient="records"),
             },
             "claims": claims.to_dict(orient="index"),
-            "claims_test": CLAIM_TEST,
-            "claims_family_size": self.claims.family_size,
+            "claims_per_seed": self.claims.per_seed.to_dict(orient="records"),
+            "claims_test": GRID_CLAIMS_TEST,
+            "claims_family_size": self.claims.family_sizes,
+            "paper_config": (
+                self.grids.paper.to_dict(orient="index") if self.grids is not None else {}
+            ),
+            "grids": self._grid_records(),
             "n_factorizations": self.n_factorizations,
         }
         return cast(MVLSARecords, to_jsonable(values))
@@ -209,9 +243,10 @@ def run_mvlsa(
     store: FactorStore | None = None,
     progress: bool | None = None,
 ) -> MVLSARun:
-    """Notebook 03: train the baselines for every seed, walk the dev-tuned path with the first
-    seed, score every system on the test halves once per seed and test the paper's claims on the
-    dev halves.
+    """Notebook 03: train the baselines for every seed, score the paper's grids around its
+    configuration on the dev halves and test its claims on them in every seed, walk the
+    dev-tuned path (from the paper's configuration) with the first seed, and score every system
+    on the test halves once per seed.
 
     Parameters
     ----------
@@ -232,6 +267,8 @@ def run_mvlsa(
     check_instance(store, "store", FactorStore, "a FactorStore")
     baselines = corpus_baselines_seeds(view_set, settings, n_components=settings.config.n_components,
                                        seeds=seeds)  # fmt: skip
+    grids = (paper_grids(view_set, settings, seeds=seeds, store=store, progress=progress)
+             if settings.dev_wordsim else None)  # fmt: skip
     tuning = study_tuning(view_set, settings, seed=seeds[0], store=store, progress=progress)
     scored = scored_wordsim(settings)
     if settings.dev_wordsim:  # the band of the path: the first tuning set's dev half
@@ -273,6 +310,13 @@ def run_mvlsa(
             columns=["test_set", "difference", "pvalue", "pvalue_holm", "significant", "seed"]
         )
     )
+    claims = grid_claims(grids) if grids is not None else _no_claims()
     return MVLSARun(view_set, seeds, baselines, tuning, float(mrds.iloc[0]), comparison,
-                    corpus_vs_ppmi, path_claims(tuning), store.n_computed, band_label,
-                    settings)  # fmt: skip
+                    corpus_vs_ppmi, claims, store.n_computed, band_label, settings,
+                    grids)  # fmt: skip
+
+
+def _no_claims() -> GridClaims:
+    """The claims of a run without grids (no rating set to tune on): none tested."""
+    return GridClaims(pd.DataFrame(index=pd.Index([], name="claim")), pd.DataFrame(),
+                      pd.DataFrame(), {})  # fmt: skip

@@ -39,6 +39,7 @@ from workbench.studies.mvlsa._settings import (
     StudySettings,
     check_instance,
     check_sequence,
+    paper_config,
 )
 from workbench.studies.mvlsa._viewsets import (
     TUNING_CACHE,
@@ -64,6 +65,7 @@ __all__ = [
     "tuning_path",
     "default_tuning_steps",
     "study_tuning",
+    "study_start",
     "tuned_choice",
     "choice_ablation",
     "choice_fusion",
@@ -546,8 +548,18 @@ def _choice_from_json(obj: Mapping[str, Any]) -> MVLSAChoice:
     )
 
 
+def study_start(view_set: ViewSet, settings: StudySettings, seed: int = 0) -> MVLSAChoice:
+    """The start of the path: the paper's configuration scaled to the view set
+    (:func:`~workbench.studies.mvlsa.paper_config`), every view family, the offset views."""
+    _check_view_set(view_set)
+    cfg = paper_config(settings, n_words=len(view_set.vocab), n_views=len(view_set.views),
+                       seed=seed).config  # fmt: skip
+    return MVLSAChoice(cfg)
+
+
 def _tuning_inputs(view_set: ViewSet, settings: StudySettings, seed: int) -> dict[str, Any]:
-    return {"views": settings.view_key(), "config": dataclasses.asdict(settings.config),
+    start = study_start(view_set, settings, seed).config
+    return {"views": settings.view_key(), "config": dataclasses.asdict(start),
             "tuning": list(settings.tuning), "wordsim": list(map(str, settings.wordsim)),
             "names": list(view_set.names), "seed": seed, "size": settings.size,
             **({"dev_wordsim": list(settings.dev_wordsim)}
@@ -563,13 +575,13 @@ def study_tuning(
     progress: bool | None = None,
 ) -> TuningResult:
     """The dev-tuned path of the MVLSA study for ``settings`` (start: the paper's configuration
-    ``settings.config``; steps: :func:`default_tuning_steps` with ``settings.tuning``). The
+    scaled to the view set, :func:`study_start`; steps: :func:`default_tuning_steps` with ``settings.tuning``). The
     final choice is written to the verified cache so that the ablation and fusion notebooks
     build on the same configuration (:func:`tuned_choice`)."""
     check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
     seed = check_int(seed, "seed", low=0)
-    start = MVLSAChoice(dataclasses.replace(settings.config, random_state=seed))
+    start = study_start(view_set, settings, seed)
     if settings.dev_wordsim:
         steps = default_tuning_steps(view_set, **dict(settings.tuning))
         result = tuning_path(view_set, start, steps, dev_names=settings.dev_wordsim, store=store,
