@@ -229,8 +229,9 @@ class PaperGrids:
     paper : DataFrame
         :attr:`PaperConfig.table`: paper value, used value and why, per parameter.
     values : dict
-        Parameter -> DataFrame (index: the paper's label of each value) with ``used`` and
-        ``why`` (:func:`~workbench.studies.mvlsa.grid_values`).
+        Parameter -> DataFrame (index: the paper's label of each value) with ``used``, ``why``
+        (:func:`~workbench.studies.mvlsa.grid_values`) and ``left out`` (why a value could not
+        be scored, e.g. a ``v`` that keeps fewer words than ``k`` needs; empty otherwise).
     scores : dict
         ``{seed: {param: DataFrame}}``: dev sets x values (Spearman).
     evaluations : dict
@@ -295,7 +296,7 @@ def paper_grids(
     params = [p for p, _ in settings.grids if p in PAPER_TABLES]
     values = {
         p: pd.DataFrame(
-            [{"value": lab, "used": used, "why": why} for lab, used, why in
+            [{"value": lab, "used": used, "why": why, "left out": ""} for lab, used, why in
              grid_values(settings, p, n_words=n_words, n_views=n_views)]
         ).set_index("value")
         for p in params
@@ -319,20 +320,32 @@ def paper_grids(
             for label, row in values[p].iterrows():
                 cfg = dataclasses.replace(base.config, **_field_value(p, row["used"]))
                 choice = dataclasses.replace(base, config=cfg)
+                bar.update()
+                if row["left out"]:
+                    continue
                 if choice not in done:
                     # another v keeps other rows: its factors go to a store of their own
                     own = cfg.min_view_support != base.config.min_view_support
                     where = dataclasses.replace(store, _items={}, _last=None) if own else store
-                    vec = choice_vectors(view_set, choice, where)
+                    try:
+                        vec = choice_vectors(view_set, choice, where)
+                    except ValueError as exc:  # e.g. a v that keeps fewer words than k needs
+                        logger.warning("grid %s = %s left out: %s", p, label, exc)
+                        values[p].loc[label, "left out"] = str(exc)
+                        continue
+                    finally:
+                        if cfg.spec() != base.config.spec():
+                            store.prune(base.config)
                     done[choice] = evaluate_system(vec, name=str(label), wordsim=dev,
                                                    analogies=False)  # fmt: skip
-                    if cfg.spec() != base.config.spec():
-                        store.prune(base.config)
                 evals[seed][p][str(label)] = done[choice]
-                bar.update()
-            scores[seed][p] = pd.DataFrame({lab: e.scores() for lab, e in evals[seed][p].items()})
         store.prune(base.config)
     bar.close()
+    for seed in seeds:  # a value left out in one seed is left out in every seed
+        for p in params:
+            kept = list(values[p].index[values[p]["left out"] == ""])
+            evals[seed][p] = {lab: evals[seed][p][lab] for lab in kept if lab in evals[seed][p]}
+            scores[seed][p] = pd.DataFrame({lab: e.scores() for lab, e in evals[seed][p].items()})
     names = tuple(str(d.attrs.get("name", i)) for i, d in enumerate(dev))
     base0 = MVLSAChoice(paper.config)
     return PaperGrids(base0, paper.table, values, scores, evals, seeds, names)
@@ -372,7 +385,8 @@ class GridClaims:
 def _claim_specs(grids: PaperGrids) -> list[dict[str, object]]:
     """The claims the grids can test: ``claim, param, kind`` and how to pick ``a`` and ``b``
     (fixed labels, or None for an invariance claim, picked per seed), or ``reason``."""
-    labels = {p: list(v.index) for p, v in grids.values.items()}
+    labels = {p: [lab for lab in v.index if not v.at[lab, "left out"]]
+              for p, v in grids.values.items()}  # fmt: skip
     used = {p: dict(zip(v.index, v["used"])) for p, v in grids.values.items()}
     specs: list[dict[str, object]] = []
 
@@ -405,8 +419,10 @@ def _claim_specs(grids: PaperGrids) -> list[dict[str, object]]:
     for p, claim in (("v", "v: the minimum view support does not matter (Table 7)"),
                      ("r", "r: the absolute r_j does not matter (1e-10 to 1)")):  # fmt: skip
         two = len(labels.get(p, [])) > 1
+        why = (f"no {p} grid at this size" if p not in labels
+               else f"the {p} grid has fewer than two values")  # fmt: skip
         specs.append({"claim": claim, "param": p, "kind": "invariance", "a": None, "b": None,
-                      "reason": "" if two else f"the {p} grid has fewer than two values"})  # fmt: skip
+                      "reason": "" if two else why})  # fmt: skip
     return specs
 
 
@@ -437,8 +453,12 @@ def grid_claims(grids: PaperGrids, *, alpha: float = 0.05) -> GridClaims:
                 ev = grids.evaluations[seed][p]
                 a, b = sp["a"], sp["b"]
                 if sp["kind"] == "invariance":
-                    mean = grids.scores[seed][p].mean(axis=0)
-                    a, b = str(mean.idxmax()), str(mean.idxmin())
+                    ranked = (
+                        grids.scores[seed][p]
+                        .mean(axis=0)
+                        .sort_values(ascending=False, kind="stable")
+                    )
+                    a, b = str(ranked.index[0]), str(ranked.index[-1])
                 cmp = _compare_sets(ev[str(b)], ev[str(a)], alpha)
                 part = cmp[["difference", "pvalue"]].reset_index()
                 part = part.rename(columns={"test_set": "dev set"})

@@ -461,7 +461,7 @@ def settings(size: str, **overrides: Any) -> StudySettings:
                 ("t", (12_500, 200_000)),
                 ("m", (20, 40)),
                 ("k", (10, 20, 40)),
-                ("v", (16, 29)),
+                ("v", (16, 21)),  # 29 (scaled) keeps ~30 of 4,000 words here
                 ("r", (1e-10, 1.0)),
             ),
             budget=40,
