@@ -190,3 +190,14 @@ def test_claim_facts_rules():
     rows = F.paper_values({"paper_config": {"t": {"paper": "12.5K", "used": "100", "why": "x"},
                                             "r": {"paper": "1e-8", "used": "1e-08", "why": ""}}})  # fmt: skip
     assert [(v.parameter, v.changed) for v in rows] == [("t", True), ("r", False)]
+
+
+def test_min_view_support_keeps_its_fraction_on_fewer_views():
+    """A choice over two of the four views keeps half of v = 4, i.e. v = 2: w0 (one view) is
+    dropped, w1 (two views) kept."""
+    vs, views = _support_views()
+    vs = dataclasses.replace(vs, views=tuple(
+        dataclasses.replace(v, family="a" if i < 2 else "b") for i, v in enumerate(views)))  # fmt: skip
+    choice = mx.MVLSAChoice(dataclasses.replace(CFG, min_view_support=4), families=("a",))
+    vec = mx.choice_vectors(vs, choice, mx.FactorStore(svd_solver="dense"))
+    assert set(vs.words) - set(vec.words) == {"w0"}

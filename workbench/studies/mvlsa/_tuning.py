@@ -256,12 +256,23 @@ def _choice_views(view_set: ViewSet, choice: MVLSAChoice) -> list[View]:
 
 
 def choice_vectors(view_set: ViewSet, choice: MVLSAChoice, store: FactorStore) -> WordVectors:
-    """``WordVectors`` of one choice, from the store's factors (computed on demand)."""
+    """``WordVectors`` of one choice, from the store's factors (computed on demand).
+
+    The minimum view support ``v`` of ``choice.config`` counts views of the whole view set; a
+    choice over another number of views (fewer families, windows instead of offsets) keeps the
+    same fraction, ``max(1, round(v * views taken / views of the set))``, so that dropping view
+    families does not make the support rule stricter. A word observed in fewer views gets no
+    vector.
+    """
     _check_view_set(view_set)
     check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
     check_instance(store, "store", FactorStore, "a FactorStore")
     cfg = choice.config
-    factors = store.get_many(_choice_views(view_set, choice), cfg)
+    views = _choice_views(view_set, choice)
+    if cfg.min_view_support and len(views) != len(view_set.views):
+        v = max(1, round(cfg.min_view_support * len(views) / len(view_set.views)))
+        cfg = dataclasses.replace(cfg, min_view_support=v)
+    factors = store.get_many(views, cfg)
     h = store.combine(
         factors,
         len(view_set.vocab),
