@@ -410,7 +410,7 @@ def _claim_specs(grids: PaperGrids) -> list[dict[str, object]]:
               t_larger[-1] if t_larger else None,
               f"the t grid lacks {t_paper} or a larger t")  # fmt: skip
     for p, tab in (("m", "Table 5"), ("k", "Table 6")):
-        vals = sorted(labels.get(p, []), key=lambda lab, p=p: float(used[p][lab]))
+        vals = sorted(labels.get(p, []), key=lambda lab, p=p: float(used[p][lab]))  # type: ignore[misc]
         if p == "k":  # the paper's Table 6 peaks near its k = 300: larger k up to it
             cap = float(PAPER_CONFIG["k"])  # type: ignore[arg-type]
             vals = [lab for lab in vals if float(lab) <= cap]
@@ -464,7 +464,7 @@ def grid_claims(grids: PaperGrids, *, alpha: float = 0.05) -> GridClaims:
                 part = part.rename(columns={"test_set": "dev set"})
                 part.insert(0, "seed", seed)
                 part.insert(0, "claim", str(sp["claim"]))
-                part["a"], part["b"] = a, b
+                part = part.assign(a=str(a), b=str(b))
                 fam.append(part)
             if fam:
                 t = pd.concat(fam, ignore_index=True)
@@ -508,7 +508,9 @@ def grid_claims(grids: PaperGrids, *, alpha: float = 0.05) -> GridClaims:
         row.update({"n seeds": len(statuses), "status": claim_over_seeds(statuses),
                     "reason": reason})  # fmt: skip
         rows.append(row)
-    fams = tests[tests["seed"] == grids.seeds[0]].groupby("grid").size() if len(tests) else {}
-    sizes = {str(k): int(v) for k, v in dict(fams).items()}
+    sizes: dict[str, int] = {}
+    if len(tests):
+        first = tests[tests["seed"] == grids.seeds[0]].groupby("grid").size()
+        sizes = {str(k): int(v) for k, v in first.items()}
     return GridClaims(pd.DataFrame(rows).set_index("claim"), pd.DataFrame(seed_rows), tests,
                       sizes)  # fmt: skip

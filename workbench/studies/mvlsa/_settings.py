@@ -597,7 +597,8 @@ def paper_label(param: str, value: GridValue) -> str:
     if param == "r":
         return f"{float(value):.0e}".replace("e-0", "e-").replace("e+00", "")
     if param == "t":
-        return f"{value / 1000:g}K" if float(value) >= 1000 else f"{value:g}"
+        num = float(value)
+        return f"{num / 1000:g}K" if num >= 1000 else f"{num:g}"
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
