@@ -310,6 +310,8 @@ def default_tuning_steps(
     rhos: Sequence[float] = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0),
     ks: Sequence[int] = (50, 100, 200),
     nj: Sequence[str] | None = None,
+    top_ts: Sequence[int | None] = (),
+    supports: Sequence[int] = (),
 ) -> list[tuple[str, Candidates]]:
     """The steps of the path, in order: ``(factor, {label: change of the current choice})``.
 
@@ -317,6 +319,11 @@ def default_tuning_steps(
     views), then how each view is transformed, weighted and regularized, then the sizes ``m``
     and ``k``. Deciding the data first also keeps the path affordable: the later steps
     factorize only the views that stayed.
+
+    ``top_ts`` and ``supports`` (when given) add steps over the column truncation ``t`` (None:
+    all columns) and the minimum view support ``v`` after the positional step, so that the
+    path can keep or undo the paper's values (:func:`study_tuning` passes the paper's scaled
+    value and none).
 
     Each step's candidates include the current value (the label ``"current"`` is never
     used: every candidate names its value, and the choice so far is among them).
@@ -329,6 +336,10 @@ def default_tuning_steps(
     ks = tuple(check_int(k, "ks entries", low=1) for k in check_sequence(ks, "ks"))
     if nj is not None:
         nj = check_sequence(nj, "nj")
+    top_ts = tuple(check_int(t, "top_ts entries", low=1, allow_none=True)
+                   for t in check_sequence(top_ts, "top_ts", allow_empty=True))  # fmt: skip
+    supports = tuple(check_int(v, "supports entries", low=0)
+                     for v in check_sequence(supports, "supports", allow_empty=True))  # fmt: skip
     fams = list(view_set.families())
     others = [f for f in fams if f != "positional"]
     fam_options: dict[str, Callable[[MVLSAChoice], MVLSAChoice]] = {"all": _sel(families=None)}
@@ -357,6 +368,9 @@ def default_tuning_steps(
     return [
         ("views", fam_options),
         ("positional", {s: _sel(positional=s) for s in schemes}),
+        *([("t", {("all" if t is None else str(t)): _cfg(top_t=t) for t in top_ts})]
+          if top_ts else []),
+        *([("v", {str(v): _cfg(min_view_support=v) for v in supports})] if supports else []),
         ("n_j", nj_options),
         ("W_j", {"none": _cfg(row_weighting=None), "eq. 12": _cfg(row_weighting="glove")}),
         ("r", {
@@ -594,7 +608,13 @@ def study_tuning(
     seed = check_int(seed, "seed", low=0)
     start = study_start(view_set, settings, seed)
     if settings.dev_wordsim:
-        steps = default_tuning_steps(view_set, **dict(settings.tuning))
+        cfg = start.config
+        steps = default_tuning_steps(
+            view_set,
+            **dict(settings.tuning),
+            top_ts=(cfg.top_t, None) if cfg.top_t is not None else (),
+            supports=(cfg.min_view_support, 0) if cfg.min_view_support else (),
+        )
         result = tuning_path(view_set, start, steps, dev_names=settings.dev_wordsim, store=store,
                              progress=progress)  # fmt: skip
     else:  # no rating set to tune on (WORDSIM_SPLIT="all", no bundled set in the language)
