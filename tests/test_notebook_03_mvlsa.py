@@ -32,7 +32,7 @@ def test_notebook_03_mvlsa(run_notebook):
     # the path: one row per factor, each choice among its candidates, gains never negative
     path = rec["tuning_path"]
     order = rec["tuning_order"]
-    assert order == ["views", "positional", "t", "v", "n_j", "W_j", "r", "m", "k"]
+    assert order == ["t", "v", "views", "positional", "n_j", "W_j", "r", "m", "k"]
     assert set(rec["tuning_means"]["t"]) == {"100", "all"}  # the paper's t (scaled) or none
     assert set(rec["tuning_means"]["v"]) == {"6", "0"}  # the paper's v (scaled) or none
     assert set(path) == set(order)

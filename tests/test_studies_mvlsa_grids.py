@@ -201,3 +201,17 @@ def test_min_view_support_keeps_its_fraction_on_fewer_views():
     choice = mx.MVLSAChoice(dataclasses.replace(CFG, min_view_support=4), families=("a",))
     vec = mx.choice_vectors(vs, choice, mx.FactorStore(svd_solver="dense"))
     assert set(vs.words) - set(vec.words) == {"w0"}
+
+
+def test_path_can_keep_or_undo_the_papers_t_and_v():
+    vs, _ = _support_views()
+    steps = dict(mx.default_tuning_steps(vs, view_ranks=(4,), rhos=(1.0,), ks=(3,),
+                                         top_ts=(5, None), supports=(3, 0)))  # fmt: skip
+    assert list(steps)[:4] == ["t", "v", "views", "positional"]
+    assert set(steps["t"]) == {"5", "all"} and set(steps["v"]) == {"3", "0"}
+    start = mx.MVLSAChoice(dataclasses.replace(CFG, top_t=5, min_view_support=3))
+    assert steps["t"]["all"](start).config.top_t is None
+    assert steps["v"]["0"](start).config.min_view_support == 0
+    assert "t" not in dict(mx.default_tuning_steps(vs, view_ranks=(4,), rhos=(1.0,), ks=(3,)))
+    with pytest.raises(ValueError, match="supports entries"):
+        mx.default_tuning_steps(vs, supports=(-1,))

@@ -321,8 +321,8 @@ def default_tuning_steps(
     factorize only the views that stayed.
 
     ``top_ts`` and ``supports`` (when given) add steps over the column truncation ``t`` (None:
-    all columns) and the minimum view support ``v`` after the positional step, so that the
-    path can keep or undo the paper's values (:func:`study_tuning` passes the paper's scaled
+    all columns) and the minimum view support ``v`` first (they decide which columns and words
+    enter), so that the path can keep or undo the paper's values (:func:`study_tuning` passes the paper's scaled
     value and none).
 
     Each step's candidates include the current value (the label ``"current"`` is never
@@ -366,11 +366,11 @@ def default_tuning_steps(
             raise ValueError(f"unknown n_j options {unknown}; known: {list(nj_options)}")
         nj_options = {n: nj_options[n] for n in nj}
     return [
-        ("views", fam_options),
-        ("positional", {s: _sel(positional=s) for s in schemes}),
         *([("t", {("all" if t is None else str(t)): _cfg(top_t=t) for t in top_ts})]
           if top_ts else []),
         *([("v", {str(v): _cfg(min_view_support=v) for v in supports})] if supports else []),
+        ("views", fam_options),
+        ("positional", {s: _sel(positional=s) for s in schemes}),
         ("n_j", nj_options),
         ("W_j", {"none": _cfg(row_weighting=None), "eq. 12": _cfg(row_weighting="glove")}),
         ("r", {
