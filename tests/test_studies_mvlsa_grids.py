@@ -215,3 +215,16 @@ def test_path_can_keep_or_undo_the_papers_t_and_v():
     assert "t" not in dict(mx.default_tuning_steps(vs, view_ranks=(4,), rhos=(1.0,), ks=(3,)))
     with pytest.raises(ValueError, match="supports entries"):
         mx.default_tuning_steps(vs, supports=(-1,))
+
+
+def test_budget_and_paper_grids_bad_input():
+    with pytest.raises(ValueError, match="budget"):
+        mx.settings("small", budget=0)
+    vs, _ = _support_views()
+    with pytest.raises(TypeError, match="StudySettings"):
+        mx.paper_grids(vs, "small", seeds=[0])  # type: ignore[arg-type]
+    no_dev = dataclasses.replace(mx.settings("small"), tuning_wordsim=())
+    with pytest.raises(ValueError, match="no rating set to tune on"):
+        mx.paper_grids(vs, no_dev, seeds=[0])
+    with pytest.raises(TypeError, match="PaperGrids"):
+        mx.grid_claims("grids")  # type: ignore[arg-type]
