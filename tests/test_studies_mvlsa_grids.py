@@ -91,6 +91,10 @@ def test_scaled_value_rules_and_errors():
     kw = {"n_words": 50_000, "n_views": 23}
     assert mx.scaled_value("t", 200_000, **kw)[0] == 20_000
     assert mx.scaled_value("t", None, **kw) == (None, "")
+    # never below the per-view rank m (the paper's 500, or the budget)
+    assert mx.scaled_value("t", 12_500, n_words=1_000, n_views=5)[0] == 500
+    used, why = mx.scaled_value("t", 12_500, n_words=1_000, n_views=5, budget=40)
+    assert used == 40 and why.endswith("raised to the per-view rank m = 40")
     assert mx.scaled_value("t", 6_250, n_words=600_000, n_views=46) == (6_250, "")
     assert mx.scaled_value("v", 29, **kw)[0] == 14 and mx.scaled_value("v", 0, **kw) == (0, "")
     assert mx.scaled_value("v", 1, n_words=10, n_views=2)[0] == 1  # at least one view

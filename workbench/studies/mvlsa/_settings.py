@@ -609,7 +609,9 @@ def scaled_value(
 
     Rules: ``t`` counts context columns, which the paper's word views have
     :data:`PAPER_VOCAB` of (its vocabulary); with ``n_words`` fewer it keeps the same fraction,
-    ``round(t * n_words / PAPER_VOCAB)`` (at least 1). ``v`` counts views, of which the paper
+    ``round(t * n_words / PAPER_VOCAB)``, but at least the per-view rank ``m`` the run uses
+    (the paper's m, within ``budget``: a view truncated to fewer columns cannot have rank
+    ``m``; the paper's own t = 12.5K is above its m = 500). ``v`` counts views, of which the paper
     has :data:`PAPER_N_VIEWS`; with ``n_views`` fewer it keeps the same fraction (at least 1;
     ``v = 0`` stays 0). ``m`` and ``k`` are used as stated unless above ``budget`` (the size's
     largest affordable rank), then ``budget``. ``n_j`` and ``r`` are used as stated.
@@ -620,10 +622,15 @@ def scaled_value(
     if param not in PARAM_ALIASES:
         raise ValueError(f"param must be one of {sorted(PARAM_ALIASES)}, got {param!r}")
     if param == "t" and value is not None and n_words < PAPER_VOCAB:
-        used = max(1, round(float(value) * n_words / PAPER_VOCAB))
+        m_paper = int(PAPER_CONFIG["m"])  # type: ignore[arg-type]
+        floor = m_paper if budget is None else min(m_paper, budget)
         share = 100 * float(value) / PAPER_VOCAB
-        return used, (f"t counts context columns: the paper's views have {PAPER_VOCAB:,} (its "
-                      f"vocabulary), ours {n_words:,}; the same fraction, {share:g} %")  # fmt: skip
+        used = round(float(value) * n_words / PAPER_VOCAB)
+        why = (f"t counts context columns: the paper's views have {PAPER_VOCAB:,} (its "
+               f"vocabulary), ours {n_words:,}; the same fraction, {share:g} %")  # fmt: skip
+        if used < floor:
+            return floor, why + f", raised to the per-view rank m = {floor}"
+        return used, why
     if param == "v" and value and n_views < PAPER_N_VIEWS:
         used = max(1, round(float(value) * n_views / PAPER_N_VIEWS))
         return used, (f"v counts views: the paper has {PAPER_N_VIEWS}, this run {n_views}; the "
