@@ -76,7 +76,9 @@ def test_notebook_03_mvlsa(run_notebook):
         "k": ("300", "40"), "v": ("16", "6"), "r": ("1e-8", "1e-08"),
     }  # fmt: skip
     assert pc["n_j"]["why"] == "" and "500,000" in pc["t"]["why"] and "46" in pc["v"]["why"]
-    assert (rec["start"]["n_j"], rec["start"]["m"], rec["start"]["k"]) == ("Count^0.25", 40, 40)
+    start = rec["start"]
+    assert (start["n_j"], start["t"], start["m"], start["k"], start["v"]) == (
+        "Count^0.25", "100", 40, 40, 6)  # fmt: skip
     # the grids (Tables 3-7, r from 1e-10 to 1), scored on the dev halves in every seed
     grids = rec["grids"]
     assert set(grids) == {"n_j", "t", "m", "k", "v", "r"}

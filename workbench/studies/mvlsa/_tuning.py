@@ -115,6 +115,8 @@ class MVLSAChoice:
         c = self.config
         return {
             "n_j": c.label("n_j"),
+            "t": c.label("t"),
+            "v": c.min_view_support,
             "r": c.label("r"),
             "m": c.view_rank,
             "k": c.n_components,
