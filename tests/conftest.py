@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from notebook_outputs import unclean_outputs
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -26,7 +27,9 @@ def run_notebook(notebook_runs, tmp_path_factory):
     Runs at ``DATA_SIZE="small"`` (pass ``DATA_SIZE="full"`` to override) with the given
     parameters, validated against the notebook's parameters cell. Returns the dict of values
     its final cell recorded with ``workbench.records.record``. A failing notebook fails the
-    test with the failing cell, its source and the error.
+    test with the failing cell, its source and the error; so does an executed notebook whose
+    output cells show an echoed value, a repr or a leftover progress bar
+    (:func:`notebook_outputs.unclean_outputs`).
     """
     from workbench.runner import RunnerUsageError, run_notebooks
 
@@ -58,6 +61,13 @@ def run_notebook(notebook_runs, tmp_path_factory):
             pytest.fail(
                 f"notebook {name} failed at {result.failure.describe()}\n\n{tb}\n\n"
                 f"executed copy: {result.output_dir / (name + '.ipynb')}",
+                pytrace=False,
+            )
+        executed = result.output_dir / (name + ".ipynb")
+        unclean = unclean_outputs(executed)
+        if unclean:
+            pytest.fail(
+                f"notebook {name} shows unclean output ({executed}):\n" + "\n".join(unclean),
                 pytrace=False,
             )
         records = result.records

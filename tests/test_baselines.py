@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from workbench.baselines import fit_glove, glove_objective, lsa, train_glove, train_word2vec
+from workbench.baselines import (
+    fit_glove,
+    glove_objective,
+    glove_stop,
+    lsa,
+    train_glove,
+    train_word2vec,
+)
 
 
 def planted_glove_counts(seed=0, n=40, d=3):
@@ -128,6 +135,27 @@ def test_glove_tol_stops_early_and_keeps_the_curve():
     h = early.loss_history
     assert (h[-2] - h[-1]) / h[-2] < 0.5
     assert np.all((h[:-2] - h[1:-1]) / h[:-2] >= 0.5)
+    # the result says what stopped it: the tolerance here, the cap without tol or with a tiny one
+    assert early.stopped_by == "tolerance" and full.stopped_by == "epochs"
+    capped = fit_glove(x, 3, epochs=5, x_max=50, random_state=0, tol=1e-12)
+    assert capped.loss_history.size == 5 and capped.stopped_by == "epochs"
+    assert glove_stop(early.loss_history, 0.5, 40) == "tolerance"
+    assert glove_stop(capped.loss_history, 1e-12, 5) == "epochs"
+    assert glove_stop(full.loss_history, None, 40) == "epochs"
+
+
+def test_glove_stop_rule():
+    """The relative fall of the last epoch against tol decides; the cap otherwise."""
+    assert glove_stop([1.0, 0.5, 0.499], 0.01, 10) == "tolerance"  # fell 0.2 % < 1 %
+    assert glove_stop([1.0, 0.5, 0.4], 0.01, 3) == "epochs"  # still falling 20 % at the cap
+    assert glove_stop([1.0, 0.5, 0.4996], 0.001, 3) == "tolerance"  # met at the cap itself
+    assert glove_stop([1.0, 1.2], 0.01, 5) == "tolerance"  # a rise is no fall: flattened
+    with pytest.raises(ValueError, match="does not meet tol"):
+        glove_stop([1.0, 0.5, 0.4], 0.01, 10)  # stopped early without meeting tol
+    with pytest.raises(ValueError, match="1 to epochs=2"):
+        glove_stop([1.0, 0.9, 0.8], 0.01, 2)
+    with pytest.raises(ValueError, match="1 to epochs=3"):
+        glove_stop([], 0.01, 3)
 
 
 def test_glove_recovers_planted_clusters():

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import scipy.linalg as la
 import scipy.sparse as sp
+from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from workbench.alignment import train_ibm1
@@ -290,6 +291,73 @@ def test_plsa_callback_stops_early():
     assert len(jp.objective_) == 4
 
 
+def test_fold_in_without_prior_is_the_maximum_likelihood_on_planted_topics():
+    # planted topics with disjoint supports: every token's topic is known, so the MLE of a
+    # document's proportions is its token share per topic, reached by one EM step from uniform
+    rng = np.random.default_rng(13)
+    views = planted_corpus(rng, n_docs=12)
+    jp = JPLSA(3, n_iter=1, fold_in_prior=0.0).fit(views)
+    phi = np.zeros((3, 9))
+    for t in range(3):
+        phi[t, 3 * t : 3 * t + 3] = rng.dirichlet(np.ones(3))
+    jp.topic_word_, jp.n_features_in_ = phi, 9
+    x = np.array([[3, 1, 0, 0, 2, 0, 1, 1, 4], [0, 0, 5, 1, 0, 0, 0, 0, 0]], dtype=float)
+    share = np.stack([x[:, 3 * t : 3 * t + 3].sum(axis=1) for t in range(3)], axis=1)
+    share /= share.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(jp.transform(x), share, atol=1e-12)
+    # more fold-in iterations stay at that fixed point; the training prior pulls towards uniform
+    jp.fold_in_iter = 5
+    np.testing.assert_allclose(jp.transform(x), share, atol=1e-12)
+    jp.fold_in_iter, jp.fold_in_prior = 1, None
+    with_prior = (share * x.sum(axis=1, keepdims=True) + 0.1) / (x.sum(axis=1, keepdims=True) + 0.3)
+    np.testing.assert_allclose(jp.transform(x), with_prior, atol=1e-12)
+    assert jp.transform(x)[1, 2] > 0 == share[1, 2]
+    jp.fold_in_prior = -1.0
+    with pytest.raises(ValueError, match="fold_in_prior"):
+        jp.transform(x)
+
+
+def test_cplsa_penalty_limits():
+    rng = np.random.default_rng(14)
+    views = planted_corpus(rng, n_docs=15)
+    kw = {"n_iter": 6, "n_projection_steps": 4}
+    hard = CPLSA(3, **kw).fit(views)
+    # a weight far above every dual variable reached: the hard constraint
+    big = CPLSA(3, epsilon_penalty=1e9, **kw).fit(views)
+    np.testing.assert_allclose(big.topic_word_, hard.topic_word_, rtol=1e-10)
+    np.testing.assert_allclose(big.doc_topic_[0], hard.doc_topic_[0], rtol=1e-10)
+    # weight 0: no coupling -- independent PLSA per language with shared topics, i.e. JPLSA on
+    # the two languages' documents stacked as separate documents
+    free = CPLSA(3, epsilon_penalty=0.0, **kw).fit(views)
+    stacked = JPLSA(3, n_iter=6).fit([sp.vstack(views).tocsr()])
+    np.testing.assert_allclose(free.topic_word_, stacked.topic_word_, rtol=1e-9)
+    np.testing.assert_allclose(free.doc_topic_[1], stacked.doc_topic_[15:], rtol=1e-9)
+    # a moderate weight lies between: less coupled than the hard constraint
+    mid = CPLSA(3, epsilon_penalty=2.0, **kw).fit(views)
+    gaps = [np.abs(m.doc_topic_[0] - m.doc_topic_[1]).sum() for m in (hard, mid, free)]
+    assert gaps[0] < gaps[1] < gaps[2]
+    with pytest.raises(ValueError, match="epsilon_penalty"):
+        CPLSA(3, epsilon_penalty=-1.0).fit(views)
+
+
+@pytest.mark.parametrize("model", [JPLSA(3, n_iter=400), CPLSA(3, n_iter=400)])
+def test_plsa_tolerance_stops_early_and_says_so(model):
+    rng = np.random.default_rng(15)
+    views = planted_corpus(rng, n_docs=15)
+    capped = clone(model).set_params(n_iter=5).fit(views)
+    assert capped.stop_reason_ == "cap" and not capped.converged_ and capped.n_iter_ == 5
+    conv = clone(model).set_params(tol=1e-3).fit(views)
+    assert conv.stop_reason_ == "converged" and conv.converged_
+    assert 1 < conv.n_iter_ < 400
+    assert len(conv.objective_) == len(conv.log_likelihood_) == conv.n_iter_ + 1
+    # the rule: the last step is below tol times the total change, the one before was not
+    obj = conv.objective_
+    assert abs(obj[-1] - obj[-2]) < 1e-3 * abs(obj[-1] - obj[0])
+    assert abs(obj[-2] - obj[-3]) >= 1e-3 * abs(obj[-2] - obj[0])
+    with pytest.raises(ValueError, match="tol"):
+        clone(model).set_params(tol=-1.0).fit(views)
+
+
 # ------------------------------------------------------------------ documents, baselines
 
 
@@ -393,10 +461,17 @@ def test_explorer_top_matches_and_compare_pairs():
     from workbench.explore.crosslingual import chapter_explorer
 
     box = chapter_explorer(result, topn=2)
-    dropdown, out = box.children
+    (dropdown, matches), out = box.children[0].children, box.children[1]
+    assert dropdown.description and dropdown.tooltip and matches.description and matches.tooltip
     assert out.outputs and out.outputs[0]["output_type"] == "display_data"
     dropdown.value = ("Exod", 1)
-    assert "Exod 1" in out.outputs[0]["data"]["text/plain"]
+    assert "Exod 1" in out.outputs[0]["data"]["text/html"]
+    matches.value = 5  # two test chapters: limited, with a note
+    texts = [o["text"] for o in out.outputs if o["output_type"] == "stream"]
+    assert texts[0] == (
+        "matches = 5 is more than allowed (there are 2 test chapters); showing matches = 2.\n"
+    )
+    assert texts[1].startswith("* marks the true translation")
     hits = {"A": np.array([1, 1, 0, 1], bool), "B": np.array([1, 0, 0, 0], bool)}
     df = compare_pairs(hits, [("B", "A"), ("B", "missing")])
     assert len(df) == 1

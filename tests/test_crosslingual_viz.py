@@ -36,6 +36,10 @@ def test_dev_curves_lines_bands_and_flat_methods():
     assert len(ax.collections) == 2  # one sd band per method
     # a generative method is dashed, its discriminative counterpart solid, in one hue family
     assert ax.lines[0].get_linestyle() == "-" and ax.lines[1].get_linestyle() == "--"
+    # in points: MRR x 100 on the axis, its label says so
+    assert list(ax.lines[0].get_ydata()) == pytest.approx([50.0, 80.0, 90.0])
+    assert ax.lines[2].get_ydata()[0] == pytest.approx(95.0)
+    assert "× 100" in ax.get_ylabel()
     plt.close(fig)
     with pytest.raises(ValueError, match="non-empty"):
         plot_dev_mrr_curves(pd.DataFrame())
@@ -73,3 +77,17 @@ def test_method_styles_are_distinct_and_avoid_yellow():
     assert len(set(colors)) == len(colors)
     assert all(s["color"].upper() != "#F0E442" for s in METHOD_STYLES.values())
     assert method_style("unknown")["color"] == "#444444"
+
+
+def test_table_in_points_formats_scores_p_values_and_flags():
+    from workbench.viz.translingual import table_in_points
+
+    t = pd.DataFrame({"method": ["OPCA", "CCA"], "top1": [0.91234, 0.5], "mcnemar p": [0.0001, 0.25],
+                      "superior top1": [True, False], "fit seconds": [1.23456, 2.0], "dim": [10, 20]})  # fmt: skip
+    out = table_in_points(t)
+    assert out["top1"].tolist() == ["91.2", "50.0"]
+    assert out["mcnemar p"].tolist() == ["< 0.001", "0.250"]
+    assert out["superior top1"].tolist() == ["yes", "no"]
+    assert out["fit seconds"].tolist() == [1.235, 2.0] and out["dim"].tolist() == [10, 20]
+    with pytest.raises(TypeError, match="DataFrame"):
+        table_in_points([1, 2])

@@ -317,7 +317,9 @@ def test_explore_neighbour_table():
     assert table["graph neighbours"].tolist() == ["monarch", "queen"]
     assert table["Eigen"].iloc[0].startswith("queen")
     missing = neighbour_table("zzz", "wn", {"wn": g}, {"*": {"Eigen": vecs}}, topn=2)
-    assert missing["Eigen"].tolist() == ["", ""]
+    assert missing.empty  # no rows padded with empty cells
+    apple = neighbour_table("apple", "wn", {"wn": g}, {"*": {"Eigen": vecs}}, topn=2)
+    assert apple["graph neighbours"].tolist() == ["", ""] and len(apple) == 2
     with pytest.raises(KeyError, match="unknown lexicon"):
         neighbour_table("king", "ppdb", {"wn": g}, {})
     box = prior_knowledge_explorer({"wn": g}, {"*": {"Eigen": vecs}})

@@ -15,7 +15,7 @@ PAPER = Path(__file__).resolve().parents[1].parent / "shared" / "papers" / PAPER
 
 
 def test_tables_have_shape_source_and_units():
-    assert set(reported_tables("eigenwords")) == {"table1", "table2", "setup"}
+    assert set(reported_tables("eigenwords")) == {"table1", "table2", "setup", "preliminary"}
     t1 = reported("eigenwords", "table1")
     assert t1.table.shape == (15, 12) and t1.source.startswith("Table 1,")
     assert "Osborne, Narayan & Cohen (2016)" in t1.citation and t1.units and t1.caption
@@ -71,3 +71,21 @@ def test_every_value_is_in_the_paper_text():
             vals = [float(x) for g in groups for x in g.split()]
             row = t.loc[f"{block} alpha={a}"].astype(float).to_numpy()
             assert list(row[~np.isnan(row)]) == vals
+
+
+def test_preliminary_experiments_agree_with_the_papers_prose():
+    t = reported("eigenwords", "preliminary").table
+    dims = ["m=50", "m=100", "m=200", "m=300"]
+    assert t.loc["WIKI1", dims].tolist() == [46.4, 50.1, 53.4, 54.2]
+    assert t.loc["WIKI5", dims].tolist() == [49.4, 54.9, 57.0, 59.5]
+    assert t.loc["WIKI2", "m=300"] == 54.9 and np.isnan(t.loc["WIKI2", "m=50"])
+    assert (
+        t.loc["WIKI5", "m=300"]
+        == reported("eigenwords", "table1").table.loc["Eigen (CCA)", "WordSim NPK"]
+    )
+    if PAPER.exists():
+        text = " ".join(PAPER.read_text(encoding="utf-8").split())
+        assert "we get an average of 49.4, 54.9, 57.0 and 59.5" in text
+        assert (
+            "WIKI1 gives an av- erage of 54.1, while using WIKI2 gives an average of 54.9" in text
+        )

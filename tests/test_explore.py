@@ -6,6 +6,9 @@ tables they show can be checked in plain Python.
 
 from __future__ import annotations
 
+import re
+from html import escape as html_escape
+
 import ipywidgets as widgets
 import numpy as np
 import pandas as pd
@@ -25,19 +28,21 @@ from workbench.explore._output import (
     split_queries,
     word_missing,
 )
-from workbench.explore.ablation import ablation_detail, ablation_explorer
+from workbench.explore.ablation import ablation_detail, ablation_explorer, readable_detail
 from workbench.explore.eigenwords import default_word, prior_knowledge_explorer
-from workbench.explore.fusion import FusionExplorer, fusion_explorer
-from workbench.explore.gcca import mvlsa_explorer
+from workbench.explore.fusion import FusionExplorer, fusion_explorer, readable_rows
+from workbench.explore.gcca import fit_error_note, mvlsa_explorer, support_note
 from workbench.explore.mvlsa import mvlsa_study_explorer
 from workbench.explore.senses import component_browser, word_inspector
 from workbench.explore.significance import comparison_explorer, mrds_calculator
 from workbench.explore.tour import coverage_explorer
-from workbench.explore.views import view_inspector
+from workbench.explore.views import top_contexts_table, view_inspector
 from workbench.lexicons import LexiconGraph
 from workbench.rpca import difference_matrix, ex_rpca, pca
 from workbench.senses import SenseNeighbours
+from workbench.significance import compare_wordsim
 from workbench.studies import mvlsa as mx
+from workbench.templating import pvalue
 from workbench.views import View, Vocabulary
 
 
@@ -45,8 +50,26 @@ def _texts(out) -> str:
     return "".join(o["text"] for o in out.outputs if o["output_type"] == "stream")
 
 
+def _is_prose(o) -> bool:
+    html = o.get("data", {}).get("text/html", "")
+    return o["output_type"] == "display_data" and html.startswith("<p>") and "<table" not in html
+
+
 def _tables(out) -> list[dict]:
-    return [o["data"] for o in out.outputs if o["output_type"] == "display_data"]
+    return [
+        o["data"] for o in out.outputs if o["output_type"] == "display_data" and not _is_prose(o)
+    ]
+
+
+def _shown(out) -> str:
+    """The text lines of ``out`` in order: its stream text and its paragraphs (``append_text``,
+    one per line)."""
+    return "".join(o["text"] if o["output_type"] == "stream" else o["data"]["text/plain"] + "\n"
+                   for o in out.outputs if o["output_type"] == "stream" or _is_prose(o))  # fmt: skip
+
+
+def _body_rows(html: str) -> int:
+    return html.split("<tbody>")[1].count("<tr>")
 
 
 def test_append_display_formats_like_display():
@@ -65,14 +88,35 @@ def test_coverage_explorer():
     box = coverage_explorer(vocab, sets, max_examples=5)
     assert isinstance(box, widgets.Widget)
     (slider, dropdown), out = box.children[0].children, box.children[1]
+    assert (slider.min, slider.max, slider.value) == (6, 6, 6)  # never beyond the vocabulary
     text = _texts(out)
-    assert text.startswith("pairs: 1 of 3 items not covered, e.g.:\n")
-    assert "emu / cat" in text
-    assert len(_tables(out)) == 1
+    assert text == "pairs: 1 of 3 items not covered (33.3 %) by the 6 most frequent words\n"
+    missing, coverage = [t["text/html"] for t in _tables(out)]
+    assert "emu / cat" in missing and "not in the corpus" in missing
+    assert "<b>Coverage of every set at a cut-off of 6 words</b>" in coverage
+    assert "<td>66.7</td>" in coverage and "<td>100.0</td>" in coverage  # in %, one decimal
     dropdown.value = "questions"
-    assert _texts(out) == "questions: 0 of 1 items not covered, e.g.:\n\n"
-    slider.value = slider.max
-    assert len(out.outputs) == 3  # cleared, not accumulated
+    assert _texts(out) == (
+        "questions: 0 of 1 items not covered (0.0 %) by the 6 most frequent words\n"
+    )
+    assert len(_tables(out)) == 1  # no empty list of missing items
+
+
+def test_coverage_explorer_lists_the_chosen_set_first_with_ranks_and_a_count():
+    vocab = [f"w{i}" for i in range(3000)]
+    pairs = pd.DataFrame({"word1": [f"w{i}" for i in range(0, 3000, 100)] + ["zzz"],
+                          "word2": ["w0"] * 31})  # fmt: skip
+    box = coverage_explorer(vocab, {"RW": pairs}, max_examples=5)
+    (slider, dropdown), out = box.children[0].children, box.children[1]
+    assert slider.description == "vocabulary cut-off" and slider.tooltip
+    assert dropdown.description == "evaluation set" and dropdown.tooltip
+    assert slider.readout_format == ",d" and slider.value == 3000
+    slider.value = 1000
+    assert _texts(out).startswith("RW: 21 of 31 items not covered (67.7 %) by the 1,000 most")
+    missing = _tables(out)[0]["text/html"]
+    assert out.outputs[0]["output_type"] == "stream"  # the chosen set first
+    assert "rank 1,001" in missing and "not in the corpus" in missing
+    assert "show all 21 rows (16 more)" in missing
 
 
 def _wsr(pred, gold, name="x"):
@@ -85,9 +129,9 @@ def test_significance_widgets():
     calc = mrds_calculator(n=353, r_ab=0.9)
     assert isinstance(calc, widgets.Widget)
     html = calc.children[-1]
-    assert "correlation MRDS" in html.value
+    assert "correlation MRDS</b> σ = 3.9 points" in html.value  # Table 2: WS, r 0.9, p 0.05
     calc.children[0].value = 2000
-    assert "correlation MRDS" in html.value
+    assert "correlation MRDS" in html.value and "n = 2,000" in html.value
 
     rng = np.random.default_rng(0)
     gold = rng.normal(size=60)
@@ -96,11 +140,44 @@ def test_significance_widgets():
     box = comparison_explorer({"x": a}, {"x": b}, labels=("A", "B"))
     assert isinstance(box, widgets.Widget)
     out = box.children[-1]
-    assert _texts(out).startswith("A: r=")
-    assert "MRDS at observed r_AB" in _texts(out)
+    assert _texts(out).startswith("A: Spearman ")
+    assert "MRDS at the observed r_AB" in _texts(out)
     assert len(_tables(out)) == 1  # the table of dependent-correlation tests
     box.children[1].value = "greater"
-    assert _texts(out).count("A: r=") == 1
+    assert _texts(out).count("A: Spearman ") == 1
+
+
+def test_significance_widgets_speak_in_points_and_one_p_format():
+    rng = np.random.default_rng(0)
+    gold = rng.normal(size=200)
+    a = _wsr(gold + rng.normal(size=200), gold)
+    b = _wsr(gold + 0.3 * rng.normal(size=200), gold)
+    box = comparison_explorer({"x": a}, {"x": b}, labels=("A", "B"))
+    out = box.children[-1]
+    c = compare_wordsim(a, b)
+    text = _texts(out)
+    assert f"A: Spearman {100 * c.r_a:.1f} points; B: {100 * c.r_b:.1f} points" in text
+    assert f"difference B − A: {100 * c.difference:+.1f} points" in text
+    assert "p = < 0.001" in text  # B is much better: the one p format, not 0.0000
+    table = _tables(out)[0]["text/html"]
+    assert "<td>&lt; 0.001</td>" in table and "e-" not in table
+    assert "points</td>" in table  # zou2007's interval of the difference, in points
+    assert not re.search(r"\d\.\d{4}", text + table)  # no raw fractions with 4+ decimals
+
+
+def test_mrds_calculator_labels_its_controls_and_says_when_it_limits_n():
+    calc = mrds_calculator()
+    w_n, w_r, w_p, w_m, w_alt, html = calc.children
+    for w in (w_n, w_r, w_p, w_m, w_alt):
+        assert w.description and w.tooltip, w
+    assert w_alt.description == "alternative" and len(w_alt.tooltips) == 2
+    w_n.value = 2
+    assert "n = 2 is less than allowed" in html.value and "n = 5," in html.value
+    w_n.value = 50_000_000
+    assert "n = 50,000,000 is more than allowed" in html.value and "n = 10,000,000" in html.value
+    w_n.value = 5
+    assert "allowed" not in html.value
+    assert "none — no difference is significant at this size" in html.value
 
 
 def test_prior_knowledge_explorer():
@@ -113,9 +190,32 @@ def test_prior_knowledge_explorer():
     assert isinstance(box, widgets.Widget)
     text_w, out = box.children[0].children[0], box.children[1]
     assert _texts(out) == "'king': 2 neighbours in wn\n"
-    assert "queen" in _tables(out)[0]["text/plain"]
+    assert "queen" in _tables(out)[0]["text/html"]
     text_w.value = "apple"
     assert _texts(out) == "'apple': 0 neighbours in wn\n"
+
+
+def test_prior_knowledge_explorer_labels_lookup_and_clamp():
+    """Notebook 06: labelled controls, case-insensitive lookup, a note when the number of
+    neighbours is limited, and a table without padding rows."""
+    words = ["king", "queen", "monarch", "apple"]
+    A = np.zeros((4, 4))
+    A[0, 1] = A[1, 0] = A[0, 2] = A[2, 0] = 1
+    g = LexiconGraph("wn", tuple(words), sp.csr_matrix(A))
+    vecs = WordVectors(words, np.array([[1.0, 0.1], [0.9, 0.2], [0.2, 1.0], [-1.0, 0.0]]))
+    box = prior_knowledge_explorer({"wn": g}, {"*": {"Eigen": vecs}}, topn=2)
+    text_w, lex, n_shown = box.children[0].children
+    out = box.children[1]
+    for w in (text_w, lex, n_shown):
+        assert w.description and w.tooltip
+    text_w.value = "KING"
+    assert _texts(out) == "'KING' is looked up as 'king'\n'king': 2 neighbours in wn\n"
+    assert "queen" in _tables(out)[0]["text/html"]
+    n_shown.value = 8
+    text = _texts(out)
+    assert "neighbours = 8 is more than allowed (the smallest embedding has 4 words); " in text
+    assert "showing neighbours = 3." in text
+    assert _body_rows(_tables(out)[0]["text/html"]) == 3  # no padding rows
 
 
 def test_sense_widgets():
@@ -134,18 +234,33 @@ def test_sense_widgets():
     out = box.children[1]
     assert _texts(out).startswith("Ex-RPCA: component 1, explained variance ")
     assert len(_tables(out)) == 1
-    box.children[0].children[0].value = "PCA"
-    box.children[0].children[1].value = 3
+    model, comp = box.children[0].children
+    assert model.description and model.tooltip and comp.description and comp.tooltip
+    assert comp.max == 3  # the largest rank of the models
+    model.value = "PCA"
+    comp.value = 3
     assert _texts(out).startswith("PCA: component 3, explained variance ")
+    model.value = "Ex-RPCA"  # rank 2: component 3 is limited, with a note
+    assert _texts(out).splitlines() == [
+        "component = 3 is more than allowed (Ex-RPCA has rank 2); showing component = 2.",
+        _texts(out).splitlines()[1],
+    ]
+    assert _texts(out).splitlines()[1].startswith("Ex-RPCA: component 2, explained variance ")
+    html = _tables(out)[0]["text/html"]
+    assert "sense pair" in html and "|cos|" in html and "pseudo" in html
 
     insp = word_inspector(msv, labels, results["Ex-RPCA"], index, topn=3, word="w0")
     assert isinstance(insp, widgets.Widget)
     word, out = insp.children
-    lines = _texts(out).splitlines()
-    assert lines[0].startswith("w0_0: ") and len(lines) == 3 + 3  # 3 senses, 3 pairs
-    assert lines[3].startswith("pair (0, 1): ||S_p||_2 = ")
+    assert word.description and word.tooltip
+    senses_t, pairs_t = (t["text/html"] for t in _tables(out))
+    assert senses_t.count("w0_") == 3 and pairs_t.count("(0, 1)") == 1  # 3 senses, 3 pairs
+    assert _body_rows(pairs_t) == 3 and "||S_p||_2" in pairs_t
     word.value = "w3"  # one sense, no pairs -> not an option; still handled
-    assert _texts(out).splitlines() == [f"w3_0: {', '.join(index.neighbours('w3', 0, 3))}"]
+    assert _texts(out) == "'w3' has one sense: no sense pair\n"
+    assert ", ".join(index.neighbours("w3", 0, 3)) in _tables(out)[0]["text/html"]
+    word.value = "W0"  # looked up in lower case
+    assert _texts(out) == "'W0' is looked up as 'w0'\n" and len(_tables(out)) == 2
     word.value = "zzz"
     assert _texts(out) == "'zzz' is not in the vocabulary\n"
 
@@ -223,11 +338,11 @@ def test_prior_knowledge_explorer_default_word_has_a_full_table():
     assert default_word({"wn": g}, {"*": {"Eigen": vecs}}) == "queen"
     box = prior_knowledge_explorer({"wn": g}, {"*": {"Eigen": vecs}}, topn=2)
     text_w, out = box.children[0].children[0], box.children[1]
-    assert text_w.value == "queen" and _texts(out) == "'queen': 1 neighbours in wn\n"
-    table = _tables(out)[0]["text/plain"]
+    assert text_w.value == "queen" and _texts(out) == "'queen': 1 neighbour in wn\n"
+    table = _tables(out)[0]["text/html"]
     assert "monarch" in table and "Eigen" in table
     text_w.value = "zebra"
-    assert _texts(out) == "'zebra' is not in the vocabulary\n" and not _tables(out)
+    assert _texts(out) == "'zebra' is not in the vocabulary (4 words)\n" and not _tables(out)
     text_w.value = " "
     assert _texts(out) == "type a word\n"
 
@@ -247,31 +362,76 @@ def test_word_inspector_unknown_word_replaces_the_previous_result():
     word, out = box.children
     assert not word.ensure_option  # the frontend must send unknown words too
     noisiest = labels[int(np.argmax(np.linalg.norm(ex.sparse, axis=0)))][0]
-    assert word.value == noisiest and _texts(out).startswith(f"{noisiest}_0: ")
+    assert word.value == noisiest and f"{noisiest}_0" in _tables(out)[0]["text/html"]
     word.value = "nope"
-    assert _texts(out) == "'nope' is not in the vocabulary\n"
+    assert _texts(out) == "'nope' is not in the vocabulary\n" and not _tables(out)
     word.value = ""
     assert "type a word" in _texts(out)
-    assert out.layout.max_height
+    assert not out.layout.max_height  # the output grows with its content
 
 
-def test_view_inspector_height_capped_and_messages(tmp_path):
-    vocab = Vocabulary.from_words([f"w{i}" for i in range(12)])
+def _small_views(families=("a", "a", "b"), n_words=12):
+    vocab = Vocabulary.from_words([f"w{i}" for i in range(n_words)] + ["Paris"])
     rng = np.random.default_rng(0)
-    views = [View(f"v{j}", sp.csr_array(rng.poisson(1.0, (12, 5)).astype(float)),
-                  tuple(f"c{i}" for i in range(5)), np.ones(12, bool), fam, vocab)
-             for j, fam in enumerate(["a", "a", "b"])]  # fmt: skip
+    return [View(f"v{j}", sp.csr_array(rng.poisson(1.0, (n_words + 1, 5)).astype(float)),
+                 tuple(f"c{i}" for i in range(5)), np.ones(n_words + 1, bool), fam, vocab)
+            for j, fam in enumerate(families)]  # fmt: skip
+
+
+def test_view_inspector_grows_and_messages(tmp_path):
+    views = _small_views()
     box = view_inspector(views, default_word="not-a-word")  # falls back to a vocabulary word
-    (word, _), fams, out = box.children[0].children, box.children[1], box.children[2]
-    assert word.value in vocab and len(_tables(out)) == 2
-    assert out.layout.max_height and out.layout.overflow == "auto"
-    fams.value = ()
-    assert _texts(out) == "select at least one view family\n" and not _tables(out)
-    fams.value = ("b",)
+    (word, n), checks, out = box.children[0].children, box.children[1], box.children[2]
+    ticks = dict(zip(["a", "b"], checks.children))
+    assert word.value in views[0].vocab and len(_tables(out)) == 2
+    assert not out.layout.max_height and out.layout.overflow == "visible"
+    for w in (word, n, *ticks.values()):
+        assert w.description and w.tooltip
+    assert ticks["a"].description == "a (2)" and ticks["a"].value  # every family ticked, visibly
+    ticks["a"].value = ticks["b"].value = False
+    assert _texts(out) == "tick at least one view family\n" and not _tables(out)
+    ticks["b"].value = True
     word.value = "zzz"
     assert _texts(out).startswith("'zzz' is not in the vocabulary") and not _tables(out)
     word.value = "w3"
-    assert len(_tables(out)) == 1
+    assert (
+        len(_tables(out)) == 1
+        and "<b>b: observed in 1 of 1 views</b>" in _tables(out)[0]["text/html"]
+    )
+
+
+def test_view_inspector_looks_words_up_like_every_explorer():
+    views = _small_views()
+    box = view_inspector(views)
+    word, out = box.children[0].children[0], box.children[2]
+    word.value = "W3"  # lower case found
+    assert _texts(out).startswith("top 10 contexts of w3 (typed 'W3')")
+    word.value = "Paris"  # as typed first
+    assert _texts(out).startswith("top 10 contexts of Paris, per view")
+    word.value = "paris"  # not lower-cased into a match the other way
+    assert "'paris' is not in the vocabulary" in _texts(out)
+
+
+def test_view_inspector_tables_are_neither_padded_nor_cut_and_counts_are_integers():
+    vocab = Vocabulary.from_words(["god", "lord"])
+    one = sp.csr_array(np.array([[1024.0, 0, 0], [0, 2, 3]]))
+    many = [View(f"rel{j}", one, ("dios", "señor", "x"), np.array([True, True]), "dependency",
+                 vocab) for j in range(25)]  # fmt: skip
+    bitext = View("bitext", one, ("dios", "señor", "x"), np.array([True, True]), "bitext", vocab)
+    box = view_inspector([*many, bitext], default_word="god")
+    out = box.children[2]
+    bi, dep = [t["text/html"] for t in _tables(out)]
+    assert bi.count("<tr>") == 2  # header + one row: no empty padding rows
+    assert "dios (1,024)" in bi and "e+03" not in bi
+    assert dep.count("<tr>") == 26 and "<details>" not in dep and "…" not in dep
+    assert "rel24" in dep  # every view shown, none cut
+    unseen = View("rel_x", one, ("dios", "señor", "x"), np.array([False, True]), "dependency",
+                  vocab)  # fmt: skip
+    box = view_inspector([*many, unseen], default_word="god")
+    (dep,) = [t["text/html"] for t in _tables(box.children[2])]
+    assert "observed in 25 of 26 views; not in rel_x" in dep and dep.count("<tr>") == 26
+    table = top_contexts_table([bitext], "god", topn=10)
+    assert len(table) == 1 and table.iloc[0, 0] == "dios (1,024)"
 
 
 def test_coverage_explorer_without_datasets_says_so():
@@ -312,7 +472,7 @@ CFG_KW = dict(transform="identity", view_rank=6, n_components=3, random_state=0)
 
 def test_mvlsa_study_explorer_t_dropdown_and_messages():
     """Notebook 03: "all" is a real (non-blank) dropdown value; unknown queries and an empty
-    family selection give messages."""
+    family selection give messages; the output names the setting it shows."""
 
     vs, _, ratings = _planted()
     box = mvlsa_study_explorer(vs, mx.MVLSAConfig(**CFG_KW), queries=("w0", "nope"),
@@ -320,27 +480,84 @@ def test_mvlsa_study_explorer_t_dropdown_and_messages():
     w_n, w_t, w_m = box.children[0].children
     fams, queries, out = box.children[2], box.children[3], box.children[5]
     assert w_t.value == "all" and w_t.label == "all"  # a blank dropdown had value None
-    text = _texts(out)
-    assert text == "not in the vocabulary: 'nope'\n"
+    assert w_n.label == "Count"  # the paper's name, not the parameter value "identity"
+    text = _shown(out)
+    assert text.startswith("setting shown: n_j = Count, t = all, m = 3, r = 1e-08, v = 0, k = ")
+    assert text.endswith("view families: signal, noise\nnot in the vocabulary: 'nope'\n")
     tables = _tables(out)
-    assert (
-        len(tables) == 2
-        and "w0" in tables[0]["text/plain"]
-        and "Spearman" in tables[1]["text/plain"]
-    )
+    assert len(tables) == 2 and "w0" in tables[0]["text/html"]
+    assert "Spearman ρ × 100 (points)" in tables[1]["text/html"]
     w_t.value = 10
     w_t.value = "all"
     fams.value = ()
-    assert _texts(out) == "select at least one view family\n" and not _tables(out)
+    assert _shown(out) == "select at least one view family\n" and not _tables(out)
     fams.value = ("signal",)
     status = box.children[4].children[1]
     assert "press <b>fit</b>" in status.value
-    queries.value = "zzz"  # refits with the chosen families
-    assert _texts(out) == "not in the vocabulary: 'zzz'\n" and len(_tables(out)) == 1
-    assert status.value == "2 setting(s) fitted"
+    box.children[4].children[0].click()
+    assert "view families: signal\n" in _shown(out)
+    assert status.value == "fitted (2 setting(s) in the cache)"
+    queries.value = "zzz"
+    assert _shown(out).endswith("not in the vocabulary: 'zzz'\n") and len(_tables(out)) == 1
     box.children[1].children[1].value = len(vs.views)  # v = 3 > the 2 chosen views: a message
     box.children[4].children[0].click()
-    assert _texts(out).startswith("cannot fit this setting: ") and not _tables(out)
+    assert _shown(out) == (
+        "v (minimum support) = 3 is more than the 2 chosen views: no word can be observed in "
+        "more views than there are, so none would be kept; choose v <= 2.\n"
+    )
+    assert "min_view_support" not in _shown(out) and not _tables(out)
+
+
+def test_mvlsa_study_explorer_refits_only_on_the_button(monkeypatch):
+    """Notebook 03: a changed setting, query or k never fits; "fit" does (once per setting);
+    k and the queries re-render the fitted setting, and a k above the fit says so."""
+
+    import workbench.explore.mvlsa as explore_mvlsa
+
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return mx.fit_mvlsa(*args, **kwargs)
+
+    monkeypatch.setattr(explore_mvlsa, "fit_mvlsa", counted)
+    vs, _, ratings = _planted()
+    box = mvlsa_study_explorer(vs, mx.MVLSAConfig(**CFG_KW), queries=("w0",),
+                               view_ranks=(3, 6), top_ts=(10,), wordsim=(ratings,))  # fmt: skip
+    (w_n, w_t, w_m), (w_r, w_v, w_k) = box.children[0].children, box.children[1].children
+    fams, queries, buttons, out = box.children[2:]
+    fit, status = buttons.children
+
+    def fitted():
+        return len(calls)
+
+    assert fitted() == 1
+    for w, value in ((w_m, 6), (w_n, "log"), (w_t, 10), (w_r, 1.0), (w_v, 1)):
+        w.value = value
+    fams.value = ("signal",)
+    queries.value = "w1, w2"
+    w_k.value = 2
+    assert fitted() == 1 and "press <b>fit</b>" in status.value
+    text = _shown(out)
+    assert "m = 3" in text and "k = 2" in text and "w1" in _tables(out)[0]["text/html"]
+    fit.click()
+    assert fitted() == 2 and "m = 6, r = 1, v = 1" in _shown(out)
+    assert "n_j = Log: log(1 + count), t = 10" in _shown(out)
+    fit.click()
+    assert fitted() == 2  # cached
+    w_m.value, w_v.value, fams.value = 3, 0, ("noise",)  # one view of rank 3: k <= 3
+    fit.click()
+    w_k.value = 6
+    assert fitted() == 3 and "k = 3;" in _shown(out)
+    assert "k = 6 is more than allowed (this fit has 3 dimensions); showing k = 3." in _shown(out)
+    # every control carries a label and a tooltip
+    for w in (w_n, w_t, w_m, w_r, w_v, w_k, fams, queries, fit):
+        assert w.tooltip, w
+    assert [w.description for w in (w_n, w_t, w_m, w_r, w_v, w_k, fams, queries)] == [
+        "n_j (count transform)", "t (contexts kept)", "m (view rank)", "r (regularization)",
+        "v (minimum support)", "k (dimensions)", "view families", "query words",
+    ]  # fmt: skip
+    assert fams.rows == len(fams.options)  # every family visible, so is the selection
 
 
 def test_gcca_explorer_unknown_query():
@@ -350,7 +567,17 @@ def test_gcca_explorer_unknown_query():
     w_rw = box.children[1].children[0]
     assert w_rw.value == "none" and w_rw.label == "K only"  # not a blank dropdown
     out = box.children[-1]
-    assert _texts(out) == "not in the vocabulary: 'nope'\n" and len(_tables(out)) == 1
+    assert _shown(out) == "not in the vocabulary: 'nope'\n" and len(_tables(out)) == 1
+
+
+def test_explorers_name_v_as_the_reader_knows_it():
+    """The minimum support is "v" in the explorers, never the estimator's min_view_support."""
+    err = ValueError("no row is observed in at least min_view_support=3 views")
+    assert (
+        fit_error_note(err) == "cannot fit this setting: no row is observed in at least v = 3 views"
+    )
+    assert support_note(3, 3) is None
+    assert support_note(4, 3).startswith("v (minimum support) = 4 is more than the 3 chosen views")
 
 
 @pytest.fixture(scope="module")
@@ -379,19 +606,41 @@ def test_ablation_detail(ablation):
 
 
 def test_ablation_explorer(ablation):
-    """Notebook 04: choose the removed family and the rating set; see the drop and its test."""
+    """Notebook 04: choose the removed family and the rating set; see the drop and its test,
+    in points and with p-values in one format; every control labelled."""
 
     box = ablation_explorer(ablation)
     (w_rem, w_set), out = box.children[0].children, box.children[1]
     assert (w_rem.value, w_set.value) == ("!signal", "MEN")  # a meaningful default
     assert w_rem.label == "!signal (signal)"
-    assert _texts(out).startswith("!signal (removes signal) on MEN: drop +")
+    assert (w_rem.description, w_set.description) == ("views removed", "test set")
+    assert w_rem.tooltip and w_set.tooltip
+    assert _shown(out).startswith("!signal (removes signal) on MEN: drop +")
+    assert out.outputs[0]["data"]["text/html"].startswith("<p>")  # wraps between words
     (table,) = _tables(out)
-    assert "p (Holm)" in table["text/plain"] and "<table" in table["text/html"]
+    html = table["text/html"]
+    assert "<table" in html and "p (Holm)" in html and "in points" in html
+    _, raw = ablation_detail(ablation, "!signal", "MEN")
+    for _, row in raw.iterrows():
+        assert f"<td>{row['All views']:.1f}</td>" in html
+        assert f"<td>{row['drop (points)']:+.1f}</td>" in html
+        assert f"<td>{html_escape(pvalue(row['p (Holm)']))}</td>" in html
+    assert "<td>yes</td>" in html and "True" not in html
     w_rem.value = "!noise"
-    assert _texts(out).startswith("!noise (removes noise) on MEN: drop ")
+    assert _shown(out).startswith("!noise (removes noise) on MEN: drop ")
     assert len(_tables(out)) == 1  # replaced, not appended
-    assert out.layout.max_height
+    assert not out.layout.max_height  # grows with its content
+
+
+def test_readable_detail_formats_points_and_p_values():
+    raw = pd.DataFrame({"All views": [52.84], "without (!x)": [31.2], "drop (points)": [21.64],
+                        "p": [0.0004], "p (Holm)": [0.04412], "significant": [True]},
+                       index=pd.Index([0], name="seed"))  # fmt: skip
+    text = readable_detail(raw)
+    assert text.loc[0].tolist() == ["52.8", "31.2", "+21.6", "< 0.001", "0.044", "yes"]
+    assert (
+        readable_detail(raw.assign(**{"drop (points)": [np.nan]})).loc[0, "drop (points)"] == "n/a"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -413,13 +662,13 @@ def fusion():
 def test_fusion_explorer_reproduces_mv_g_wsg_and_tests_each_part(fusion):
     vs, cfg, ratings, res = fusion
     ex = FusionExplorer.from_result(res, vs.vocab, cfg, wordsim=[ratings], analogies=False)
-    table = ex.report(["WSG", "GloVe", "MVLSA (all views)"])  # any order: the systems' order
-    assert list(table.index.get_level_values("part")) == ["MVLSA (all views)", "GloVe", "WSG"]
+    table = ex.report(["WSG", "GloVe"])  # any order: the systems' order
+    assert list(table.index.get_level_values("part")) == ["GloVe", "WSG"]
     men = table.xs("MEN", level="test set")
-    # the default fusion is the notebook's MV-G-WSG
+    # the default fusion is the notebook's MV-G-WSG (GloVe and WSG alone)
     assert men["fused score"].iloc[0] == pytest.approx(100 * res.scores.loc["MEN", "MV-G-WSG"])
-    gains = res.gains.loc["MEN", "G-WSG Gain"]
-    assert men.loc["MVLSA (all views)", "gain (points)"] == pytest.approx(100 * gains)
+    gain = res.scores.loc["MEN", "MV-G-WSG"] - res.scores.loc["MEN", "GloVe"]
+    assert men.loc["GloVe", "gain (points)"] == pytest.approx(100 * gain)
     assert (men["p"] <= men["p (Holm)"]).all() and men["significant"].dtype == bool
     assert len(ex) == 1
     ex.report(["GloVe", "noise"])
@@ -441,16 +690,32 @@ def test_fusion_explorer_widget(fusion):
         box.children[0].children[1].children[1].children,
     )
     out = box.children[1]
-    assert parts.value == ("MVLSA (all views)", "GloVe", "WSG") and w_set.value == "MEN"
-    assert _texts(out).startswith("fusion of MVLSA (all views) + GloVe + WSG on MEN: ")
+    assert parts.value == ("GloVe", "WSG") and w_set.value == "MEN"  # MV-G-WSG's parts
+    assert parts.rows == len(parts.options)  # every system and the selection visible
+    assert (parts.description, w_set.description) == ("systems to fuse", "test set")
+    assert parts.tooltip and w_set.tooltip and w_fuse.tooltip
+    fused = 100 * res.scores.loc["MEN", "MV-G-WSG"]
+    assert _shown(out) == (
+        f"fusion of GloVe + WSG on MEN: {fused:.1f} points; against each part "
+        "(Holm over every part x test set of this fusion):\n"
+    )
     (table,) = _tables(out)
-    assert all(p in table["text/plain"] for p in ("MVLSA (all views)", "GloVe", "WSG"))
+    html = table["text/html"]
+    assert all(p in html for p in ("GloVe", "WSG"))
+    assert "True" not in html and "False" not in html
     parts.value = ("GloVe",)
-    assert _texts(out) == "choose at least two systems to fuse\n" and not _tables(out)
+    assert _shown(out) == "choose at least two systems to fuse\n" and not _tables(out)
     w_fuse.click()
-    assert _texts(out) == "choose at least two systems to fuse\n"
+    assert _shown(out) == "choose at least two systems to fuse\n"
     parts.value = ("GloVe", "noise")
-    assert _texts(out).startswith("press fuse") and not _tables(out)  # no stale result
+    assert _shown(out).startswith("press fuse") and not _tables(out)  # no stale result
     w_fuse.click()
-    assert _texts(out).startswith("fusion of GloVe + noise on MEN: ")
+    assert _shown(out).startswith("fusion of GloVe + noise on MEN: ")
     assert "2 fusion(s)" in status.value and len(_tables(out)) == 1
+
+
+def test_readable_rows_formats_points_and_p_values():
+    rows = pd.DataFrame({"part score": [26.34], "fused score": [37.5], "gain (points)": [11.25],
+                         "p": [0.0314], "p (Holm)": [0.00012], "significant": [True]},
+                        index=pd.Index(["GloVe"], name="part"))  # fmt: skip
+    assert readable_rows(rows).loc["GloVe"].tolist() == ["26.3", "+11.2", "0.031", "< 0.001", "yes"]

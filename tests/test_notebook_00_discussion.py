@@ -122,3 +122,32 @@ def test_settings_per_size():
     assert tour.settings("small", small_max_tokens=1_000).max_tokens == 1_000
     with pytest.raises(ValueError, match="size"):
         tour.settings("large")
+
+
+@pytest.mark.parametrize(
+    ("name", "equations"),
+    [
+        ("00_tour", [r"\rho =", r"\hat d = \arg\max"]),
+        ("01_significance", [r"\sigma^r_{p_0} = \min", r"\sigma_{p_0} = \min", "t = (", "eq. 7"]),
+        ("02_views", ["eq. 1 of Rastogi", "eq. 10", "[Z_k]_{ij}", "eqs. 8 and 9", "SPPMI"]),
+    ],
+)
+def test_notebooks_00_02_explain_their_maths_units_and_explorers(name, equations):
+    """Issue 31: displayed equations with their source, the unit stated once near the top, and a
+    sentence saying what to try before each explorer."""
+    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=nbformat.NO_CONVERT)
+    markdown = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert markdown.count("$$") >= 2
+    for eq in equations:
+        assert eq in markdown, f"{name}: {eq!r} missing"
+    intro = nb.cells[0].source
+    assert ("points" in intro and "Spearman" in intro) or "densities in %" in intro
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and "if INTERACTIVE:" in cell.source:
+            before = nb.cells[i - 1]
+            assert before.cell_type == "markdown" and before.source.startswith("**Try it.**")
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    for line in code.splitlines():
+        if line.strip().startswith("save_figure("):
+            assert line.rstrip().endswith(";"), f"{name}: {line.strip()} echoes its paths"
+    assert "describe()}" not in code  # the data line is rendered, not a dict

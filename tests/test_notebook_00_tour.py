@@ -89,6 +89,21 @@ def test_discussion_is_rendered_from_the_run(tour):
     assert rec["missing_examples"]["MEN"].split(", ")[0] in text
 
 
+def test_executed_notebook_is_clean_and_readable(tour):
+    from notebook_outputs import unclean_outputs
+
+    executed = tour.output_dir / "00_tour.ipynb"
+    assert unclean_outputs(executed) == []
+    nb = json.loads(executed.read_text())
+    outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+    markdown = ["".join(o["data"]["text/markdown"]) for o in outputs
+                if "text/markdown" in o.get("data", {})]  # fmt: skip
+    assert any(m.startswith("**Data:** the bundled Gutenberg corpus") for m in markdown)
+    html = "".join("".join(o["data"].get("text/html", "")) for o in outputs if "data" in o)
+    assert "500,000" in html  # the corpus summary with thousands separators
+    assert "missing (%)" in html and "..." not in html  # examples whole, shares in %
+
+
 def test_outputs_and_manifest(tour):
     folder = tour.output_dir
     assert (folder / "00_tour.ipynb").exists()

@@ -4,6 +4,7 @@ numbers, its per-seed tables and the Discussion rendered from them."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -106,6 +107,21 @@ def test_analogies_per_seed(run):
         assert set(acc) == set(rec["systems"]) and all(0 <= a < 0.5 for a in acc.values())
     for sup in rec["superior_set_by_seed"].values():
         assert set(sup["members"]) <= set(rec["systems"]) and isinstance(sup["separated"], bool)
+
+
+def test_executed_notebook_is_clean_and_in_points(run):
+    from notebook_outputs import unclean_outputs
+
+    executed = run.output_dir / "01_significance.ipynb"
+    assert unclean_outputs(executed) == []
+    nb = json.loads(executed.read_text())
+    outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+    html = "".join("".join(o["data"].get("text/html", "")) for o in outputs if "data" in o)
+    assert "show all 66 rows (46 more)" in html  # Table 2 folded with its count
+    assert "r_ab (points)" in html and "gain (points)" in html and "p Holm (max)" in html
+    assert "Spearman (points)" in html and "Fisher z" in html
+    assert not re.search(r"<td>-?0\.\d{4,}</td>", html)  # no raw fractions or 4-decimal p
+    assert "inf" not in html.replace("info", "")
 
 
 def test_discussion_and_outputs(run):

@@ -49,14 +49,14 @@ def test_discussion_02_states_the_recorded_numbers():
     text = discussion_02(_records()).data
     assert "observe essentially the whole vocabulary" in text
     assert "among the count families only window is denser" in text
-    assert "density *grows* with the offset (offset 1: 0.0011, offset 15: 0.0025" in text
+    assert "density *grows* with the offset (offset 1: 0.11 %, offset 15: 0.25 %" in text
     assert "One reading, not tested here" in text  # the explanation is a hypothesis
-    assert "the densest count family (mean density 0.011)" in text
+    assert "the densest count family (mean density 1.1 %)" in text
     assert "treebank of 204,607 tokens" in text and "the sparsest family of all" in text
     assert "`prep_between`: 3, `agent`: 12" in text
     assert "observes only 22.9 % of the vocabulary" in text and "*god* is *dios*" in text
     assert "sharp" not in text  # one link does not show that the alignments are sharp
-    assert "mean densities 0.00012 to 0.00026" in text and "each a different subset" in text
+    assert "mean densities 0.012 % to 0.026 %" in text and "each a different subset" in text
     # the paper's densities come from workbench.reported, scaled by the vocabulary sizes
     paper = reported("mvlsa", "view_density").table["density %"]
     assert f"morphology {paper['morphology']:.3g} % and framenet {paper['framenet']:.3g} %" in text

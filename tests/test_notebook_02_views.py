@@ -75,6 +75,20 @@ def test_findings_of_the_discussion(run):
     assert "Nothing here is random" in text and "{{" not in text
 
 
+def test_executed_notebook_is_clean_and_readable(run):
+    from notebook_outputs import unclean_outputs
+
+    executed = run.output_dir / "02_views.ipynb"
+    assert unclean_outputs(executed) == []
+    nb = json.loads(executed.read_text())
+    outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+    html = "".join("".join(o["data"].get("text/html", "")) for o in outputs if "data" in o)
+    assert "with a case child &#39;between&#39;" in html or "with a case child 'between'" in html
+    assert "..." not in html and "mean density (%)" in html  # relation map whole, densities in %
+    markdown = "".join("".join(o["data"].get("text/markdown", "")) for o in outputs if "data" in o)
+    assert "*god* → dios (" in markdown
+
+
 def test_figures(run):
     for fig in ("view_density", "view_families", "view_heatmaps"):
         assert (run.output_dir / "figures" / f"{fig}.png").stat().st_size > 1000

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -28,7 +30,21 @@ def test_notebook_03_mvlsa(run_notebook):
     assert set(rec["baseline_settings"]) == {"PPMI-SVD", "SGNS", "GloVe"}
     assert rec["baseline_settings"]["PPMI-SVD"]["cds"] == 0.75
     loss = rec["glove_loss"]
-    assert len(loss) == rec["baseline_settings"]["GloVe"]["epochs"] and loss[-1] < loss[0]
+    glove = rec["baseline_settings"]["GloVe"]
+    assert loss[-1] < loss[0] and len(loss) <= glove["epochs"] == 50 and glove["tol"] == 0.01
+    # GloVe ran until its loss flattened (or the cap), and the record says which stopped it
+    stop = rec["glove_stop"]
+    assert stop["epochs"] == len(loss) and stop["stopped_by"] in ("tolerance", "epoch cap")
+    assert (stop["last_change"] < stop["tol"]) == (stop["stopped_by"] == "tolerance")
+    assert (stop["stopped_by"] == "epoch cap") == (len(loss) == glove["epochs"] and
+                                                   stop["last_change"] >= stop["tol"])  # fmt: skip
+    assert set(rec["glove_stop_per_seed"]) == {"0", "1"}
+    # GloVe's x_max was chosen on the dev halves of every rating set (pair-weighted dev mean)
+    tuning = rec["glove_tuning"]
+    cands = tuning["candidates"]
+    assert set(cands) == {"x_max=10.0", "x_max=100.0"} and "pair-weighted" in tuning["criterion"]
+    best = max(cands, key=lambda k: cands[k]["dev mean (pair-weighted)"])
+    assert tuning["chosen"]["x_max"] == cands[best]["x_max"] == glove["x_max"]
     # the path: one row per factor, each choice among its candidates, gains never negative
     path = rec["tuning_path"]
     order = rec["tuning_order"]
@@ -107,11 +123,48 @@ def test_notebook_03_mvlsa(run_notebook):
         assert sum(c[f"seeds {st}"] for st in mvlsa.CLAIM_STATUSES) == 2, claim
     assert len(rec["claims_per_seed"]) == 2 * len(rec["claims"])
     assert rec["claims_family_size"] == {"n_j": 16, "t": 8, "m": 8, "k": 8, "v": 8, "r": 8}
-    vs_ppmi = rec["corpus_views_vs_ppmi"]
-    assert vs_ppmi["better, every seed"] <= vs_ppmi["better, some seed"] <= vs_ppmi["sets"]
-    assert {t["seed"] for t in vs_ppmi["tests"]} == {0, 1}
+    assert "corpus_views_vs_ppmi" not in rec  # replaced by the headline comparison
+    # the headline: corpus views only against the corpus baselines, like for like
+    head = rec["corpus_comparison"]
+    assert head["reference"] == "MVLSA (tuned, corpus views)"
+    assert head["systems"] == ["MVLSA (tuned, corpus views)", "PPMI-SVD", "SGNS", "GloVe"]
+    assert head["family_size"] == 3 * len(head["pairs"])  # 3 systems x the test sets
+    assert head["pairs"] == {k: v["pairs"] for k, v in rec["wordsim_pairs"].items()}
+    for name in head["systems"]:
+        scored = {k: head["scored"][k][name] for k in head["pairs"]}
+        weighted = sum(scored[k] * head["scores"][name][k] for k in scored) / sum(scored.values())
+        assert head["mean_pair_weighted"][name] == pytest.approx(
+            sum(head["mean_pair_weighted_per_seed"][s][name] for s in ("0", "1")) / 2)  # fmt: skip
+        assert head["mean"][name] == pytest.approx(rec["test_mean"][name])
+        # the pairs scored do not depend on the seed: the mean over seeds of the weighted means
+        # is the weighted mean of the mean scores
+        assert head["mean_pair_weighted"][name] == pytest.approx(weighted, abs=1e-9)
+    assert {t["system"] for t in head["tests"]} == {"PPMI-SVD", "SGNS", "GloVe"}
+    for t in head["tests"]:
+        assert t["pvalue"] is None or t["pvalue"] <= t["pvalue_holm"] <= 1
+    # with the lexicons: the same lexicon views for MVLSA and for retrofitting the baselines
+    lex = rec["lexicon_comparison"]
+    assert lex["reference"] == "MVLSA (tuned, corpus + lexicon views)"
+    assert lex["systems"][1:] == ["PPMI-SVD + RF", "SGNS + RF", "GloVe + RF"]
+    assert lex["lexicon_families"] == ["ppdb", "framenet"] and lex["retrofit"]["n_iter"] == 10
+    assert lex["family_size"] == 3 * len(lex["pairs"])
+    # retrofitting changes the vectors: the retrofitted baselines score differently
+    assert lex["mean"]["SGNS + RF"] != head["mean"]["SGNS"]
+    assert rec["test_mean_pair_weighted"].keys() == rec["test_mean"].keys()
     assert math.isfinite(rec["mrds_dev_men"]) and 0 < rec["mrds_dev_men"] < 0.3
     assert rec["n_factorizations"] > 0
+    # the tuned MVLSA's accuracy certificate (MVLSA.accuracy_), degrees: 90 = not certified
+    assert isinstance(rec["certificate_angle_bound"], float)
+    assert 0 <= rec["certificate_angle_bound"] <= 90
+
+
+def test_notebook_03_shows_the_certificate_and_scores_in_points():
+    """The certificate line follows the tuned configuration; path and claims tables in points."""
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "03_mvlsa.ipynb").read_text())
+    code = "\n".join(c["source"] for c in nb["cells"] if c["cell_type"] == "code")
+    assert "display(Markdown(mvlsa.certificate_note(result.certificate.angle_bound)))" in code
+    assert 'path["dev mean"].map(pts)' in code and "claims.table[c].map(pts)" in code
+    assert ".style.format(" not in code
 
 
 _TIMINGS = ("seconds", "elapsed")

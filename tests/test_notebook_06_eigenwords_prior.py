@@ -68,3 +68,24 @@ def test_notebook_06_tests_are_holm_corrected_counts(rec):
     assert geo["total"] == 506 and 0 <= geo["answerable"] <= geo["total"]
     assert {"CCAPrior WN " + f"{rec['alphas'][0]:g}", "Eigen PD"} <= set(rec["spectral_geo"])
     assert set(rec["seconds"]) >= {"setup", "study", "jobs", "total"}
+
+
+@pytest.mark.notebooks
+def test_notebook_06_prior_chunks_table2_matched_and_sweeps(rec):
+    assert rec["prior_chunk_length"] == 13
+    # Table 2: Eigen, graph-only and its retrofit on the same pairs, with the pair counts
+    for lex in LEX:
+        m = rec["table2_matched"][lex]
+        assert 1 <= m["sets"] <= rec["table2_sets_tested"][lex] and m["pairs"] >= 10 * m["sets"]
+        assert m["eigen"] == pytest.approx(rec["table2_eigen_matched_avg_spearman"][lex])
+    sw = rec["sweep"]
+    assert sw["dims"] == [10, 20, 40] and sw["data_dim"] == 40
+    assert sw["sizes"] == ["25%", "50%", "100%"]
+    assert sw["tokens"] == [50_000, 100_000, 200_000]
+    assert len(sw["avg"]) == 3 and all(len(row) == 3 for row in sw["avg"])
+    assert [len(row) for row in sw["dim_better"]] == [2, 2, 2] and len(sw["data_better"]) == 2
+    assert 0 < sw["dim_n_tests"] <= 3 * 2 * 11 and 0 < sw["data_n_tests"] <= 2 * 11
+    assert 1 <= len(sw["sets"]) <= 11 and sw["pairs"] >= 10 * len(sw["sets"])
+    # the full corpus at the run's dimension is the run's Eigen (on fewer, matched pairs)
+    assert all(0.0 < v < 0.9 for row in sw["avg"] for v in row)
+    assert "sweeps" in rec["seconds"]

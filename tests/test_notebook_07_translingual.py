@@ -61,6 +61,53 @@ def test_paper_setup_records(rec):
 
 
 @pytest.mark.notebooks
+def test_plsa_tuned_on_dev(rec):
+    # the one-point grid (25,) has its best at its top: doubled once, to the small cap of 50
+    assert rec["plsa_topics_cap"] == 50
+    assert rec["plsa_topic_grid"] == {"JPLSA": [25, 50], "CPLSA": [25, 50]}
+    assert set(rec["dev_mrr_by_dim"]["CPLSA"]) == {"25", "50"}
+    # one fit per number of topics (and CPLSA penalty), each with its log-likelihood curve
+    fits = rec["plsa_fits"]
+    assert len(fits) == 2 + 2 * len(rec["plsa_penalties"])
+    for f in fits:
+        cap = rec["plsa_max_iterations"][f["method"]]
+        assert len(f["log likelihood"]) == f["iterations"] + 1 and f["iterations"] <= cap
+        assert f["stop"] == ("cap" if f["iterations"] == cap else "converged")
+        assert f["prior"] in rec["plsa_fold_in_priors"] and 0 < f["iteration"] <= f["iterations"]
+    # JPLSA's log-likelihood rises over its first iterations
+    for f in fits:
+        if f["method"] == "JPLSA":
+            assert f["log likelihood"][-1] > f["log likelihood"][0]
+    chosen = rec["plsa_chosen"]
+    assert chosen["CPLSA"]["penalty"] in rec["plsa_penalties"]
+    assert chosen["JPLSA"]["prior"] in rec["plsa_fold_in_priors"]
+    assert rec["plsa_fold_in_priors"] == [0.0, 0.1] and rec["plsa_penalties"] == [None, 300.0]
+
+
+@pytest.mark.notebooks
+def test_comparable_condition_recorded(rec):
+    comp = rec["comparable"]
+    assert set(comp["test_top1"]) == METHODS - {"Word-by-word", "Word-by-word+LSA"}
+    claims = comp["claims"]
+    assert [c["claim"] for c in claims] == ["OPCA > CL-LSI", "CPLSA > JPLSA", "OPCA > CCA"]
+    assert all(c["holm p"] >= c["mcnemar p"] - 1e-12 for c in claims)
+    # halves share a subject, not a text: harder than the parallel chapters for OPCA
+    assert comp["test_top1"]["OPCA"] < rec["test_top1"]["OPCA"]
+    assert comp["n_chapters"]["test"] > 0.95 * rec["n_chapters"]["test"]
+
+
+@pytest.mark.notebooks
+def test_vocabulary_sweep_recorded(rec):
+    sweep = rec["term_sweep"]
+    assert {(r["n_terms"], r["method"]) for r in sweep} == {
+        (k, m) for k in (1000, 500) for m in ("OPCA", "JPLSA", "CPLSA")
+    }
+    assert all(len(r["verse top1"]) == 2 and 0 <= min(r["verse top1"]) for r in sweep)
+    main = {r["method"]: r["verse top1"] for r in sweep if r["n_terms"] == 1000}
+    assert main == {m: rec["verse_top1"][m] for m in main}
+
+
+@pytest.mark.notebooks
 def test_verse_evaluation_ranks_methods_below_the_ceiling(rec):
     assert rec["seeds"] == [0, 1]
     assert rec["verse_pool"] == 300
@@ -101,5 +148,6 @@ def test_verse_evaluation_ranks_methods_below_the_ceiling(rec):
 @pytest.mark.notebooks
 def test_timings_recorded(rec):
     secs = rec["seconds"]
-    assert set(secs) == {"paper setup", "verse evaluation"}
+    assert set(secs) == {"paper setup", "verse evaluation", "vocabulary sweep",
+                         "comparable condition"}  # fmt: skip
     assert all(v > 0 for v in secs.values())

@@ -203,8 +203,12 @@ def test_run_writes_outputs_failure_reported_others_continue(nbdir, capsys, monk
     )
     assert code == 1
     captured = capsys.readouterr()
-    # overall progress: one line per notebook as it finishes, then the summary table
-    lines = captured.out.splitlines()
+    # overall progress: one line per notebook as it finishes (each followed by the time left
+    # while notebooks remain), then the summary table
+    every = captured.out.splitlines()
+    assert every[0] == (
+        "    time left unknown: 00_alpha, 01_beta, 02_gamma not timed before in this folder")
+    lines = [line for line in every if not line.startswith("    ")]
     assert re.fullmatch(r"\[1/3\] 00_alpha +\d+\.\d s  complete", lines[0])
     assert re.fullmatch(r"\[2/3\] 01_beta +\d+\.\d s  failed -- cell 3 \(In \[4\]\): "
                         r"ValueError: planted failure x", lines[1])  # fmt: skip
@@ -606,3 +610,52 @@ def test_unwritable_out_is_a_usage_error(tmp_path, capsys):
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot be created or written" in err[0]
+
+
+# ------------------------------------------------------------------ the estimate of the time left
+
+
+def test_estimate_simulates_the_schedule_with_dependencies():
+    from workbench.runner._estimate import estimate_left
+
+    times = {"a": 100.0, "b": 40.0, "c": 50.0, "d": 10.0}
+    one = estimate_left(["a", "b", "c", "d"], times, jobs=1, depends_on={})
+    assert one.seconds == 200.0 and one.unknown == ()
+    # two workers: a | b then c (c waits for b) then d -> max(100, 40 + 50 + 10)
+    two = estimate_left(["a", "b", "c", "d"], times, jobs=2, depends_on={"c": ["b"]})
+    assert two.seconds == 100.0
+    # c depends on a: it cannot start before 100 although a worker is free at 40
+    dep = estimate_left(["a", "b", "c"], times, jobs=2, depends_on={"c": ["a"]})
+    assert dep.seconds == 150.0
+    # a running notebook is credited with the time it has run; unknown ones are named
+    run = estimate_left(["x"], times, jobs=1, depends_on={}, running={"a": 70.0})
+    assert run.seconds == 30.0 and run.unknown == ("x",)
+    assert estimate_left(["x"], times, jobs=1, depends_on={}).describe() == (
+        "time left unknown: x not timed before in this folder")
+    assert "x not timed before" in run.describe() and run.describe().startswith("about 30 s")
+    assert (
+        estimate_left(["a", "b"], times, jobs=1, depends_on={})
+        .describe()
+        .startswith("about 2 min left")
+    )
+
+
+def test_a_run_reports_the_time_left_from_the_last_runs_times(nbdir, monkeypatch):
+    monkeypatch.setattr(_execution, "_execute", fake_execute)
+    first = []
+    run(nbdir, ["alpha", "gamma"], size="small", on_estimate=first.append)
+    # never run in this folder: nothing to estimate from, both named
+    assert [e.unknown for e in first] == [("00_alpha", "02_gamma"), ("02_gamma",)]
+    out = nbdir.parent / "results"
+    for name, wall in (("00_alpha", 120.0), ("02_gamma", 30.0)):
+        manifest = json.loads((out / name / "manifest.json").read_text())
+        manifest["wall_time_s"] = wall
+        (out / name / "manifest.json").write_text(json.dumps(manifest))
+    seen = []
+    run(nbdir, ["alpha", "gamma"], size="small", force=True, on_estimate=seen.append)
+    assert seen[0].unknown == () and seen[0].seconds == 150.0
+    assert len(seen) == 2 and seen[1].seconds <= 30.0  # after alpha: gamma's time is left
+    # times of another size are not used
+    other = []
+    run(nbdir, ["alpha"], size="full", force=True, on_estimate=other.append)
+    assert other[0].unknown == ("00_alpha",)

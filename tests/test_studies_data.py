@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.studies.data import DataChoice, check_data_parameters
+from workbench.studies.data import DataChoice, check_data_parameters, data_markdown
 
 
 def test_empty_parameters_are_the_bundled_data():
@@ -53,3 +53,13 @@ def test_side_views_only_for_english(tmp_path):
     (tmp_path / "es.txt").write_text("hola mundo\n")
     assert not DataChoice(corpus=str(tmp_path / "es.txt"), language="es").side_views()
     assert DataChoice(corpus=str(tmp_path / "es.txt"), language="en").side_views()
+
+
+def test_data_markdown_is_one_readable_line(tmp_path):
+    assert data_markdown(DataChoice()) == (
+        "**Data:** the bundled Gutenberg corpus; rating sets: the bundled ones."
+    )
+    line = data_markdown(DataChoice(corpus=str(tmp_path / "es.txt"), language="es",
+                                    wordsim=("MEN", str(tmp_path / "mine.csv"))))  # fmt: skip
+    assert line.startswith("**Data:** `es.txt` (marked, language es); rating sets: MEN, mine.csv")
+    assert "no side views" in line and "{'" not in line and str(tmp_path) not in line

@@ -60,6 +60,20 @@ def _records(**over):
         "table2_sets_worse": {"WN": 2, "PD": 1, "FN": 3},
         "table2_sets_tested": {"WN": 11, "PD": 11, "FN": 10},
         "table2_n_tests": 32,
+        "table2_matched": {
+            "WN": {"sets": 11, "pairs": 2500, "eigen": 0.42, "graph": 0.36, "graph_rf": 0.37},
+            "PD": {"sets": 11, "pairs": 2100, "eigen": 0.44, "graph": 0.38, "graph_rf": 0.38},
+            "FN": {"sets": 10, "pairs": 900, "eigen": 0.39, "graph": 0.29, "graph_rf": 0.31},
+        },
+        "prior_chunk_length": 13,
+        "sweep": {
+            "sizes": ["1M", "5M", "25M"], "tokens": [1_000_000, 5_000_000, 25_000_000],
+            "dims": [50, 100, 200, 300], "data_dim": 300, "sets": ["WS", "MEN"], "pairs": 3200,
+            "avg": [[0.30, 0.33, 0.35, 0.36], [0.32, 0.35, 0.38, 0.40], [0.33, 0.37, 0.41, 0.44]],
+            "dim_better": [[1, 1, 0], [1, 1, 1], [2, 1, 1]],
+            "dim_worse": [[0, 0, 0], [0, 0, 0], [0, 0, 0]], "dim_n_tests": 18,
+            "data_better": [2, 1], "data_worse": [0, 0], "data_n_tests": 4,
+        },
         "baseline_sets_better": {k: [1, 1, 0] for k in BASELINES},
         "baseline_sets_worse": {k: [0, 0, 1] for k in BASELINES},
     }  # fmt: skip
@@ -90,7 +104,12 @@ def test_every_number_renders_from_the_records():
     assert "about 1,000 times smaller" in text
     assert "a hypothesis this run does not test" in text
     # Table 2 on matched pairs, its family named
-    assert "WordNet 36.0 against Eigen's 42.0 on the same pairs" in text
+    assert (
+        "the SVD of the lexicon graph alone reaches WordNet 36.0 against Eigen's 42.0 (2,500 pairs in 11 sets"
+        in text
+    )
+    assert "+1.0 (WordNet), +0.0 (PPDB), +2.0 (FrameNet) points (not tested)" in text
+    assert "in chunks of 13 tokens" in text
     assert "after Holm over the 32 tests of the Table 2 family" in text
     assert "**Table 2 (graph-only embeddings): replicated.**" in text
 
@@ -137,3 +156,23 @@ def test_seed_counts_read_naturally():
     rec = _records()
     rec["baseline_avg_spearman"]["GloVe FN"] = [0.40, 0.41, 0.40]  # above GloVe in every seed
     assert "GloVe by +4.0 ± 0.0 (lower in no seed; not tested)" in _render(rec)
+
+
+def test_sweeps_render_their_verdicts_and_families():
+    text = _render(_records())
+    assert "**Dimension (§5.4" in text and "partly replicated.**" in text
+    assert "8 of 9 steps to the next dimension are significantly above the step before" in text
+    assert "after Holm over the 18 tests of the dimension family" in text
+    assert "1M 30.0 / 33.0 / 35.0 / 36.0" in text
+    assert (
+        "The paper (m = 50 / 100 / 200 / 300): WIKI1 46.4 / 50.1 / 53.4 / 54.2; WIKI5 49.4" in text
+    )
+    assert "+6.0 (1M), +8.0 (5M), +11.0 (25M) points (not tested" in text
+    assert "**Data size (§5.4" in text and "replicated.**" in text.split("**Data size")[1]
+    assert "5M against 1M: significantly above; 25M against 5M: significantly above" in text
+    assert "after Holm over the 4 tests of the data-size family" in text
+    worse = _render(_records(sweep={**_records()["sweep"], "data_worse": [0, 1]}))
+    assert "not replicated.**" in worse.split("**Data size")[1].split("\n")[0]
+    old = _records()
+    del old["sweep"]
+    assert "**Dimension" not in _render(old)  # records without a sweep still render

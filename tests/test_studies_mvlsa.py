@@ -276,20 +276,68 @@ def test_fusion_systems_gains_and_rs(planted):
     systems = ["MVLSA (corpus views)", "MVLSA (all views)", "GloVe", "WSG", "GloVe 6B-50d",
                "MV-G-WSG"]  # fmt: skip
     assert list(res.scores.columns) == [*systems, "MVLSA Combined"]
-    assert "Combined Gain" in res.gains.columns and "Combined Gain" in res.table.columns
     assert len(res.systems["GloVe 6B-50d"]) == N  # restricted to the vocabulary
-    assert {"MV Gain", "G-WSG Gain", "MV Gain_significant"} <= set(res.gains.columns)
+    assert [c for c in res.gains.columns if not c.startswith(("MV Gain_", "G-WSG Gain_"))] == [
+        "MV Gain", "G-WSG Gain"]  # fmt: skip
     assert res.r_s.shape == (1, 6) and np.isfinite(res.r_s.to_numpy()).all()
     # the fusion shares the planted subspace, so it correlates with GloVe at least as well
     assert res.r_s.loc["PLANTED", "r_s GloVe (MV-G-WSG)"] > 0.5
     assert res.scores.loc["PLANTED", "MV-G-WSG"] > 0.5
-    assert "G-WSG Gain" in res.table.columns
+    assert "G-WSG Gain" in res.table.columns and "Combined Gain" not in res.table.columns
     with pytest.raises(ValueError, match="no corpus view family"):
         mx.fusion_study(vs, CFG, glove=glove, wsg=wsg, corpus_families=("positional",),
                         wordsim=[ratings], analogies=False)  # fmt: skip
     with pytest.raises(ValueError, match="unknown systems"):
         mx.fusion_study(vs, CFG, glove=glove, wsg=wsg, fuse=("GloVe", "nope"),
                         wordsim=[ratings], analogies=False)  # fmt: skip
+
+
+def test_table9_columns_as_the_paper_defines_them(planted):
+    """MV-G-WSG = GCCA of GloVe and WSG alone (no MVLSA in it); MV Gain = all views - corpus
+    views; G-WSG Gain = Combined - all views; r_s = Spearman of the systems' pair cosines."""
+    from scipy import stats
+
+    from workbench.gcca import MVLSA
+    from workbench.views import embedding_view
+
+    vs, z, ratings = planted
+    rng = np.random.default_rng(2)
+    # GloVe carries the planted factors, WSG is pure noise: their fusion alone is weaker than
+    # MVLSA over the signal views, so it cannot contain MVLSA (all views)
+    glove = WordVectors(
+        vs.words, z @ rng.standard_normal((3, 6)) + 1.5 * rng.standard_normal((N, 6))
+    )
+    wsg = WordVectors(vs.words, rng.standard_normal((N, 6)))
+    res = mx.fusion_study(vs, CFG, glove=glove, wsg=wsg, corpus_families=("noise",),
+                          wordsim=[ratings], analogies=False)  # fmt: skip
+    s = res.scores.loc["PLANTED"]
+    # MV-G-WSG is exactly the GCCA of the two embedding views
+    views = [embedding_view(v, vs.vocab, name=n) for n, v in (("GloVe", glove), ("WSG", wsg))]
+    fit = MVLSA(CFG.n_components, view_rank=[6, 6], regularization=CFG.regularization,
+                random_state=CFG.random_state).fit(views)  # fmt: skip
+    expect = fit.to_word_vectors(vs.words).vectors
+    got = res.systems["MV-G-WSG"].vectors
+    cos = np.abs(np.diag(expect.T @ got)) / (
+        np.linalg.norm(expect, axis=0) * np.linalg.norm(got, axis=0)
+    )
+    assert cos.min() > 0.999
+    assert s["MVLSA (all views)"] > s["MV-G-WSG"] + 0.1
+    # corpus views = the noise family here: the gain of all views is large and significant
+    gains = res.gains.loc["PLANTED"]
+    assert gains["MV Gain"] == pytest.approx(s["MVLSA (all views)"] - s["MVLSA (corpus views)"])
+    assert gains["MV Gain"] > 0.3 and bool(gains["MV Gain_significant"])
+    assert gains["G-WSG Gain"] == pytest.approx(s["MVLSA Combined"] - s["MVLSA (all views)"])
+    # r_s: Spearman between the two systems' cosines on the rating pairs
+    ev = res.evaluations
+    a = np.asarray(ev["MV-G-WSG"].wordsim["PLANTED"].pred, float)
+    b = np.asarray(ev["GloVe"].wordsim["PLANTED"].pred, float)
+    ok = ~np.isnan(a) & ~np.isnan(b)
+    assert res.r_s.loc["PLANTED", "r_s GloVe (MV-G-WSG)"] == pytest.approx(
+        stats.spearmanr(a[ok], b[ok])[0])  # fmt: skip
+    # without Combined there is no G-WSG Gain (it is Combined - all views)
+    bare = mx.fusion_study(vs, CFG, glove=glove, wsg=wsg, corpus_families=("noise",),
+                           wordsim=[ratings], analogies=False, combined=False)  # fmt: skip
+    assert "G-WSG Gain" not in bare.gains.columns and "MVLSA Combined" not in bare.scores
 
 
 # ----------------------------------------------------------------------------- explore
@@ -319,3 +367,99 @@ def test_study_explorer_widget_builds(planted):
     status = w.children[4].children[1]
     w.children[1].children[1].value = len(vs.views)  # v = all views: still fits (every row is observed)
     assert "cannot fit" not in status.value
+
+
+# ----------------------------------------------------------------------------- comparisons
+
+
+def test_pair_weighted_mean():
+    """Each set counts by its pairs; NaN scores and empty sets are left out."""
+    scores = pd.Series({"MC": 0.9, "MEN": 0.3, "RW": np.nan, "EMPTY": 0.5})
+    pairs = pd.Series({"MC": 30, "MEN": 1000, "RW": 500, "EMPTY": 0})
+    assert mx.pair_weighted_mean(scores, pairs) == pytest.approx((30 * 0.9 + 1000 * 0.3) / 1030)
+    # the unweighted mean of the same sets gives the 30-pair set as much say as MEN
+    assert scores[["MC", "MEN"]].mean() == pytest.approx(0.6)
+    assert np.isnan(mx.pair_weighted_mean(pd.Series({"A": np.nan}), pd.Series({"A": 3})))
+    with pytest.raises(ValueError, match=r"no count for the test sets \['MEN'\]"):
+        mx.pair_weighted_mean(scores, pairs.drop("MEN"))
+    with pytest.raises(ValueError, match="finite counts >= 0"):
+        mx.pair_weighted_mean(scores, pairs.replace(30, -1))
+    with pytest.raises(TypeError, match="pandas Series"):
+        mx.pair_weighted_mean(scores.to_dict(), pairs)
+
+
+def test_comparison_gives_pair_weighted_means_and_pair_counts(planted):
+    vs, z, ratings = planted
+    rng = np.random.default_rng(3)
+    good = WordVectors(vs.words, z + 0.5 * rng.standard_normal(z.shape))
+    noise = WordVectors(vs.words, rng.standard_normal(z.shape))
+    small = ratings.iloc[:60].copy()
+    small.attrs["name"] = "SMALL"
+    systems = {s: {"good": good, "noise": WordVectors(vs.words, noise.vectors + s)} for s in (0, 1)}
+    cmp = mx.seed_comparison(systems, reference="good", names=[ratings, small])
+    first = cmp.per_seed[0]
+    n = first.n_scored["good"]
+    expect = (n["PLANTED"] * first.scores.loc["PLANTED", "good"]
+              + n["SMALL"] * first.scores.loc["SMALL", "good"]) / n.sum()  # fmt: skip
+    assert first.pair_weighted["good"] == pytest.approx(expect)
+    halves = [len(t) for t in mx.split_wordsim([ratings, small], "test")]  # the test halves
+    assert first.pairs.to_dict() == {"PLANTED": halves[0], "SMALL": halves[1]} and halves[1] < 60
+    table = cmp.table()
+    assert list(table.index) == ["PLANTED", "SMALL", "mean", "mean (pair-weighted)"]
+    assert table.loc["SMALL", "pairs"] == str(halves[1])
+    assert cmp.family_size == 2  # one other system x two sets
+    rec = cmp.records()
+    assert rec["family_size"] == 2 and rec["pairs"]["SMALL"] == halves[1]
+    assert rec["mean_pair_weighted"]["good"] == pytest.approx(first.pair_weighted["good"])
+    assert rec["wins"]["noise"]["better, every seed"] >= 1
+
+
+def _lexicon_view_set():
+    """Six words; a word x word PPDB-like view (a-b) and a word x group FrameNet-like view
+    ({c, d, e} share a frame); a corpus view that is not a lexicon."""
+    words = ["a", "b", "c", "d", "e", "f"]
+    vocab = Vocabulary.from_words(words)
+    ppdb = sp.csr_array(([1.0], ([0], [1])), shape=(6, 6))
+    frames = sp.csr_array(np.array([[0], [0], [1], [1], [1], [0]], float))
+    corpus = sp.csr_array(np.ones((6, 2)))
+    views = (
+        View("ppdb", ppdb, tuple(words), np.diff(ppdb.indptr) > 0, "ppdb", vocab),
+        View("framenet", frames, ("frame",), np.diff(frames.indptr) > 0, "framenet", vocab),
+        View("off1", corpus, ("x", "y"), np.ones(6, bool), "positional", vocab),
+    )
+    return mx.ViewSet(vocab, views, {"n_tokens": 0})
+
+
+def test_lexicon_graph_is_the_lexicon_views_word_graph():
+    vs = _lexicon_view_set()
+    assert mx.lexicon_families(vs) == ["ppdb", "framenet"]
+    g = mx.lexicon_graph(vs).toarray()
+    expect = np.zeros((6, 6))
+    for i, j in [(0, 1), (2, 3), (2, 4), (3, 4)]:
+        expect[i, j] = expect[j, i] = 1
+    np.testing.assert_array_equal(g, expect)  # symmetric, 0/1, no self-loops; f isolated
+    np.testing.assert_array_equal(mx.lexicon_graph(vs, ["ppdb"]).toarray()[2:], 0)
+    with pytest.raises(ValueError, match="not lexicon view families"):
+        mx.lexicon_graph(vs, ["positional"])
+
+
+def test_retrofitted_baselines_use_the_same_lexicons():
+    """Retrofitting along the lexicon views' graph (Faruqui et al. 2015's update, alpha = 1,
+    beta = 1/degree) pulls linked words together and leaves words without a neighbour alone."""
+    from workbench.retrofit import retrofit
+
+    vs = _lexicon_view_set()
+    rng = np.random.default_rng(0)
+    # a baseline that lacks the word "d" (as GloVe lacks words without co-occurrence)
+    words = ["a", "b", "c", "e", "f"]
+    vec = WordVectors(words, rng.standard_normal((5, 4)))
+    out = mx.retrofitted(vec, mx.lexicon_graph(vs), vs.words)
+    assert out.words == words
+    np.testing.assert_array_equal(out.vectors[4], vec.vectors[4])  # f: no lexicon neighbour
+    # the same as retrofitting to the lexicon as a {word: neighbours} mapping
+    lexicon = {"a": ["b"], "b": ["a"], "c": ["d", "e"], "d": ["c", "e"], "e": ["c", "d"]}
+    np.testing.assert_allclose(out.vectors, retrofit(vec, lexicon).vectors)
+    before = np.linalg.norm(vec.vectors[0] - vec.vectors[1])
+    assert np.linalg.norm(out.vectors[0] - out.vectors[1]) < before
+    with pytest.raises(ValueError, match="expected"):
+        mx.retrofitted(vec, sp.csr_array((3, 3)), vs.words)

@@ -10,7 +10,6 @@ import copy
 import dataclasses
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from workbench.records import roundtrip
@@ -271,6 +270,66 @@ def test_causal_sentences_are_gone_and_the_verdict_is_tested():
     assert "better than PPMI-SVD on some sets and worse on none" in text03(rec)
 
 
+def _comparison_block(reference, others, *, means, weighted, wins):
+    sets = {"MEN": 1000, "MC": 30}
+    systems = [reference, *others]
+    return {
+        "reference": reference, "systems": systems, "pairs": sets,
+        "mean": means, "mean_pair_weighted": weighted,
+        "mean_per_seed": {"0": means, "1": means},
+        "mean_pair_weighted_per_seed": {"0": weighted, "1": weighted},
+        "wins": wins, "family_size": len(others) * len(sets),
+    }  # fmt: skip
+
+
+def test_like_for_like_comparisons_lead_the_discussion():
+    """The headline is corpus views vs the corpus baselines and the lexicon comparison is against
+    the retrofitted baselines; both means are printed and a disagreement between them is said;
+    the verdicts come from the Holm-corrected counts of each table's own family."""
+    rec = rec03()
+    ref = "MVLSA (tuned, corpus views)"
+    rec["corpus_comparison"] = _comparison_block(
+        ref, ["PPMI-SVD", "SGNS"],
+        means={ref: 0.30, "PPMI-SVD": 0.25, "SGNS": 0.35},
+        weighted={ref: 0.40, "PPMI-SVD": 0.30, "SGNS": 0.20},
+        wins={"PPMI-SVD": _wins(better=1, sets=2), "SGNS": _wins(worse=1, sets=2)},
+    )  # fmt: skip
+    lref = "MVLSA (tuned, corpus + lexicon views)"
+    rec["lexicon_comparison"] = _comparison_block(
+        lref, ["SGNS + RF"], means={lref: 0.4, "SGNS + RF": 0.3},
+        weighted={lref: 0.4, "SGNS + RF": 0.3}, wins={"SGNS + RF": _wins(sets=2)},
+    )  # fmt: skip
+    f = F.facts_03(rec)
+    assert f.corpus.highest == "SGNS" and f.corpus.highest_weighted == ref
+    assert f.corpus.weighting_matters and not f.lexicon.weighting_matters
+    assert f.corpus.versus["PPMI-SVD"].verdict == "better"
+    assert f.corpus.versus["SGNS"].verdict == "worse"
+    assert f.corpus.family == 4 and f.corpus.total_pairs == 1030
+    text = text03(rec)
+    head = text.index("The headline, like for like")
+    assert head < text.index("With the lexicons, like for like") < text.index("Baselines on")
+    assert "Holm over the 4 tests of this table per seed" in text
+    assert "(SGNS unweighted, MVLSA (tuned, corpus views) weighted)" in text
+    assert "worse than SGNS on some sets and better on none" in text
+    assert "no detectable difference from SGNS + RF on any set" in text
+    assert "with views the baselines never see" in text
+    assert "On the corpus alone" not in text  # the old PPMI-only bullet gives way
+    findings = F.findings("03", rec)
+    assert findings["corpus-views MVLSA vs SGNS (test sets)"] == "worse"
+    assert findings["corpus + lexicon views MVLSA vs SGNS + RF (test sets)"] == (
+        "no detectable difference")  # fmt: skip
+    assert F.comparison_fact({}) is None
+
+
+def test_glove_stop_is_said_from_the_record():
+    rec = rec03()
+    rec["glove_loss"] = [0.1, 0.05, 0.0499]
+    rec["glove_stop"] = {"stopped_by": "tolerance"}
+    assert "below the stopping tolerance: the loss had flattened" in text03(rec)
+    rec["glove_stop"] = {"stopped_by": "epoch cap"}
+    assert "the epoch cap stopped it before the loss met the stopping tolerance" in text03(rec)
+
+
 def test_discussion_03_checks_its_inputs():
     with pytest.raises(TypeError, match="mapping"):
         mx.discussion_03([1])  # type: ignore[arg-type]
@@ -510,17 +569,23 @@ def test_mvlsa_run_records_round_trip():
                    "MVLSA (tuned, corpus views)": mx.choice_vectors(vs, tuning.start, store),
                    **base.vectors}}  # fmt: skip
     cmp = mx.seed_comparison(systems, reference="MVLSA (tuned)", names=[ratings])
-    tests = pd.DataFrame({"test_set": ["PLANTED"], "difference": [0.1], "pvalue": [0.01],
-                          "pvalue_holm": [0.01], "significant": [True], "seed": [0]})  # fmt: skip
+    corpus = mx.seed_comparison(
+        {0: {k: systems[0][k] for k in ("MVLSA (tuned, corpus views)", "PPMI-SVD")}},
+        reference="MVLSA (tuned, corpus views)", names=[ratings],
+    )  # fmt: skip
     from test_studies_mvlsa_grids import _planted_grids
 
     grids = _planted_grids(seeds=(0,))
-    run = mx.MVLSARun(vs, (0,), {0: base}, tuning, 0.1, cmp, tests, mx.grid_claims(grids),
+    run = mx.MVLSARun(vs, (0,), {0: base}, tuning, 0.1, cmp, corpus, None, mx.grid_claims(grids),
                       store.n_computed, grids=grids)  # fmt: skip
     rec = run.records()
     assert set(rec) == set(mx.MVLSARecords.__annotations__)
     assert roundtrip(rec) == rec
-    assert rec["corpus_views_vs_ppmi"]["better, every seed"] == 1
+    assert rec["corpus_comparison"]["reference"] == "MVLSA (tuned, corpus views)"
+    assert rec["corpus_comparison"]["family_size"] <= 1 and rec["lexicon_comparison"] == {}
+    assert rec["glove_stop"]["stopped_by"] == "epoch cap" and rec["glove_tuning"] == {}
+    fact = F.comparison_fact(rec["corpus_comparison"])
+    assert fact.others == ["PPMI-SVD"] and fact.family == rec["corpus_comparison"]["family_size"]
     assert rec["claims"]["m: larger m is better (Table 5)"]["n seeds"] == 1
     assert rec["grids"]["m"]["used"] == {"10": "10", "20": "20"}
     assert rec["claims_family_size"] == {"m": 1, "n_j": 2, "r": 1}

@@ -73,6 +73,33 @@ def planted_records(holds: bool = True, n_seeds: int = 3, **over) -> dict:
         "plsa_eval_every": 5,
         "plsa_seconds_per_iteration": {"JPLSA 50": 0.1, "CPLSA 50": 0.3},
         "plsa_history_points": 40,
+        "plsa_fits": [
+            {
+                "method": m,
+                "topics": 50,
+                "penalty": None,
+                "iterations": it,
+                "stop": stop,
+                "seconds": 1.0,
+                "prior": 0.0,
+                "iteration": it,
+                "dev mrr": 0.8,
+                "log likelihood": [-2.0] * (it + 1),
+            }
+            for m, it, stop in (("JPLSA", 100, "converged"), ("CPLSA", 30, "cap"))
+        ],  # fmt: skip
+        "plsa_chosen": {
+            "JPLSA": {"topics": 50, "prior": 0.0, "iterations": 100},
+            "CPLSA": {"topics": 50, "prior": 0.1, "penalty": None, "iterations": 20},
+        },  # fmt: skip
+        "plsa_topic_grid": {"JPLSA": [50], "CPLSA": [50]},
+        "plsa_grid_end": {"JPLSA": "cap", "CPLSA": "cap"},
+        "plsa_topics_cap": 50,
+        "plsa_tol": 1e-5,
+        "plsa_fold_in_priors": [0.0, 0.1],
+        "plsa_penalties": [None, 3.0],
+        "term_sweep": [],
+        "comparable": None,
         "classification_accuracy": {m: 0.7 for m in METHODS},
         "classification_dev_accuracy": {m: 0.5 for m in METHODS},
         "classification_dim": {m: "10" for m in METHODS},
@@ -251,6 +278,71 @@ def test_plsa_facts():
     assert "may not have converged" not in out  # an untested explanation, dropped
     rec["dev_mrr_by_dim"] = {k: v for k, v in rec["dev_mrr_by_dim"].items() if k != "JPLSA"}
     assert F.plsa_facts(rec) is None and "CPLSA vs JPLSA" not in text(rec)
+
+
+def test_plsa_tuning_is_stated_from_the_records():
+    rec = planted_records()
+    pl = F.plsa_facts(rec)
+    assert pl.fits == {"JPLSA": 1, "CPLSA": 1} and pl.at_iteration_cap == {"JPLSA": 0, "CPLSA": 1}
+    out = text(rec)
+    assert (
+        "Dev chose JPLSA 50 topics with prior 0; CPLSA 50 topics with prior 0.1 and penalty ∞"
+        in out
+    )
+    assert "0 of JPLSA's 1 fits stopped at the cap; 1 of CPLSA's 1 fits stopped at the cap" in out
+    assert "weight ∞ (the hard constraint ε = 0), 3" in out
+    assert "the grid ended at the cap, not where the curve turns" in out
+    rec["plsa_grid_end"] = {"JPLSA": "turned", "CPLSA": "turned"}
+    assert "not where the curve turns" not in text(rec)
+
+
+def test_between_reads_the_differences_significant_in_every_seed():
+    rec = planted_records()
+    assert F.between(rec, "OPCA", "CPLSA") == "no difference"
+    assert "OPCA is not significantly different from CPLSA in every seed" in text(rec)
+    rec["verse_replicated_differences"] = [["CPLSA", "OPCA"]]
+    assert F.between(rec, "OPCA", "CPLSA") == "behind"
+    assert F.between(rec, "CPLSA", "OPCA") == "ahead"
+    assert "OPCA is significantly behind CPLSA in all 3 seeds" in text(rec)
+
+
+def test_vocabulary_facts():
+    rec = planted_records()
+    assert F.vocabulary_facts(rec) is None and "swept no other size" in text(rec)
+    rows = [{"n_terms": k, "method": m, "chapter setting": "", "dev mrr": 0.5, "verse top1": v,
+             "eligible test verses": 90}
+            for k, m, v in ((5000, "OPCA", [0.8, 0.9]), (5000, "CPLSA", [0.7, 0.7]),
+                            (20000, "OPCA", [0.8, 0.8]), (20000, "CPLSA", [0.75, 0.75]))]  # fmt: skip
+    rec["term_sweep"] = rows
+    vo = F.vocabulary_facts(rec)
+    assert vo.sizes == [5000, 20000] and vo.same_order
+    assert vo.spread == pytest.approx({"OPCA": 0.05, "CPLSA": 0.05})
+    assert "The order of the methods is the same at every size" in text(rec)
+    rows[3]["verse top1"] = [0.9, 0.9]
+    assert not F.vocabulary_facts(rec).same_order
+    assert "is not the same at every size" in text(rec)
+
+
+def test_comparable_claims():
+    rec = planted_records()
+    assert F.comparable_claims(rec) is None and "not tested in this run" in text(rec)
+    rec["comparable"] = {
+        "n_chapters": {"train": 600, "dev": 300, "test": 211},
+        "test_top1": {"OPCA": 0.9, "CPLSA": 0.8, "JPLSA": 0.6},
+        "test_mrr": {"OPCA": 0.95, "CPLSA": 0.85, "JPLSA": 0.7},
+        "chosen_setting": {}, "chosen_dim": {},
+        "claims": [{"claim": "CPLSA > JPLSA", "difference": 0.2, "mcnemar p": 0.001,
+                    "holm p": 0.002},
+                   {"claim": "OPCA > CCA", "difference": -0.01, "mcnemar p": 0.5,
+                    "holm p": 0.5}],
+    }  # fmt: skip
+    cp = F.comparable_claims(rec)
+    assert [c.verdict for c in cp] == ["holds", "no detectable difference"]
+    out = text(rec)
+    assert "first half of verses in en is paired with its second half in es" in out
+    assert "CPLSA > JPLSA +20.0 points (Holm p = 0.002), holds" in out
+    assert "OPCA > CCA -1.0 points (Holm p = 0.500), no detectable difference" in out
+    assert "Holm over the 2 claims" in out
 
 
 def test_superior_sets_most_frequent_first_on_ties():

@@ -477,9 +477,9 @@ def test_explore_and_viz_helpers():
     box = view_inspector(views, default_word=word)
     assert box.children
     out = box.children[-1]
-    texts = [o.get("text", "") for o in out.outputs]
-    assert any("—" in t for t in texts)  # one header per family
-    assert any(o["output_type"] == "display_data" for o in out.outputs)  # the context tables
+    tables = [o["data"]["text/html"] for o in out.outputs if o["output_type"] == "display_data"]
+    assert len(tables) == 2  # one table per family (positional, window), each with its caption
+    assert all("<b>" in t and "observed in" in t for t in tables)
     box.children[0].children[0].value = "no-such-word"  # the word box
     assert "not in the vocabulary" in out.outputs[0]["text"]
     fig = plot_view_density(view_statistics(views))

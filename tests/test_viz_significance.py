@@ -66,3 +66,54 @@ def test_without_the_papers_values_and_ticks_helper():
     plt.close(fig)
     assert _ticks_within(20, 20000, (1, 3)) == [30, 100, 300, 1000, 3000, 10000]
     assert _ticks_within(0.6, 9) == [1, 2, 5]
+
+
+def test_tables_for_reading_are_in_points_with_one_p_format():
+    from workbench.significance import dependent_corr_table, mvlsa_table2_comparison
+    from workbench.viz.significance import (
+        analogy_frame,
+        bootstrap_frame,
+        comparison_seeds_frame,
+        dependent_tests_frame,
+        mrds_text,
+        table2_frame,
+    )
+
+    assert mrds_text(0.0391) == "3.9 points"
+    assert (
+        mrds_text(float("inf"))
+        == mrds_text(1.0)
+        == ("none — no difference is significant at this size")
+    )
+    assert mrds_text(154.0, scale=100) == mrds_text(1.54)
+    seeds = pd.DataFrame({"n": [786], "r_ab": [0.4192], "gain": [0.0342], "gain_sd": [float("nan")],
+                          "mrds": [1.0], "pvalue_max": [0.00001], "pvalue_adjusted_max": [1.0],
+                          "seeds_significant": [0], "seeds_exceeding_mrds": [0], "n_seeds": [1]},
+                         index=["MEN"])  # fmt: skip
+    row = comparison_seeds_frame(seeds).loc["MEN"]
+    assert (row["r_ab (points)"], row["gain (points)"], row["gain sd"]) == ("41.9", "+3.4", "")
+    assert row["MRDS"].startswith("none") and row["p (max)"] == "< 0.001"
+    assert row["p Holm (max)"] == "1.000"
+    tests = dependent_tests_frame(dependent_corr_table(0.5, 0.3, 0.6, 200))
+    assert set(tests["test"]) >= {"williams1959", "zou2007"}
+    zou = tests.set_index("test").loc["zou2007"]
+    assert zou["p"] == "" and zou["95 % interval"].endswith("points")
+    assert tests.set_index("test").loc["williams1959", "df"] == "197"
+    boot = pd.DataFrame({"estimate": [0.245664], "low": [0.173569], "high": [0.317355],
+                         "confidence_level": [0.95], "n_resamples": [1000],
+                         "method": ["percentile"]}, index=["LSA-w2"])  # fmt: skip
+    b = bootstrap_frame(boot).loc["LSA-w2"]
+    assert (b["Spearman (points)"], b["interval (points)"], b["level"], b["resamples"]) == (
+        "24.6",
+        "[17.4, 31.7]",
+        "95 %",
+        "1,000",
+    )
+    table2 = table2_frame(mvlsa_table2_comparison())
+    assert len(table2) == 66 and (table2["r"] == "").sum() == 6  # accuracy rows have no r
+    assert table2.loc[0, "n"] == "3,000"
+    ana = pd.DataFrame({"B - A (points)": [-0.36], "McNemar p": [0.371], "P(B > A)": [0.1771],
+                        "MRDS (points)": [float("inf")], "exceeds MRDS": [False]})  # fmt: skip
+    a = analogy_frame(ana).iloc[0]
+    assert (a["B - A (points)"], a["McNemar p"], a["P(B > A)"]) == ("-0.4", "0.371", "0.177")
+    assert a["MRDS"].startswith("none")

@@ -34,7 +34,10 @@ def test_plot_vocabulary_and_coverage():
     (ax,) = fig.axes
     assert [t.get_text() for t in ax.get_xticklabels()] == ["2", "5", "all"]
     assert len(ax.get_lines()) == 2
-    assert list(ax.get_lines()[0].get_ydata()) == table.loc["pairs", ["2", "5", "all"]].tolist()
+    assert list(ax.get_lines()[0].get_ydata()) == pytest.approx(
+        [100 * x for x in table.loc["pairs", ["2", "5", "all"]]]
+    )  # in % of items
+    assert ax.get_ylabel() == "items fully covered (%)" and ax.get_ylim() == (0, 102)
     plt.close(fig)
 
 
@@ -87,7 +90,9 @@ def test_plot_coverage_sixteen_sets_are_distinguishable():
     assert n_lines == 16
     assert "MEN (3,000)" in [t.get_text() for t in panels[0].get_legend().get_texts()]
     men = panels[0].get_lines()[0]
-    assert list(men.get_ydata()) == table.loc["MEN", ["10K", "all"]].tolist()
+    assert list(men.get_ydata()) == pytest.approx(
+        [100 * x for x in table.loc["MEN", ["10K", "all"]]]
+    )
     plt.close(fig)
     with pytest.raises(KeyError, match="not in the table"):
         plot_coverage(table, groups={"x": ["nope"]})
@@ -101,3 +106,17 @@ def test_coverage_explorer_widget():
     assert list(dropdown.options) == ["pairs", "questions"]
     slider.value = slider.max  # callbacks run without error
     dropdown.value = "questions"
+
+
+def test_tables_for_reading():
+    from workbench.viz.tour import corpus_summary_table, coverage_percent, missing_words_table
+
+    summary = corpus_summary_table({"corpus": "1M", "tokens": 500000, "Heaps beta": 0.6312})
+    assert list(summary["value"]) == ["1M", "500,000", "0.631"]
+    table = cov.coverage_table(["cat", "dog", "log"], SETS, [2, None])
+    pct = coverage_percent(table)
+    assert list(pct.columns) == ["items", "2", "all"] and pct.loc["pairs", "all"] == 66.7
+    missing = pd.DataFrame({"words": [751], "missing": [152], "missing_fraction": [0.202397],
+                            "examples": ["a, " * 40]}, index=["MEN"])  # fmt: skip
+    out = missing_words_table(missing)
+    assert out.loc["MEN", "missing (%)"] == 20.2 and "..." not in out.to_html()

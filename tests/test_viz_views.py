@@ -9,6 +9,7 @@ matplotlib.use("Agg")
 import matplotlib.colors  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
 
@@ -17,10 +18,15 @@ from workbench.views import (  # noqa: E402
     Vocabulary,
     view_statistics,  # noqa: E402
 )
-from workbench.viz.views import (  # noqa: E402
+from workbench.viz.views import (
+    context_value,
+    contexts_text,
+    density_percent,
+    family_table,
     plot_view_density,
     plot_view_families,
     plot_view_heatmaps,
+    relation_table,  # noqa: E402
     row_nnz_ccdf,
 )
 
@@ -96,8 +102,36 @@ def test_plot_view_heatmaps_and_density():
     assert float(morph.max()) == pytest.approx(1.0)  # normalised by the panel maximum
     assert len(fig.axes) == 4  # three panels and one shared colour bar
     plt.close(fig)
-    fig = plot_view_density(view_statistics(views))
-    assert len(fig.axes[0].patches) == len(views)
+    stats = view_statistics(views)
+    fig = plot_view_density(stats)
+    ax = fig.axes[0]
+    assert len(ax.patches) == len(views)
+    widths = sorted(p.get_width() for p in ax.patches)
+    assert widths == pytest.approx(sorted(100 * stats["density"].clip(lower=1e-12)))  # in %
+    assert "%" in ax.get_xlabel()
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert labels and not any("^" in t or "e" in t for t in labels)  # plain numbers
     plt.close(fig)
     with pytest.raises(ValueError, match="no views"):
         plot_view_families([])
+
+
+def test_tables_for_reading_have_plain_counts_and_densities_in_percent():
+    assert context_value(1024.0) == "1,024" and context_value(0.1234) == "0.123"
+    assert contexts_text([("dios", 341.0), ("señor", 2.5)]) == "dios (341), señor (2.5)"
+    assert density_percent(9.26e-06) == "0.000926" and density_percent(0.5) == "50"
+    stats = pd.DataFrame({"views": [21, 1], "nnz": [4477, 229800],
+                          "mean_density": [9.26e-06, 0.9192],
+                          "mean_observed_fraction": [0.019762, 0.9192]},
+                         index=pd.Index(["dependency", "embedding"], name="family"))  # fmt: skip
+    table = family_table(stats)
+    assert table.loc["embedding", "nnz"] == "229,800"
+    assert table.loc["dependency", "mean density (%)"] == "0.000926"
+    assert table.loc["dependency", "mean observed (%)"] == "2.0"
+    views = _views()
+    for v in views:
+        v.meta.update(relation=f"rel_{v.name}", ud="nsubj")
+    rel = relation_table(views)
+    assert list(rel.index) == [f"rel_{v.name}" for v in views]
+    assert set(rel["UD v2 (how it is read)"]) == {"nsubj"}

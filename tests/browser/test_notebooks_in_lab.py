@@ -15,6 +15,9 @@ For each notebook (on its defaults: ``DATA_SIZE="small"``, ``INTERACTIVE=True``)
    and images of its ``Output`` and ``HTML`` parts) changed, is not empty, and shows no
    traceback, and that the kernel reported no error. A control whose effect waits for a button
    (the "fit" of the MVLSA explorer) is followed by a click on the widget's buttons;
+   It also asserts, on the defaults and after each move that changed the result, that nothing
+   of the widget hides behind an inner vertical scroll box (a list control excepted) and that
+   every control has a label or a tooltip;
 4. saves a screenshot of each widget cell to ``results/screenshots/<notebook>.png``.
 
 A notebook without widgets only gets steps 1-2. Run the tier alone with
@@ -112,6 +115,35 @@ _RESULT = """(view) => {
     for (const img of node.querySelectorAll('img')) parts.push('img:' + img.src.length + ':' + img.src.slice(-64));
   }
   return parts.join('\\n----\\n');
+}"""
+
+#: Parts of a widget that hide some of their content behind an inner vertical scroll bar.
+_SCROLL_BOXES = """(view) => {
+  const hidden = [];
+  for (const node of [view, ...view.querySelectorAll('*')]) {
+    const style = getComputedStyle(node);
+    if (!['auto', 'scroll'].includes(style.overflowY)) continue;
+    if (node.matches('select, textarea, .widget-select-multiple, .widget-select')) continue;  // lists
+    if (node.scrollHeight > node.clientHeight + 2) {
+      hidden.push(node.className + ': ' + node.clientHeight + ' of ' + node.scrollHeight + ' px shown');
+    }
+  }
+  return hidden;
+}"""
+
+#: Controls of a widget with neither a visible label nor a tooltip (title).
+_UNLABELLED = """(view) => {
+  const bare = [];
+  const controls = view.querySelectorAll(
+    '.widget-slider, .widget-dropdown, .widget-select, .widget-text, .widget-textarea,'
+    + ' .widget-toggle-buttons, .widget-checkbox, .widget-radio-box, .widget-button');
+  for (const c of controls) {
+    const label = c.querySelector(':scope > .widget-label, :scope > label');
+    const text = (label ? label.innerText : '') + (c.matches('.widget-button') ? c.innerText : '');
+    const title = c.getAttribute('title') || (c.querySelector('[title]') || {}).title || '';
+    if (!text.trim() && !title.trim()) bare.push(c.className.split(' ').slice(0, 3).join(' '));
+  }
+  return bare;
 }"""
 
 #: Hide (True) or show again (False) the outputs of a cell that are not widgets.
@@ -263,6 +295,16 @@ class Notebook:
         if st["status"] in ("dead", "no kernel"):
             pytest.fail(f"{self.name}: the kernel is {st['status']}\n{st}", pytrace=False)
 
+    def check_presentation(self, view: Any, where: str) -> None:
+        """The widget's results are visible without an inner scroll box, and every control has
+        a label or a tooltip."""
+        for box in view.evaluate(_SCROLL_BOXES):
+            self.problems.append(f"{where}: a result hides behind an inner scroll box ({box})")
+        for control in view.evaluate(_UNLABELLED):
+            self.problems.append(
+                f"{where}: a control has neither a label nor a tooltip ({control})"
+            )
+
     def move_all(self, view: Any, where: str) -> int:
         """Move every control of one widget in turn; returns how many were moved.
 
@@ -318,6 +360,8 @@ class Notebook:
                         self.problems.append(f"{step}: the result does not show {missing}")
                 status = "changed" if changed else "UNCHANGED"
                 self.log.append(f"{step}: {status} ({time.monotonic() - t0:.1f} s)")
+                if changed:
+                    self.check_presentation(view, f"{step}")
         for j in range(buttons.count()):  # and every button once more, on the last settings
             button = buttons.nth(j)
             label = f"button {button.inner_text().strip()!r}"
@@ -531,6 +575,7 @@ def test_notebook_in_jupyterlab(path: Path, lab_server: Any, page: Any, screensh
             view = views.nth(v)
             where = f"cell {k + 1}/{len(cells)} widget {v + 1}/{views.count()}"
             assert nb.result(view).strip(), f"{name}: {where} shows no result before any move"
+            nb.check_presentation(view, f"{where} (defaults)")
             moved += nb.move_all(view, where)
     nb.assert_no_errors("after moving the widgets")
     print(f"{name}: {len(images)} image(s), {len(cells)} widget cell(s), {moved} move(s)")

@@ -15,7 +15,7 @@ All return :class:`workbench.embeddings.WordVectors`:
   :func:`fit_glove` returns all parameters and the per-epoch cost as a frozen dataclass.
 """
 
-from ._glove import GloVeFit, fit_glove, glove_objective, train_glove
+from ._glove import GloVeFit, fit_glove, glove_objective, glove_stop, train_glove
 from ._lsa import lsa
 from ._ppmi import PPMISVDFit, fit_ppmi_svd, ppmi_svd, window_counts
 from ._word2vec import train_word2vec
@@ -30,5 +30,6 @@ __all__ = [
     "GloVeFit",
     "fit_glove",
     "glove_objective",
+    "glove_stop",
     "train_glove",
 ]

@@ -45,6 +45,10 @@ class GloVeFit:
         Mean of :math:`\\tfrac12 f(X_{ij})(\\cdot)^2` over the non-zeros accumulated during each
         epoch (what ``glove.c`` prints as ``cost``). One value per epoch run: ``epochs``
         values unless ``tol`` stopped the fit earlier.
+    stopped_by : {"tolerance", "epochs"}
+        What ended the fit: ``"tolerance"`` when an epoch lowered the cost by less than ``tol``
+        relative to the previous one (:func:`glove_stop`), ``"epochs"`` when the cap ``epochs``
+        was reached first (always without ``tol``).
     """
 
     W: np.ndarray
@@ -52,11 +56,42 @@ class GloVeFit:
     b: np.ndarray
     b_context: np.ndarray
     loss_history: np.ndarray
+    stopped_by: str = "epochs"
 
     @property
     def vectors(self) -> np.ndarray:
         """``W + W_context`` (GloVe's default output, ``-model 2``)."""
         return self.W + self.W_context
+
+
+def glove_stop(loss_history: Sequence[float] | np.ndarray, tol: float | None, epochs: int) -> str:
+    """What ended a GloVe fit with this per-epoch cost: ``"tolerance"`` when its last epoch
+    lowered the cost by less than ``tol`` relative to the epoch before (the rule of
+    :func:`fit_glove`), ``"epochs"`` when the cap was reached first (or ``tol`` is None).
+
+    Raises
+    ------
+    ValueError
+        An empty history, one longer than ``epochs``, or one that ends before the cap without
+        meeting the tolerance (not a history of :func:`fit_glove` with these settings).
+    """
+    loss = np.asarray(loss_history, dtype=np.float64)
+    epochs = check_int(epochs, "epochs", low=1)
+    tol = check_float(tol, "tol", low=0, allow_none=True)
+    if loss.ndim != 1 or not loss.size or loss.size > epochs:
+        raise ValueError(
+            f"loss_history must hold 1 to epochs={epochs} per-epoch costs, got {loss.size}"
+        )
+    met = False
+    if tol is not None and loss.size > 1:
+        prev, last = loss[-2], loss[-1]
+        met = bool(((prev - last) / prev if prev > 0 else 0.0) < tol)
+    if loss.size < epochs and not met:
+        raise ValueError(
+            f"the fit ran {loss.size} of {epochs} epochs but its last relative change does not "
+            f"meet tol={tol}: not a history of fit_glove with these settings"
+        )
+    return "tolerance" if met else "epochs"
 
 
 def _cooc_triplets(cooccurrence: Matrix | View) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -261,7 +296,8 @@ def fit_glove(
         (``glove.c -grad-clip``, default 100).
     tol : float or None
         Stop after an epoch whose cost fell by less than ``tol`` relative to the previous
-        epoch's; None runs all ``epochs``.
+        epoch's (``epochs`` is then the cap); None runs all ``epochs``. The result's
+        ``stopped_by`` says which ended the fit.
     dtype : {numpy.float32, numpy.float64}
         Precision of the parameters and of :math:`\log X`, :math:`f(X)` (``glove.c``:
         double; float32 is ``glove.c`` built with ``real`` = float). Dot products and costs
@@ -322,6 +358,7 @@ def fit_glove(
     del w, wc, b, bc
     buffers = (np.empty_like(rows), np.empty_like(cols), np.empty_like(logx), np.empty_like(fx))
     history: list[float] = []
+    stopped_by = "epochs"
     skipped = 0
     disable = None if progress is None else not progress
     bar = tqdm(total=n_epochs, desc="GloVe epochs", disable=disable, leave=False)
@@ -340,6 +377,7 @@ def fit_glove(
         if tol is not None and epoch > 0:
             change = (history[-2] - history[-1]) / history[-2] if history[-2] > 0 else 0.0
             if change < tol:
+                stopped_by = "tolerance"
                 logger.info(
                     "GloVe stopped after epoch %d: relative cost change %.2e < tol %.2e",
                     epoch + 1, change, tol,
@@ -350,7 +388,7 @@ def fit_glove(
         logger.warning("GloVe skipped %d updates with NaN or infinite values", skipped)
     return GloVeFit(
         p[:, :d].copy(), q[:, :d].copy(), p[:, d].copy(), q[:, d].copy(),
-        np.asarray(history, dtype=np.float64),
+        np.asarray(history, dtype=np.float64), stopped_by,
     )  # fmt: skip
 
 

@@ -278,6 +278,8 @@ def _run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         # one line per notebook as it finishes (overall progress), then the summary table
         on_result=lambda result, i, n: print(runner.progress_line(result, i, n), flush=True),
+        # the time left, from the last run's times in the same folder
+        on_estimate=lambda estimate: print(f"    {estimate.describe()}", flush=True),
     )
     print()
     print(report.summary_table())

@@ -9,6 +9,13 @@ with ``R = X / (\Theta\Phi)`` evaluated at the nonzeros of ``X`` only, the E and
     \Theta \leftarrow \operatorname{rownorm}\big(\Theta \odot (R\,\Phi^T) + \alpha - 1\big), \qquad
     \Phi \leftarrow \operatorname{rownorm}\big(\Phi \odot (\Theta^T R) + \beta - 1\big).
 
+EM stops at ``n_iter`` iterations or earlier, when the last iteration changed the objective by
+less than ``tol`` times its total change since the start (``stop_reason_`` says which). The
+change is relative to the gain so far, not to the objective's size: EM from the
+frequency-sorted start gains slowly at first and speeds up, so a change relative to the
+objective's value would stop it on that first plateau. Folding in new documents uses
+``fold_in_prior`` pseudo-counts per topic (default: the training prior, :math:`\alpha - 1`).
+
 Inputs are *count* matrices (documents x joint terms, one per language), e.g. from
 :func:`~workbench.crosslingual.documents.count_matrix`.
 """
@@ -38,6 +45,9 @@ logger = logging.getLogger(__name__)
 
 #: ``callback(iteration, model) -> bool | None``; ``True`` stops EM early.
 Callback: TypeAlias = "Callable[[int, _PLSABase], bool | None]"
+
+#: Why EM ended: the relative change fell below ``tol``, the iteration cap, or the callback.
+StopReason: TypeAlias = str
 
 #: What :func:`_em_statistics` returns: the log-likelihood, R Phi^T and R^T Theta (on request).
 _Statistics: TypeAlias = tuple[float, np.ndarray | None, np.ndarray | None]
@@ -170,6 +180,14 @@ def _log_prior(thetas: Sequence[np.ndarray], phi_t: np.ndarray, alpha: float, be
     )
 
 
+def _converged(objective: Sequence[float], tol: float) -> bool:
+    """Whether the last step changed the objective by less than ``tol`` times its total change
+    since the first value (never with ``tol == 0`` or fewer than three values)."""
+    if tol <= 0 or len(objective) < 3:
+        return False
+    return abs(objective[-1] - objective[-2]) < tol * abs(objective[-1] - objective[0])
+
+
 def _check_nonempty(views: Sequence[sp.csr_matrix]) -> list[np.ndarray]:
     lengths = []
     for m, v in enumerate(views):
@@ -199,12 +217,16 @@ class _PLSABase(TransformerMixin, BaseEstimator):
         beta: float = 1.01,
         n_iter: int = 100,
         fold_in_iter: int = 1,
+        tol: float = 0.0,
+        fold_in_prior: float | None = None,
     ) -> None:
         self.n_topics = n_topics
         self.alpha = alpha
         self.beta = beta
         self.n_iter = n_iter
         self.fold_in_iter = fold_in_iter
+        self.tol = tol
+        self.fold_in_prior = fold_in_prior
 
     def _validate_params(self, callback: Callback | None) -> None:
         """The parameters shared by :class:`JPLSA` and :class:`CPLSA` (MAP-EM needs
@@ -214,6 +236,8 @@ class _PLSABase(TransformerMixin, BaseEstimator):
         check_float(self.alpha, "alpha", low=1)
         check_float(self.beta, "beta", low=1)
         check_int(self.fold_in_iter, "fold_in_iter", low=1)
+        check_float(self.tol, "tol", low=0)
+        check_float(self.fold_in_prior, "fold_in_prior", low=0, allow_none=True)
         if callback is not None and not callable(callback):
             raise TypeError(f"callback must be callable or None, got {type(callback).__name__}")
 
@@ -241,6 +265,14 @@ class _PLSABase(TransformerMixin, BaseEstimator):
             total=self.n_iter + 1, desc=f"{type(self).__name__} EM", disable=None, leave=False
         )
 
+    def _set_trace(self, objective: list[float], loglik: list[float], stop: StopReason) -> None:
+        """Store the EM trace: objective, log-likelihood, iterations run and why EM ended."""
+        self.objective_ = objective
+        self.log_likelihood_ = loglik
+        self.n_iter_ = len(objective) - 1
+        self.stop_reason_ = stop
+        self.converged_ = stop == "converged"
+
     def _set_topic_word(self, phi_t: np.ndarray, n_terms: int) -> None:
         """Store the topic-word estimate (for a ``callback`` during EM, and at its end)."""
         self.topic_word_ = np.ascontiguousarray(phi_t.T)
@@ -250,8 +282,12 @@ class _PLSABase(TransformerMixin, BaseEstimator):
         """Fold in documents (counts, documents x terms, any language): topic proportions.
 
         Starts from uniform proportions and runs ``fold_in_iter`` EM iterations (default 1, as in
-        the paper) with :math:`\\Phi` fixed. Compare the result with the L1 distance.
+        the paper) with :math:`\\Phi` fixed, adding ``fold_in_prior`` pseudo-counts per topic
+        (``None``: the training prior ``alpha - 1``; 0: maximum likelihood). Compare the result
+        with the L1 distance.
         """
+        prior = check_float(self.fold_in_prior, "fold_in_prior", low=0, allow_none=True)
+        prior = self.alpha - 1 if prior is None else prior
         check_is_fitted(self, "topic_word_")
         x = check_array(X, "X", ndim=(1, 2), accept_sparse=True)
         x = _counts(x if sp.issparse(x) else np.atleast_2d(x))
@@ -266,7 +302,7 @@ class _PLSABase(TransformerMixin, BaseEstimator):
         theta = np.full((x.shape[0], self.n_topics), 1.0 / self.n_topics)
         for _ in range(self.fold_in_iter):
             _, row_acc, _ = _em_statistics(x, theta, phi_t)
-            theta = _normalize_rows(theta * row_acc + (self.alpha - 1))
+            theta = _normalize_rows(theta * row_acc + prior)
         return theta
 
     def fit_transform(  # type: ignore[override]
@@ -293,6 +329,11 @@ class JPLSA(_PLSABase):
         EM iterations (the paper ran up to 500 with early stopping on dev).
     fold_in_iter : int, default 1
         EM iterations when folding in new documents.
+    tol : float, default 0.0
+        EM stops when an iteration changes the MAP objective by less than ``tol`` times its
+        total change since the start (0: always run ``n_iter`` iterations).
+    fold_in_prior : float or None, default None
+        Pseudo-counts per topic when folding in (None: ``alpha - 1``; 0: no prior).
 
     Attributes
     ----------
@@ -302,6 +343,15 @@ class JPLSA(_PLSABase):
         :math:`\theta_i` of the training tuples.
     objective_ : list of float
         MAP objective before every iteration and after the last (non-decreasing).
+    log_likelihood_ : list of float
+        :math:`\sum_{i,w} n_{iw}\log\sum_t\theta_{it}\phi_{tw}` at the same points.
+    n_iter_ : int
+        EM iterations run.
+    stop_reason_ : str
+        ``"converged"`` (relative change below ``tol``, see ``tol``), ``"cap"`` (``n_iter`` reached) or
+        ``"callback"``.
+    converged_ : bool
+        ``stop_reason_ == "converged"``.
 
     Notes
     -----
@@ -362,14 +412,21 @@ class JPLSA(_PLSABase):
         (theta,), phi_t = _init_params([x], self.n_topics, self.alpha, self.beta)
         a1, b1 = self.alpha - 1, self.beta - 1
         objective: list[float] = []
+        loglik_curve: list[float] = []
+        stop: StopReason = "cap"
         bar = self._progress_bar()
         for _ in range(self.n_iter + 1):
             bar.update()
             last = len(objective) == self.n_iter
             loglik, row_acc, col_acc = _em_statistics(x, theta, phi_t, rows=not last, cols=not last)
+            loglik_curve.append(loglik)
             objective.append(loglik + _log_prior([theta], phi_t, self.alpha, self.beta))
+            if _converged(objective, self.tol):
+                stop = "converged"
+                break
             if last:
                 break
+            assert row_acc is not None and col_acc is not None
             new_theta = _normalize_rows(theta * row_acc + a1)
             phi_t = phi_t * col_acc + b1
             phi_t /= phi_t.sum(axis=0, keepdims=True)
@@ -378,12 +435,14 @@ class JPLSA(_PLSABase):
                 self._set_topic_word(phi_t, x.shape[1])
                 if callback(len(objective), self):
                     loglik, _, _ = _em_statistics(x, theta, phi_t, rows=False)
+                    loglik_curve.append(loglik)
                     objective.append(loglik + _log_prior([theta], phi_t, self.alpha, self.beta))
+                    stop = "callback"
                     break
         finish_bar(bar)  # converged early (or the last iteration): complete, not failed
         self.doc_topic_ = theta
         self._set_topic_word(phi_t, x.shape[1])
-        self.objective_ = objective
+        self._set_trace(objective, loglik_curve, stop)
 
 
 def kl_project(
@@ -394,6 +453,7 @@ def kl_project(
     epsilon: float = 0.0,
     n_steps: int = 20,
     lam: np.ndarray | None = None,
+    penalty: float | None = None,
 ) -> tuple[list[np.ndarray], np.ndarray, list[np.ndarray], list[_Statistics]]:
     r"""KL projection of the topic posteriors onto the CPLSA constraint set (projected gradient).
 
@@ -412,7 +472,15 @@ def kl_project(
     :math:`\lambda^\pm \ge 0`, preconditioned by the diagonal majorizer of the dual's Hessian
     (:math:`\mathrm{Cov}_q(g) \preceq \mathrm{diag}(\sum_m E_q[\text{fraction}_m]/n_m)`) with a
     trust region (a topic's tilt changes by at most a factor :math:`e` per step)
-    (Ganchev et al., 2010). The tilt only rescales each document's topic proportions, so a step
+    (Ganchev et al., 2010).
+
+    With a finite ``penalty`` :math:`\sigma` the slack is not fixed but paid for, as in the
+    paper's objective (:math:`-\|\epsilon\|`): the slack becomes
+    :math:`\epsilon + \xi` with :math:`\xi \ge 0` and the term :math:`\sigma\|\xi\|_1` is
+    added to the KL divergence. Its dual is the same with the box :math:`0 \le \lambda^\pm \le
+    \sigma` (the dual norm of :math:`\ell_1` is :math:`\ell_\infty`): ``penalty=None`` (an
+    infinite weight) is the hard constraint, ``penalty=0`` leaves the posteriors untouched
+    (independent PLSA per language with shared topics). The tilt only rescales each document's topic proportions, so a step
     costs one pass over the nonzeros.
 
     Parameters
@@ -429,6 +497,8 @@ def kl_project(
         Projected-gradient steps.
     lam : ndarray (n_pairs, 2, n_documents, n_topics), optional
         Warm start :math:`(\lambda^+, \lambda^-)`.
+    penalty : float or None
+        Weight :math:`\sigma \ge 0` of the slack penalty (None: hard constraint).
 
     Returns
     -------
@@ -448,11 +518,13 @@ def kl_project(
     Raises
     ------
     ValueError
-        ``epsilon < 0``, ``n_steps < 0``, one ``thetas`` entry per view not given, or ``lam``
+        ``epsilon < 0``, ``n_steps < 0``, ``penalty < 0``, one ``thetas`` entry per view not given, or ``lam``
         of the wrong shape.
     """
     epsilon = check_float(epsilon, "epsilon", low=0)
     n_steps = check_int(n_steps, "n_steps", low=0)
+    penalty = check_float(penalty, "penalty", low=0, allow_none=True)
+    upper = np.inf if penalty is None else penalty
     if len(thetas) != len(views) or not views:
         raise ValueError(f"thetas has {len(thetas)} entries for {len(views)} views")
     n_views = len(views)
@@ -498,7 +570,7 @@ def kl_project(
             cap = 1.0 / (inv_len[a] + inv_len[b])
             for sign, col in ((1.0, 0), (-1.0, 1)):
                 delta = np.clip(step * (sign * g - epsilon), -cap, cap)
-                lam[p, col] = np.maximum(0.0, lam[p, col] + delta)
+                lam[p, col] = np.clip(lam[p, col] + delta, 0.0, upper)
         tilted, fracs, stats = tilted_and_fractions(step_no == n_steps - 1)
     return tilted, lam, fracs, stats
 
@@ -513,10 +585,19 @@ class CPLSA(_PLSABase):
     n_iter : int, default 30
         EM iterations (the paper: CPLSA needs about five times fewer than JPLSA).
     epsilon : float, default 0.0
-        Slack of the topic-proportion constraints (0: expected fractions equal).
+        Free slack of the topic-proportion constraints (0: expected fractions equal).
+    epsilon_penalty : float or None, default None
+        Weight :math:`\sigma` of the paper's penalty :math:`\sigma\|\epsilon\|_1` on extra slack
+        (see :func:`kl_project`): None is an infinite weight (the hard constraint with slack
+        ``epsilon``); 0 removes the coupling (independent PLSA per language, shared topics).
     n_projection_steps : int, default 5
         Projected-gradient steps of the KL projection per EM iteration (warm-started).
     fold_in_iter : int, default 1
+    tol : float, default 0.0
+        As in :class:`JPLSA`: EM stops when an iteration changes the objective by less than
+        ``tol`` times its total change since the start (0: run ``n_iter``).
+    fold_in_prior : float or None, default None
+        As in :class:`JPLSA`.
 
     Attributes
     ----------
@@ -525,7 +606,10 @@ class CPLSA(_PLSABase):
         :math:`\theta` of every language's training documents.
     objective_ : list of float
         Posterior-regularised MAP objective :math:`\sum_m \log P(d^m)` + log priors
-        :math:`- \mathrm{KL}(q\,\|\,p)` at the (approximate) projection, per iteration.
+        :math:`- \mathrm{KL}(q\,\|\,p)` (:math:`- \sigma\|\xi\|_1` with a finite
+        ``epsilon_penalty``) at the (approximate) projection, per iteration.
+    log_likelihood_, n_iter_, stop_reason_, converged_
+        As in :class:`JPLSA`.
     constraint_violation_ : list of float
         Largest :math:`|E_q[\text{fraction}_m] - E_q[\text{fraction}_{m'}]| - \epsilon` per iteration.
 
@@ -571,11 +655,16 @@ class CPLSA(_PLSABase):
         beta: float = 1.01,
         n_iter: int = 30,
         epsilon: float = 0.0,
+        epsilon_penalty: float | None = None,
         n_projection_steps: int = 5,
         fold_in_iter: int = 1,
+        tol: float = 0.0,
+        fold_in_prior: float | None = None,
     ) -> None:
-        super().__init__(n_topics, alpha=alpha, beta=beta, n_iter=n_iter, fold_in_iter=fold_in_iter)
+        super().__init__(n_topics, alpha=alpha, beta=beta, n_iter=n_iter,
+                         fold_in_iter=fold_in_iter, tol=tol, fold_in_prior=fold_in_prior)  # fmt: skip
         self.epsilon = epsilon
+        self.epsilon_penalty = epsilon_penalty
         self.n_projection_steps = n_projection_steps
 
     def fit(
@@ -593,6 +682,7 @@ class CPLSA(_PLSABase):
     def _validate_params(self, callback: Callback | None) -> None:
         super()._validate_params(callback)
         check_float(self.epsilon, "epsilon", low=0)
+        check_float(self.epsilon_penalty, "epsilon_penalty", low=0, allow_none=True)
         check_int(self.n_projection_steps, "n_projection_steps", low=0)
 
     def _em(self, views: list[sp.csr_matrix], callback: Callback | None) -> None:
@@ -602,7 +692,10 @@ class CPLSA(_PLSABase):
         a1, b1 = self.alpha - 1, self.beta - 1
         lam = None
         objective: list[float] = []
+        loglik_curve: list[float] = []
         violation: list[float] = []
+        stop: StopReason = "cap"
+        penalty = self.epsilon_penalty
         bar = self._progress_bar()
         for it in range(self.n_iter + 1):
             bar.update()
@@ -613,6 +706,7 @@ class CPLSA(_PLSABase):
                 epsilon=self.epsilon,
                 n_steps=self.n_projection_steps,
                 lam=lam,
+                penalty=penalty,
             )
             loglik = 0.0
             kl = 0.0
@@ -624,15 +718,19 @@ class CPLSA(_PLSABase):
                 n_m = np.asarray(v.sum(axis=1)).ravel()
                 kl += float(np.sum(fracs[m] * n_m[:, None] * log_tilt))
                 kl -= stats[m][0] - loglik_p
+            pairs = [(a, b) for a in range(len(views)) for b in range(a + 1, len(views))]
+            gaps = [np.abs(fracs[a] - fracs[b]) for a, b in pairs]
+            slack = 0.0
+            if penalty is not None:  # the paper's -||epsilon||: the slack used beyond epsilon
+                slack = penalty * sum(float(np.maximum(g - self.epsilon, 0).sum()) for g in gaps)
+            loglik_curve.append(loglik)
             objective.append(
-                loglik + _log_prior(thetas, phi_t, self.alpha, self.beta) - max(kl, 0.0)
+                loglik + _log_prior(thetas, phi_t, self.alpha, self.beta) - max(kl, 0.0) - slack
             )
-            gaps = [
-                np.abs(fracs[a] - fracs[b]).max()
-                for a in range(len(views))
-                for b in range(a + 1, len(views))
-            ]
-            violation.append(float(max(gaps)) - float(self.epsilon))
+            violation.append(float(max(g.max() for g in gaps)) - float(self.epsilon))
+            if _converged(objective, self.tol):
+                stop = "converged"
+                break
             if it == self.n_iter:
                 break
             word_counts = np.zeros_like(phi_t)
@@ -647,9 +745,12 @@ class CPLSA(_PLSABase):
             if callback is not None:
                 self._set_topic_word(phi_t, views[0].shape[1])
                 if callback(it + 1, self):
+                    stop = "callback"
                     break
         finish_bar(bar)  # converged early (or the last iteration): complete, not failed
         self.doc_topic_ = thetas
         self._set_topic_word(phi_t, views[0].shape[1])
-        self.objective_ = objective
+        self._set_trace(objective, loglik_curve, stop)
+        if stop == "callback":  # (the objective after the callback's update was not evaluated)
+            self.n_iter_ += 1
         self.constraint_violation_ = violation

@@ -23,11 +23,14 @@ import pandas as pd
 from IPython import get_ipython
 from IPython.core.formatters import DisplayFormatter
 
+from workbench.viz.tables import PAGE_ROWS, table_html
+
 __all__ = [
     "PAGE_ROWS",
     "append_display",
     "append_query_notes",
     "append_table",
+    "append_text",
     "clamp_note",
     "default_test_set",
     "describe",
@@ -37,9 +40,6 @@ __all__ = [
     "split_queries",
     "word_missing",
 ]
-
-#: Rows of a table shown before the rest is folded under a ``<details>`` line.
-PAGE_ROWS = 20
 
 
 def output_area() -> widgets.Output:
@@ -62,8 +62,13 @@ def describe(widget: widgets.Widget, label: str, tooltip: str) -> widgets.Widget
 
 def clamp_note(name: str, given: float, used: float, reason: str) -> str:
     """The line an explorer shows when it limits ``name`` from ``given`` to ``used``
-    (``reason`` says why, e.g. ``"the vocabulary has 40 words"``)."""
-    return f"{name} = {given:g} is more than allowed ({reason}); showing {name} = {used:g}."
+    (``reason`` says why, e.g. ``"the vocabulary has 40 words"``); whole numbers are written
+    with thousands separators (``10,000,000``, never ``1e+07``)."""
+
+    def fmt(x: float) -> str:
+        return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+    return f"{name} = {fmt(given)} is more than allowed ({reason}); showing {name} = {fmt(used)}."
 
 
 def resolve_word(word: str, vocabulary: Container[str]) -> str | None:
@@ -92,21 +97,25 @@ def append_table(
     ``caption`` is shown above the table in bold. Numbers should be formatted for reading
     before the call (e.g. with :func:`workbench.templating.pts`).
     """
-    parts = []
-    if caption:
-        parts.append(f"<p><b>{html.escape(caption)}</b></p>")
-    shown = frame.iloc[:rows]
-    parts.append('<div style="overflow-x:auto">' + shown.to_html(index=index, border=0) + "</div>")
-    if len(frame) > rows:
-        rest = frame.iloc[rows:].to_html(index=index, border=0)
-        parts.append(
-            f"<details><summary>show all {len(frame)} rows ({len(frame) - rows} more)</summary>"
-            f'<div style="overflow-x:auto">{rest}</div></details>'
-        )
     out.outputs += (
         {
             "output_type": "display_data",
-            "data": {"text/html": "".join(parts), "text/plain": caption or ""},
+            "data": {
+                "text/html": table_html(frame, caption=caption, rows=rows, index=index),
+                "text/plain": caption or "",
+            },
+            "metadata": {},
+        },
+    )
+
+
+def append_text(out: widgets.Output, text: str) -> None:
+    """Append ``text`` to ``out`` as a paragraph that wraps between words (a stream line is
+    wrapped anywhere, which can break a word such as a test set's name across two lines)."""
+    out.outputs += (
+        {
+            "output_type": "display_data",
+            "data": {"text/html": f"<p>{html.escape(text)}</p>", "text/plain": text},
             "metadata": {},
         },
     )

@@ -15,18 +15,22 @@ import ipywidgets as widgets
 import pandas as pd
 
 from workbench.explore._output import (
-    append_display,
+    append_table,
+    append_text,
     default_test_set,
+    describe,
     output_area,
     show_message,
 )
 from workbench.studies.mvlsa import AblationSeeds
+from workbench.templating import dpts, pts, pvalue
 
-__all__ = ["ablation_detail", "ablation_explorer"]
+__all__ = ["ablation_detail", "ablation_explorer", "readable_detail"]
 
 
-def _pts(value: float, *, signed: bool = False) -> str:
-    return "n/a" if not math.isfinite(value) else f"{100 * value:{'+' if signed else ''}.1f}"
+def _points(value: float, *, signed: bool = False) -> str:
+    """A value already in points, one decimal (signed for a difference); "n/a" if not finite."""
+    return "n/a" if not math.isfinite(value) else f"{value:{'+' if signed else ''}.1f}"
 
 
 def ablation_detail(
@@ -82,7 +86,7 @@ def ablation_detail(
     what = f"{removal} (removes {', '.join(removed)})" if removed else removal
     if not math.isfinite(mean):
         return f"{what} on {test_set}: no comparison (no item scored by both systems)", table
-    spread = f" ± {_pts(sd)}" if n > 1 and math.isfinite(sd) else ""
+    spread = f" ± {pts(sd)}" if n > 1 and math.isfinite(sd) else ""
     if helped or hurt:
         parts = []
         if helped:
@@ -92,7 +96,24 @@ def ablation_detail(
         verdict = "significant after Holm: " + "; ".join(parts)
     else:
         verdict = f"not significant after Holm in any of {n} seed(s)"
-    return f"{what} on {test_set}: drop {_pts(mean, signed=True)}{spread} points; {verdict}", table
+    return f"{what} on {test_set}: drop {dpts(mean)}{spread} points; {verdict}", table
+
+
+def readable_detail(table: pd.DataFrame) -> pd.DataFrame:
+    """The per-seed table of :func:`ablation_detail` formatted for reading: scores and drops in
+    points with one decimal (drops signed), p-values as :func:`workbench.templating.pvalue`
+    writes them, ``significant`` as yes / no."""
+    out = pd.DataFrame(index=table.index)
+    for col in table.columns:
+        values = table[col]
+        if col == "significant":
+            out[col] = ["yes" if v else "no" for v in values]
+        elif col.startswith("p"):
+            out[col] = [pvalue(v) for v in values]
+        else:
+            signed = col.startswith("drop")
+            out[col] = [_points(float(v), signed=signed) for v in values]
+    return out
 
 
 def ablation_explorer(
@@ -122,9 +143,17 @@ def ablation_explorer(
     if removal is None or removal not in removals:
         removal = removals[0]
     test_set = default_test_set(test_sets, test_set)
-    w_rem = widgets.Dropdown(options=labels, value=removal, description="removed",
-                             layout=widgets.Layout(width="auto"))  # fmt: skip
-    w_set = widgets.Dropdown(options=test_sets, value=test_set, description="test set")
+    w_rem = describe(
+        widgets.Dropdown(options=labels, value=removal, layout=widgets.Layout(width="auto")),
+        "views removed",
+        "the removal: a view family (!family), the paper's combinations or one single view; "
+        "the views it takes out are in brackets",
+    )
+    w_set = describe(
+        widgets.Dropdown(options=test_sets, value=test_set), "test set",
+        "the rating set (test half; Spearman ρ × 100) or analogy set (AN-SYN / AN-SEM; "
+        "accuracy × 100) the drop is measured on",
+    )  # fmt: skip
     out = output_area()
 
     def show(_: object = None) -> None:
@@ -138,9 +167,10 @@ def ablation_explorer(
             show_message(out, str(exc.args[0]))
             return
         out.outputs = ()
-        out.append_stdout(text + "\n")
-        append_display(out, table.round({"All views": 1, f"without ({w_rem.value})": 1,
-                                         "drop (points)": 1, "p": 4, "p (Holm)": 4}))  # fmt: skip
+        append_text(out, text)
+        append_table(out, readable_detail(table),
+                     caption="per seed: scores and drop in points (ρ or accuracy × 100); "
+                     "p two-sided, Holm over every cell of the seed's table")  # fmt: skip
 
     w_rem.observe(show, names="value")
     w_set.observe(show, names="value")

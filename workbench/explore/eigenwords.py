@@ -8,7 +8,14 @@ import ipywidgets as widgets
 import pandas as pd
 
 from workbench.embeddings import WordVectors
-from workbench.explore._output import append_display, output_area, show_message
+from workbench.explore._output import (
+    append_table,
+    clamp_note,
+    describe,
+    output_area,
+    resolve_word,
+    show_message,
+)
 from workbench.lexicons import LexiconGraph
 
 __all__ = ["FALLBACK_WORDS", "default_word", "neighbour_table", "prior_knowledge_explorer"]
@@ -40,8 +47,9 @@ def neighbour_table(
     Returns
     -------
     DataFrame
-        One column per embedding (``"word (cos)"`` strings) plus ``"graph neighbours"``;
-        ``topn`` rows. Missing words give empty columns.
+        One column per embedding (``"word (cos)"`` strings) plus ``"graph neighbours"``; as
+        many rows as the longest column (at most ``topn``), shorter columns end in empty
+        cells. A word missing everywhere gives no rows.
     """
     if lexicon not in graphs:
         raise KeyError(f"unknown lexicon {lexicon!r}; available: {sorted(graphs)}")
@@ -54,9 +62,9 @@ def neighbour_table(
             cols[label] = [f"{w} ({c:.2f})" for w, c in vecs.most_similar(word, topn=topn)]
         else:
             cols[label] = []
-    n = max([topn] + [len(v) for v in cols.values()])
-    data = {k: v + [""] * (n - len(v)) for k, v in cols.items()}
-    return pd.DataFrame(data).head(topn)
+    n = min(topn, max(len(v) for v in cols.values()))
+    data = {k: v[:n] + [""] * (n - len(v[:n])) for k, v in cols.items()}
+    return pd.DataFrame(data, index=pd.RangeIndex(1, n + 1, name="rank"))
 
 
 def default_word(
@@ -108,37 +116,75 @@ def prior_knowledge_explorer(
     before/after prior knowledge (CCAPrior) and retrofitting.
 
     Parameters are as in :func:`neighbour_table`; ``word`` is the initial word when every
-    embedding has it and it has graph neighbours, else :func:`default_word` picks one.
+    embedding has it and it has graph neighbours, else :func:`default_word` picks one. The
+    word is looked up as typed, then in lower case (:func:`workbench.explore._output.resolve_word`);
+    the number of neighbours is limited to the vocabulary size, with a note saying so.
 
     Returns
     -------
     ipywidgets.VBox
+        A row of controls (word, lexicon, neighbours) above the output area.
     """
-    vocab = [v for group in embeddings.values() for v in group.values()]
-    text = widgets.Text(value=default_word(graphs, embeddings, word), description="word",
-                        continuous_update=False)  # fmt: skip
-    lex = widgets.Dropdown(options=list(graphs), description="lexicon")
+    shown = [v for group in embeddings.values() for v in group.values()]
+    known = {w for v in shown for w in v.words} | {w for g in graphs.values() for w in g.words}
+    largest = max(min(len(v.words) for v in shown) - 1, 1) if shown else 1
+    text = describe(
+        widgets.Text(value=default_word(graphs, embeddings, word), continuous_update=False),
+        "word",
+        "a word of the vocabulary (looked up as typed, then in lower case); press Enter",
+    )
+    lex = describe(
+        widgets.Dropdown(options=list(graphs)),
+        "lexicon",
+        "the lexicon graph whose neighbours are listed and whose CCAPrior / retrofitted "
+        "embeddings are compared",
+    )
+    n_shown = describe(
+        widgets.IntSlider(value=topn, min=1, max=max(topn, 25), continuous_update=False),
+        "neighbours",
+        "how many graph neighbours and nearest neighbours to list",
+    )
     out = output_area()
 
     def refresh(_: object = None) -> None:
         # kernel-side output (see workbench.explore._output)
-        w = text.value.strip()
-        if not w:
+        typed = text.value.strip()
+        if not typed:
             show_message(out, "type a word")
             return
         if lex.value is None:
             show_message(out, "no lexicon to show")
             return
-        g = graphs[lex.value]
-        if w not in g and not any(w in v for v in vocab):
-            show_message(out, f"{w!r} is not in the vocabulary")
+        w = resolve_word(typed, known)
+        if w is None:
+            show_message(out, f"{typed!r} is not in the vocabulary ({len(known)} words)")
             return
+        g = graphs[lex.value]
+        n = min(n_shown.value, largest)
         out.outputs = ()
+        if w != typed:
+            out.append_stdout(f"{typed!r} is looked up as {w!r}\n")
+        if n < n_shown.value:
+            out.append_stdout(
+                clamp_note(
+                    "neighbours",
+                    n_shown.value,
+                    n,
+                    f"the smallest embedding has {largest + 1} words",
+                )
+                + "\n"
+            )
         degree = len(g.neighbors(w)) if w in g else 0
-        out.append_stdout(f"{w!r}: {degree} neighbours in {lex.value}\n")
-        append_display(out, neighbour_table(w, lex.value, graphs, embeddings, topn=topn))
+        out.append_stdout(f"{w!r}: {degree} neighbour{'' if degree == 1 else 's'} in {lex.value}\n")
+        table = neighbour_table(w, lex.value, graphs, embeddings, topn=n)
+        append_table(
+            out,
+            table,
+            caption=f"graph neighbours and nearest neighbours of {w!r} (cosine in brackets)",
+        )
 
     text.observe(refresh, names="value")
     lex.observe(refresh, names="value")
+    n_shown.observe(refresh, names="value")
     refresh()
-    return widgets.VBox([widgets.HBox([text, lex]), out])
+    return widgets.VBox([widgets.HBox([text, lex, n_shown]), out])

@@ -22,20 +22,23 @@ import pandas as pd
 from workbench.embeddings import WordVectors
 from workbench.evaluation import SystemEvaluation, evaluate_system
 from workbench.explore._output import (
-    append_display,
+    append_table,
+    append_text,
     default_test_set,
+    describe,
     output_area,
     show_message,
 )
 from workbench.gcca import MVLSA
 from workbench.significance import holm
 from workbench.studies.mvlsa import FusionResult, MVLSAConfig, pairwise_tests
+from workbench.templating import dpts, pts, pvalue
 from workbench.views import Vocabulary, embedding_view
 
-__all__ = ["DEFAULT_PARTS", "FusionExplorer", "fusion_explorer"]
+__all__ = ["DEFAULT_PARTS", "FusionExplorer", "fusion_explorer", "readable_rows"]
 
 #: The parts of the paper's MV-G-WSG (the explorer's initial choice when all are present).
-DEFAULT_PARTS = ("MVLSA (all views)", "GloVe", "WSG")
+DEFAULT_PARTS = ("GloVe", "WSG")
 
 
 class FusionExplorer:
@@ -170,6 +173,22 @@ class FusionExplorer:
         return len(self._fused)
 
 
+def readable_rows(rows: pd.DataFrame) -> pd.DataFrame:
+    """One test set's rows of :meth:`FusionExplorer.report` formatted for reading: the part's
+    score and the gain in points with one decimal (gain signed), p-values as
+    :func:`workbench.templating.pvalue` writes them, ``significant`` as yes / no."""
+    return pd.DataFrame(
+        {
+            "part score": [pts(v / 100) for v in rows["part score"].to_numpy(dtype=float)],
+            "gain (points)": [dpts(v / 100) for v in rows["gain (points)"].to_numpy(dtype=float)],
+            "p": [pvalue(v) for v in rows["p"].to_numpy(dtype=float)],
+            "p (Holm)": [pvalue(v) for v in rows["p (Holm)"].to_numpy(dtype=float)],
+            "significant": ["yes" if v else "no" for v in rows["significant"]],
+        },
+        index=rows.index,
+    )
+
+
 @dataclass
 class _Fused:
     """What :func:`fusion_explorer` shows: the parts fused and their report (None: none)."""
@@ -220,10 +239,19 @@ def fusion_explorer(
         initial = names[:2]
     test_sets = list(result.scores.index)
     test_set = default_test_set(test_sets, test_set)
-    w_parts = widgets.SelectMultiple(options=names, value=tuple(initial), rows=min(len(names), 8),
-                                     description="fuse")  # fmt: skip
-    w_set = widgets.Dropdown(options=test_sets, value=test_set, description="test set")
-    w_fuse = widgets.Button(description="fuse", button_style="primary")
+    w_parts = describe(
+        widgets.SelectMultiple(options=names, value=tuple(initial), rows=len(names)),
+        "systems to fuse",
+        "two or more systems whose embeddings are fused by GCCA (ctrl/cmd-click to choose "
+        "several); press fuse to fit the fusion",
+    )
+    w_set = describe(
+        widgets.Dropdown(options=test_sets, value=test_set), "test set",
+        "the rating set (test half; Spearman ρ × 100) or analogy set (accuracy × 100) shown",
+    )  # fmt: skip
+    w_fuse = widgets.Button(description="fuse", button_style="primary",
+                            tooltip="fit the GCCA fusion of the chosen systems (a fusion fitted "
+                            "before is reused from the cache)")  # fmt: skip
     status = widgets.HTML()
     out = output_area()
     state = _Fused()
@@ -240,11 +268,11 @@ def fusion_explorer(
         rows = cast(pd.DataFrame, table.xs(w_set.value, level="test set"))
         out.outputs = ()
         fused = float(rows["fused score"].iloc[0])
-        out.append_stdout(f"fusion of {' + '.join(parts)} on {w_set.value}: "
-                          f"{'n/a' if not np.isfinite(fused) else f'{fused:.1f}'}; against each "
-                          f"part (Holm over every part x test set of this fusion):\n")  # fmt: skip
-        append_display(out, rows.drop(columns="fused score").round(
-            {"part score": 1, "gain (points)": 1, "p": 4, "p (Holm)": 4}))  # fmt: skip
+        append_text(out, f"fusion of {' + '.join(parts)} on {w_set.value}: "
+                         f"{pts(fused / 100)} points; against each part (Holm over every part "
+                         f"x test set of this fusion):")  # fmt: skip
+        append_table(out, readable_rows(rows),
+                     caption="scores and gains in points (ρ or accuracy × 100); p two-sided")  # fmt: skip
 
     def fuse(_: object = None) -> None:
         chosen = list(w_parts.value)

@@ -20,6 +20,9 @@ from workbench.embeddings import WordVectors
 from workbench.explore._output import (
     append_display,
     append_query_notes,
+    append_table,
+    clamp_note,
+    describe,
     output_area,
     show_message,
     split_queries,
@@ -27,7 +30,25 @@ from workbench.explore._output import (
 from workbench.gcca import MVLSA
 from workbench.views import View
 
-__all__ = ["neighbours_table", "MVLSACache", "mvlsa_explorer"]
+__all__ = ["neighbours_table", "MVLSACache", "mvlsa_explorer", "support_note", "fit_error_note"]
+
+
+def support_note(v: int, n_views: int) -> str | None:
+    """Why the minimum support ``v`` cannot be used with ``n_views`` views (None if it can):
+    no word is observed in more views than there are."""
+    if v <= n_views:
+        return None
+    return (
+        f"v (minimum support) = {v} is more than the {n_views} chosen views: no word can be "
+        f"observed in more views than there are, so none would be kept; choose v <= {n_views}."
+    )
+
+
+def fit_error_note(exc: Exception) -> str:
+    """The line an explorer shows for a setting the estimator refuses, in the explorer's names
+    (``v`` for the estimator's ``min_view_support``)."""
+    text = str(exc).replace("min_view_support=", "v = ").replace("min_view_support", "v")
+    return f"cannot fit this setting: {text}"
 
 
 def neighbours_table(
@@ -181,22 +202,42 @@ def mvlsa_explorer(
     vocabulary = set(words)
     cache = MVLSACache(views, masks, max_components=max_components, random_state=random_state)
     n_views = len(cache.views)
-    w_m = widgets.Dropdown(options=list(view_ranks), value=list(view_ranks)[0], description="m")
-    w_r = widgets.Dropdown(
-        options=list(regularizations), value=list(regularizations)[0], description="r"
+    w_m = describe(widgets.Dropdown(options=list(view_ranks), value=list(view_ranks)[0]),
+                   "m (view rank)",
+                   "m: how many left singular vectors of each view enter the GCCA")  # fmt: skip
+    w_r = describe(
+        widgets.Dropdown(options=[(f"{r:g}", r) for r in regularizations],
+                         value=list(regularizations)[0]),
+        "r (regularization)",
+        "r_j: the ridge added to each view's scatter matrix X_j'X_j before it is inverted (eq. 6)",
+    )  # fmt: skip
+    w_v = describe(
+        widgets.IntSlider(value=0, min=0, max=n_views, continuous_update=False),
+        "v (minimum support)",
+        "v: keep only the words observed in at least v views (0 keeps every word)",
     )
-    w_v = widgets.IntSlider(value=0, min=0, max=n_views, description="v", continuous_update=False)
-    w_rw = widgets.Dropdown(options=[("K only", "none"), ("eq. 12 (GloVe-like)", "glove")],
-                            value="none", description="weights")  # fmt: skip
-    w_k = widgets.IntSlider(
-        value=min(100, max_components),
-        min=1,
-        max=max_components,
-        description="k",
-        continuous_update=False,
-    )
-    w_q = widgets.Text(value=", ".join(queries), description="queries", continuous_update=False)
-    w_fit = widgets.Button(description="fit", button_style="primary")
+    w_rw = describe(
+        widgets.Dropdown(options=[("K only", "none"), ("eq. 12 (GloVe-like)", "glove")],
+                         value="none"),
+        "row weights W_j",
+        "K only: every observed row of a view weighs 1 (eq. 10); eq. 12: rows weighted by "
+        "(w_i / w_max)^(3/4) of their counts, as GloVe weighs pairs",
+    )  # fmt: skip
+    w_k = describe(
+        widgets.IntSlider(value=min(100, max_components), min=1, max=max_components,
+                          continuous_update=False),
+        "k (dimensions)",
+        "k: dimensions of the embedding used for the neighbours (the first k columns of the "
+        "fitted embedding; no refit)",
+    )  # fmt: skip
+    w_q = describe(
+        widgets.Text(value=", ".join(queries), continuous_update=False), "query words",
+        "comma-separated words whose nearest neighbours are listed (looked up as typed, then "
+        "in lower case)",
+    )  # fmt: skip
+    w_fit = widgets.Button(description="fit", button_style="primary",
+                           tooltip="fit MVLSA with these settings (a setting fitted before is "
+                           "reused from the cache)")  # fmt: skip
     status = widgets.HTML()
     out = output_area()
     state: dict[str, MVLSA | None] = {"model": None}
@@ -207,13 +248,18 @@ def mvlsa_explorer(
         if model is None:
             show_message(out, "no fitted model: press fit")
             return
-        k = min(w_k.value, model.embedding_.shape[1])
+        width = model.embedding_.shape[1]
+        k = min(w_k.value, width)
         qs, known, unknown = split_queries(w_q.value, vocabulary)
         out.outputs = ()
+        if w_k.value > width:
+            out.append_stdout(clamp_note("k", w_k.value, width,
+                                         f"this fit has {width} dimensions") + "\n")  # fmt: skip
         append_query_notes(out, qs, unknown)
         if known:
-            append_display(out, neighbours_table(model.embedding_, words, known, n_components=k,
-                                                 topn=topn, row_mask=model.row_mask_))  # fmt: skip
+            append_table(out, neighbours_table(model.embedding_, words, known, n_components=k,
+                                               topn=topn, row_mask=model.row_mask_),
+                         caption="nearest neighbours (cosine)", index=False)  # fmt: skip
         if score_fn is not None:
             res = score_fn(model.to_word_vectors(words, k))
             append_display(
@@ -223,12 +269,15 @@ def mvlsa_explorer(
     def fit(_: object = None) -> None:
         status.value = "fitting…"
         rw = None if w_rw.value == "none" else w_rw.value
+        note = support_note(w_v.value, n_views)
         try:
+            if note:
+                raise ValueError(note)
             model = cache.get(w_m.value, w_r.value, w_v.value, rw)
         except ValueError as exc:  # bad combination (e.g. v too high): say so, do not crash
             state["model"] = None
             status.value = "<b>cannot fit</b> this setting"
-            show_message(out, f"cannot fit this setting: {exc}")
+            show_message(out, note or fit_error_note(exc))
             return
         state["model"] = model
         status.value = (
@@ -237,9 +286,14 @@ def mvlsa_explorer(
         )
         show()
 
+    def changed(_: object = None) -> None:
+        status.value = "settings changed: press <b>fit</b> (the output shows the last fit)"
+
     w_fit.on_click(fit)
     w_k.observe(show, names="value")
     w_q.observe(show, names="value")
+    for w in (w_m, w_r, w_v, w_rw):
+        w.observe(changed, names="value")
     fit()
     return widgets.VBox(
         [

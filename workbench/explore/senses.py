@@ -9,9 +9,17 @@ from collections.abc import Mapping, Sequence
 
 import ipywidgets as widgets
 import numpy as np
+import pandas as pd
 
 from workbench.embeddings import MultiSenseVectors
-from workbench.explore._output import append_display, output_area, word_missing
+from workbench.explore._output import (
+    append_table,
+    clamp_note,
+    describe,
+    output_area,
+    resolve_word,
+    word_missing,
+)
 from workbench.rpca import RPCAResult
 from workbench.senses import SenseNeighbours, component_pairs, neighbour_overlap
 
@@ -46,23 +54,41 @@ def component_browser(
     if not results:
         raise ValueError("results is empty")
     names = list(results)
-    model = widgets.Dropdown(options=names, value=names[0], description="model")
-    comp = widgets.IntSlider(value=1, min=1, max=results[names[0]].rank, description="component",
-                             continuous_update=False)  # fmt: skip
+    largest = max(r.rank for r in results.values())
+    model = describe(
+        widgets.Dropdown(options=names, value=names[0]),
+        "model",
+        "the decomposition of the difference matrix M whose components are browsed",
+    )
+    comp = describe(
+        widgets.IntSlider(value=1, min=1, max=largest, continuous_update=False),
+        "component",
+        "which principal component (1 = largest explained variance); its best-aligned "
+        "sense pairs are listed",
+    )
     out = output_area()
 
     def update(*_: object) -> None:
         res = results[model.value]
-        comp.max = res.rank
         j = min(comp.value, res.rank) - 1
         table = component_pairs(M, labels, res.components[:, j : j + 1], n_top=n_top, index=index)
         # kernel-side output (see workbench.explore._output)
         out.outputs = ()
+        if comp.value > res.rank:
+            note = clamp_note(
+                "component", comp.value, res.rank, f"{model.value} has rank {res.rank}"
+            )
+            out.append_stdout(note + "\n")
         out.append_stdout(
             f"{model.value}: component {j + 1}, explained variance "
             f"{100 * res.explained_variance_ratio[j]:.1f}%\n"
         )
-        append_display(out, table.drop(columns="component"))
+        append_table(
+            out,
+            _pairs_for_reading(table),
+            caption=f"the {len(table)} sense pairs most aligned with component {j + 1}",
+            index=False,
+        )
 
     model.observe(update, names="value")
     comp.observe(update, names="value")
@@ -70,6 +96,26 @@ def component_browser(
     box = widgets.VBox([widgets.HBox([model, comp]), out])
     box.update = update  # type: ignore[attr-defined]
     return box
+
+
+def _pairs_for_reading(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`workbench.senses.component_pairs`'s table with readable columns: the pair as
+    ``word (a, b)``, :math:`|\\cos|` and the overlap with two decimals, pseudo as yes / no."""
+    shown = pd.DataFrame(
+        {
+            "sense pair": [
+                f"{w} ({a}, {b})"
+                for w, a, b in zip(table["word"], table["sense_a"], table["sense_b"])
+            ],
+            "|cos|": table["abs_cos"].map("{:.2f}".format),
+        }
+    )
+    if "overlap" in table:
+        shown["neighbours of a"] = table["neighbours_a"].to_numpy()
+        shown["neighbours of b"] = table["neighbours_b"].to_numpy()
+        shown["overlap"] = table["overlap"].map("{:.2f}".format).to_numpy()
+        shown["pseudo"] = np.where(table["pseudo"].to_numpy(dtype=bool), "yes", "no")
+    return shown
 
 
 def word_inspector(
@@ -111,25 +157,54 @@ def word_inspector(
     # an unknown word would leave the previous word's result on screen
     if word is None:
         word = max(options, key=lambda w: max(v for _, _, v in by_word[w]))
-    w_word = widgets.Combobox(options=options, value=word, description="word",
-                              ensure_option=False, continuous_update=False)  # fmt: skip
+    w_word = describe(
+        widgets.Combobox(options=options, value=word, ensure_option=False, continuous_update=False),
+        "word",
+        "any word of the model (looked up as typed, then in lower case); the list offers "
+        "the words with two senses or more",
+    )
     out = output_area()
 
     def update(*_: object) -> None:
         # kernel-side output (see workbench.explore._output)
-        w = w_word.value.strip()
+        typed = w_word.value.strip()
         if word_missing(
-            out, w, msv, prompt="type a word (the list offers the words with sense pairs)"
+            out, typed, msv, prompt="type a word (the list offers the words with sense pairs)"
         ):
             return
+        w = resolve_word(typed, msv)
+        if w is None:  # word_missing has said so
+            return
         out.outputs = ()
-        for s in range(msv.n_senses(w)):
-            out.append_stdout(f"{w}_{s}: {', '.join(index.neighbours(w, s, topn))}\n")
-        for a, b, v in by_word.get(w, []):
-            ov = neighbour_overlap(index, w, a, b)
-            out.append_stdout(
-                f"pair ({a}, {b}): ||S_p||_2 = {v:.3f}, neighbour overlap = {ov:.1f}\n"
-            )
+        if w != typed:
+            out.append_stdout(f"{typed!r} is looked up as {w!r}\n")
+        senses = pd.DataFrame(
+            {
+                "sense": [f"{w}_{s}" for s in range(msv.n_senses(w))],
+                f"nearest {topn} words": [
+                    ", ".join(index.neighbours(w, s, topn)) for s in range(msv.n_senses(w))
+                ],
+            }
+        )
+        append_table(out, senses, caption=f"senses of {w!r}", index=False)
+        pairs = by_word.get(w, [])
+        if not pairs:
+            out.append_stdout(f"{w!r} has one sense: no sense pair\n")
+            return
+        append_table(
+            out,
+            pd.DataFrame(
+                {
+                    "pair": [f"({a}, {b})" for a, b, _ in pairs],
+                    "sparse norm ||S_p||_2": [f"{v:.3f}" for _, _, v in pairs],
+                    "neighbour overlap": [
+                        f"{neighbour_overlap(index, w, a, b):.1f}" for a, b, _ in pairs
+                    ],
+                }
+            ),
+            caption="its sense pairs (a large sparse norm marks a real multi-sense pair)",
+            index=False,
+        )
 
     w_word.observe(update, names="value")
     update()

@@ -48,6 +48,7 @@ from typing import Any
 
 from workbench.records import read_records, record
 from workbench.runner._data import absolute_data_paths, check_data, user_data  # noqa: F401
+from workbench.runner._estimate import TimeEstimate
 from workbench.runner._execution import (  # noqa: F401 - re-exported for tests and callers
     _brace_escaped,
     _exchange,
@@ -120,6 +121,7 @@ __all__ = [
     "NotebookResult",
     "RunReport",
     "RunnerUsageError",
+    "TimeEstimate",
     "default_notebooks_dir",
     "list_notebooks",
     "notebook_parameters",
@@ -151,6 +153,7 @@ def run_notebooks(
     kernel_name: str = "python3",
     jobs: int = 1,
     on_result: Callable[[NotebookResult, int, int], None] | None = None,
+    on_estimate: Callable[[TimeEstimate], None] | None = None,
 ) -> RunReport:
     """Execute notebooks with papermill and collect their records, tables and figures.
 
@@ -189,6 +192,11 @@ def run_notebooks(
         ``on_result(result, index, total)`` is called as each notebook finishes (skipped ones
         first, then in completion order; ``index`` counts from 1), e.g. to print
         :func:`progress_line` -- the command line does.
+    on_estimate : callable, optional
+        ``on_estimate(estimate)`` gets a :class:`TimeEstimate` of the time left before the
+        first notebook starts and after each one finishes: the schedule simulated with each
+        notebook's wall time in its last complete result in ``out`` at the same ``size``
+        (notebooks never timed there are named in ``estimate.unknown``, not guessed).
 
     Returns
     -------
@@ -252,6 +260,5 @@ def run_notebooks(
         ) from None
     with environment(**absolute_path_env(PATH_ENV_VARS)), _locked(out_dir):
         return run_plan(plan, out_dir, size=size, force=force, progress=progress,
-                         kernel_name=kernel_name, jobs=jobs, on_result=on_result)  # fmt: skip
-
-
+                         kernel_name=kernel_name, jobs=jobs, on_result=on_result,
+                         on_estimate=on_estimate)  # fmt: skip

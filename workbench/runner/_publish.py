@@ -395,8 +395,10 @@ def _key_numbers_md(results: Sequence[Any]) -> str:
             sections.append(f"### {r.name}\n\n| record | value |\n|---|---:|\n{rows}")
     if not sections:
         return ""
-    return (f"\n## Key numbers\n\nUp to {KEY_NUMBERS} numeric records per notebook, in the order "
-            "of its records.json.\n\n" + "\n".join(sections))
+    return (
+        f"\n## Key numbers\n\nUp to {KEY_NUMBERS} numeric records per notebook, in the order "
+        "of its records.json.\n\n" + "\n".join(sections)
+    )
 
 
 def describe_os_error(what: str, exc: OSError) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench._io import file_sha256
+from workbench.runner._estimate import TimeEstimate, estimate_left, previous_times
 from workbench.runner._execution import run_one, stale_reason
 from workbench.runner._notebooks import DEPENDS_ON
 from workbench.runner._provenance import data_checksums, git_commit, package_versions
@@ -36,8 +37,12 @@ def run_plan(
     kernel_name: str,
     jobs: int,
     on_result: Callable[[NotebookResult, int, int], None] | None = None,
+    on_estimate: Callable[[TimeEstimate], None] | None = None,
 ) -> RunReport:
-    """Run a validated plan into ``out_dir`` (the caller holds the folder's lock)."""
+    """Run a validated plan into ``out_dir`` (the caller holds the folder's lock).
+
+    ``on_estimate`` gets the expected time left (:mod:`workbench.runner._estimate`) before
+    the first notebook starts and after each one finishes, while notebooks remain."""
     t0 = time.perf_counter()
     remove_stale_partials(out_dir)
     provenance: dict[str, Any] | None = None
@@ -77,23 +82,41 @@ def run_plan(
         "provenance": provenance,
     }
     finished = 0
+    names = [p.stem for p, _ in todo]
+    times = previous_times(out_dir, names, size) if on_estimate is not None else {}
+    started: dict[str, float] = {}  # notebooks running now -> when they started
+    waiting = list(names)  # not started yet, in plan order
+
+    def estimate() -> None:
+        if on_estimate is None or not (waiting or started):
+            return
+        now = time.perf_counter()
+        running = {n: now - t for n, t in started.items()}
+        on_estimate(estimate_left(waiting, times, jobs=jobs, depends_on=DEPENDS_ON,
+                                  running=running))  # fmt: skip
+
+    def start(name: str) -> None:
+        waiting.remove(name)
+        started[name] = time.perf_counter()
 
     def done(result: NotebookResult) -> NotebookResult:
         nonlocal finished
         finished += 1
         if on_result is not None:
             on_result(result, finished, len(plan))
+        if started.pop(result.name, None) is not None:
+            estimate()
         return result
 
     for result in list(by_name.values()):  # the skipped ones
         done(result)
+    estimate()
     if jobs == 1 or len(todo) <= 1:
         for path, params in todo:
-            by_name[path.stem] = done(
-                _finish(run_one(path, params, progress=bool(show), **kwargs))
-            )
+            start(path.stem)
+            by_name[path.stem] = done(_finish(run_one(path, params, progress=bool(show), **kwargs)))
     else:
-        by_name.update(_run_parallel(todo, jobs, done, kwargs))
+        by_name.update(_run_parallel(todo, jobs, done, kwargs, start))
     results = [by_name[p.stem] for p, _ in plan]
     report = RunReport(tuple(results), out_dir, time.perf_counter() - t0)
     problems = write_summary(report)
@@ -113,9 +136,11 @@ def _run_parallel(
     jobs: int,
     done_callback: Callable[[NotebookResult], NotebookResult],
     kwargs: dict[str, Any],
+    start_callback: Callable[[str], None],
 ) -> dict[str, NotebookResult]:
     """Run ``todo`` in ``jobs`` worker processes, each notebook after its dependencies;
-    ``done_callback`` sees each result as it finishes."""
+    ``start_callback`` sees each notebook's name as it is submitted, ``done_callback`` each
+    result as it finishes."""
     pending = list(todo)
     selected = {p.stem for p, _ in todo}
     done: dict[str, NotebookResult] = {}
@@ -132,6 +157,7 @@ def _run_parallel(
                 deps = [d for d in DEPENDS_ON.get(path.stem, ()) if d in selected]
                 if all(d in done for d in deps):
                     pending.remove(item)
+                    start_callback(path.stem)
                     fut = pool.submit(run_one, path, params, progress=False, **kwargs)
                     running[fut] = path.stem
             finished, _ = wait(list(running), return_when=FIRST_COMPLETED)

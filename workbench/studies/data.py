@@ -37,6 +37,7 @@ __all__ = [
     "WORDSIM_SPLITS",
     "DataChoice",
     "check_data_parameters",
+    "data_markdown",
 ]
 
 #: Language of the bundled corpora, treebank, bitext source side and lexicons.
@@ -118,7 +119,9 @@ class DataChoice:
 
     def __post_init__(self) -> None:
         if not isinstance(self.corpus, (str, os.PathLike)):
-            raise TypeError(f"CORPUS must be a path or '' (the bundled corpus), got {self.corpus!r}")
+            raise TypeError(
+                f"CORPUS must be a path or '' (the bundled corpus), got {self.corpus!r}"
+            )
         object.__setattr__(self, "corpus", str(self.corpus))
         check_choice(self.corpus_format, "CORPUS_FORMAT", CORPUS_FORMATS)
         check_choice(self.language, "LANGUAGE", LANGUAGES)
@@ -220,6 +223,33 @@ class DataChoice:
             "parallel": [Path(p).name for p in self.parallel],
             "side_views": self.side_views(),
         }
+
+
+def data_markdown(data: DataChoice) -> str:
+    """One Markdown line saying which data a notebook reads (for its output, not its records):
+    the corpus with its format and language, the rating sets, and any vectors, lexicons or
+    parallel files named -- by file name, as :meth:`DataChoice.describe` gives them."""
+    d = data.describe()
+    corpus = (
+        "the bundled Gutenberg corpus"
+        if data.bundled_corpus
+        else f"`{d['corpus']}` ({d['corpus_format']}, language {d['language']})"
+    )
+    parts = [f"**Data:** {corpus}"]
+    sets = d["wordsim"]
+    parts.append(
+        "rating sets: the bundled ones" if sets == "default" else "rating sets: " + ", ".join(sets)
+    )
+    for key, label in (
+        ("pretrained", "vectors"),
+        ("lexicons", "lexicons"),
+        ("parallel", "parallel"),
+    ):
+        if d[key]:
+            parts.append(f"{label}: " + ", ".join(d[key]))
+    if not d["side_views"]:
+        parts.append("no side views (the bundled side data is English)")
+    return "; ".join(parts) + "."
 
 
 def check_data_parameters(parameters: Mapping[str, Any]) -> DataChoice | None:

@@ -1,9 +1,12 @@
-"""Figures of the significance notebook: MRDS curves and Table 2 reproduction."""
+"""Figures and tables of the significance notebook: MRDS curves, Table 2 reproduction, and the
+notebook's result tables formatted for reading (correlations in points, Spearman's rho x 100 with
+one decimal; p-values as :func:`workbench.templating.pvalue` writes them)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -17,9 +20,20 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 from workbench._validation import check_bool, check_int
 from workbench.evaluation import WordSimResult
 from workbench.significance import MVLSA_TABLE2, mrds_accuracy, mrds_correlation
+from workbench.templating import dpts, pts, pvalue
 from workbench.viz._axes import figure_and_axes
 
-__all__ = ["plot_mrds_curves", "plot_table2_comparison", "plot_comparison_scatter"]
+__all__ = [
+    "analogy_frame",
+    "bootstrap_frame",
+    "comparison_seeds_frame",
+    "dependent_tests_frame",
+    "mrds_text",
+    "plot_comparison_scatter",
+    "plot_mrds_curves",
+    "plot_table2_comparison",
+    "table2_frame",
+]
 
 
 #: Okabe & Ito's colour-blind-safe palette (no yellow: it vanishes on white).
@@ -208,9 +222,9 @@ def plot_table2_comparison(comparison: pd.DataFrame, *, ax: Axes | None = None) 
     ax.plot([lo, hi], [lo, hi], "k--", lw=0.8)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("MVLSA paper, Table 2")
-    ax.set_ylabel("reproduced")
-    ax.set_title(f"max |difference| = {comparison['difference'].abs().max():.3f} points")
+    ax.set_xlabel("MVLSA paper, Table 2 (MRDS, points)")
+    ax.set_ylabel("reproduced (MRDS, points)")
+    ax.set_title(f"max |difference| = {comparison['difference'].abs().max():.2f} points")
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
@@ -247,3 +261,109 @@ def plot_comparison_scatter(
     ax.set_title(str(getattr(result_a, "name", "")))
     fig.tight_layout()
     return fig
+
+
+# --------------------------------------------------------------------------- tables for reading
+
+
+def mrds_text(value: float, *, scale: float = 1.0) -> str:
+    """An MRDS in points (one decimal), or the words saying no difference can be significant:
+    ``inf`` (:func:`~workbench.significance.mrds_accuracy`) or the whole range, 1
+    (:func:`~workbench.significance.mrds_correlation`). ``scale``: the unit of ``value``
+    (1 for fractions, 100 for values already in points)."""
+    v = float(value) / scale
+    if not math.isfinite(v) or v >= 1.0:
+        return "none — no difference is significant at this size"
+    return f"{pts(v)} points"
+
+
+def _fmt(x: Any, spec: str) -> str:
+    """``x`` formatted by ``spec``; an empty cell for None / NaN."""
+    return "" if x is None or not math.isfinite(float(x)) else format(float(x), spec)
+
+
+def table2_frame(comparison: pd.DataFrame) -> pd.DataFrame:
+    """:func:`~workbench.significance.mvlsa_table2_comparison` for reading: ``n`` with thousands
+    separators, ``r`` empty for the accuracy rows, the MRDS values (points) with two decimals,
+    the difference signed."""
+    return pd.DataFrame(
+        {
+            "dataset": comparison["dataset"],
+            "n": [f"{int(n):,}" for n in comparison["n"]],
+            "p0": [f"{p:g}" for p in comparison["p0"]],
+            "r": [_fmt(r, "g") for r in comparison["r"]],
+            "paper (points)": [_fmt(x, ".2f") for x in comparison["paper"]],
+            "reproduced (points)": [_fmt(x, ".2f") for x in comparison["reproduced"]],
+            "difference (points)": [_fmt(x, "+.2f") for x in comparison["difference"]],
+        }
+    )
+
+
+def comparison_seeds_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """The notebook's B-against-A table over seeds for reading: ``r_ab``, ``gain``,
+    ``gain_sd`` and ``mrds`` in points, the MRDS as :func:`mrds_text` writes it (in words when
+    no difference can be significant), p-values as :func:`~workbench.templating.pvalue`."""
+    out = pd.DataFrame(index=table.index)
+    out["n"] = [f"{int(n):,}" for n in table["n"]]
+    out["r_ab (points)"] = [pts(x) for x in table["r_ab"]]
+    out["gain (points)"] = [dpts(x) for x in table["gain"]]
+    out["gain sd"] = ["" if not math.isfinite(x) else pts(x) for x in table["gain_sd"]]
+    out["MRDS"] = [mrds_text(x) for x in table["mrds"]]
+    out["p (max)"] = [pvalue(x) for x in table["pvalue_max"]]
+    out["p Holm (max)"] = [pvalue(x) for x in table["pvalue_adjusted_max"]]
+    for col in ("seeds_significant", "seeds_exceeding_mrds", "n_seeds"):
+        if col in table:
+            out[col] = table[col].astype(int)
+    return out
+
+
+def dependent_tests_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`~workbench.significance.dependent_corr_table` for reading: statistic with two
+    decimals, df as an integer, p as :func:`~workbench.templating.pvalue` writes it, the interval
+    of ``zou2007`` in points (of the difference) and that of ``meng1992`` on Fisher's z scale;
+    an empty cell where a test gives no such value."""
+
+    def interval(row: pd.Series) -> str:
+        lo, hi = float(row["ci_low"]), float(row["ci_high"])
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            return ""
+        if row["method"] == "zou2007":
+            return f"[{dpts(lo)}, {dpts(hi)}] points"
+        return f"[{lo:+.3f}, {hi:+.3f}] Fisher z"
+
+    return pd.DataFrame(
+        {
+            "test": table["method"],
+            "distribution": table["distribution"].fillna("").astype(str),
+            "df": [_fmt(x, ".0f") for x in table["df"]],
+            "statistic": [_fmt(x, ".2f") for x in table["statistic"]],
+            "p": ["" if not math.isfinite(float(x)) else pvalue(x) for x in table["pvalue"]],
+            "95 % interval": [interval(row) for _, row in table.iterrows()],
+        }
+    )
+
+
+def bootstrap_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """Bootstrap intervals of each system's Spearman for reading: estimate and interval in
+    points, the level in %, the number of resamples."""
+    out = pd.DataFrame(index=table.index)
+    out["Spearman (points)"] = [pts(float(x)) for x in table["estimate"]]
+    out["interval (points)"] = [
+        f"[{pts(float(lo))}, {pts(float(hi))}]" for lo, hi in zip(table["low"], table["high"])
+    ]
+    out["level"] = [f"{100 * float(x):g} %" for x in table["confidence_level"]]
+    out["resamples"] = [f"{int(x):,}" for x in table["n_resamples"]]
+    out["method"] = table["method"]
+    return out
+
+
+def analogy_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """The notebook's per-seed analogy comparison for reading: B - A in points with one decimal,
+    McNemar p as :func:`~workbench.templating.pvalue` writes it, P(B > A) with three decimals,
+    the MRDS (given in points) as :func:`mrds_text` writes it."""
+    out = table.copy()
+    out["B - A (points)"] = [f"{float(x):+.1f}" for x in table["B - A (points)"]]
+    out["McNemar p"] = [pvalue(x) for x in table["McNemar p"]]
+    out["P(B > A)"] = [f"{float(x):.3f}" for x in table["P(B > A)"]]
+    out["MRDS (points)"] = [mrds_text(x, scale=100) for x in table["MRDS (points)"]]
+    return out.rename(columns={"MRDS (points)": "MRDS"})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -12,7 +12,14 @@ from matplotlib.figure import Figure
 from workbench._validation import check_int
 from workbench.coverage import PowerLawFit
 
-__all__ = ["plot_coverage", "plot_vocabulary", "coverage_groups"]
+__all__ = [
+    "corpus_summary_table",
+    "coverage_groups",
+    "coverage_percent",
+    "missing_words_table",
+    "plot_coverage",
+    "plot_vocabulary",
+]
 
 
 def _need_columns(table: object, name: str, columns: Sequence[str], source: str) -> None:
@@ -26,6 +33,44 @@ def _need_columns(table: object, name: str, columns: Sequence[str], source: str)
         )
     if table.empty:
         raise ValueError(f"{name} is empty: nothing to plot")
+
+
+def _readable(value: object) -> str:
+    """A count with thousands separators, another number with three significant digits."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        return str(value)
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{float(value):.3g}"
+
+
+def corpus_summary_table(summary: Mapping[str, object]) -> pd.DataFrame:
+    """The corpus summary of the tour (a mapping quantity -> value) as a one-column table,
+    counts written with thousands separators and fitted exponents with three digits."""
+    return pd.DataFrame(
+        {"value": [_readable(v) for v in summary.values()]},
+        index=pd.Index(list(summary), name="quantity"),
+    )
+
+
+def coverage_percent(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`workbench.coverage.coverage_table` for reading: ``items`` unchanged, every
+    cut-off column in % of items with one decimal."""
+    _need_columns(table, "table", ("items",), "coverage_table")
+    out = table.copy()
+    cutoffs = [c for c in out.columns if c != "items"]
+    out[cutoffs] = (100 * out[cutoffs].astype(float)).round(1)
+    return out
+
+
+def missing_words_table(missing: pd.DataFrame) -> pd.DataFrame:
+    """The tour's missing-word table for reading: ``missing_fraction`` as ``missing (%)`` with
+    one decimal; the ``examples`` kept whole (show it with
+    :func:`workbench.viz.tables.folded_table`, whose HTML never cuts a cell)."""
+    _need_columns(missing, "missing", ("words", "missing", "missing_fraction"), "run_tour")
+    out = missing.copy()
+    out["missing_fraction"] = (100 * out["missing_fraction"].astype(float)).round(1)
+    return out.rename(columns={"missing_fraction": "missing (%)"})
 
 
 def plot_vocabulary(
@@ -148,7 +193,7 @@ def plot_coverage(
     groups: dict[str, list[str]] | None = None,
     max_single: int = 6,
 ) -> Figure:
-    """Coverage (fraction of items with all words in vocabulary) against vocabulary cut-off.
+    """Coverage (% of items with all words in the vocabulary) against vocabulary cut-off.
 
     One panel per group of evaluation sets (:func:`coverage_groups`), each line with its own
     colour, marker and line style and labelled with its number of items; a table of at most
@@ -202,7 +247,7 @@ def plot_coverage(
             label = (
                 name if items is None else f"{name} ({int(items[values.index.get_loc(name)]):,})"
             )
-            ax.plot(xs, values.loc[name].to_numpy(float), color=PALETTE[i % len(PALETTE)],
+            ax.plot(xs, 100 * values.loc[name].to_numpy(float), color=PALETTE[i % len(PALETTE)],
                     marker=MARKERS[i % len(MARKERS)], ls=LINESTYLES[i % len(LINESTYLES)],
                     ms=5, lw=1.6, label=label)  # fmt: skip
         if panel:
@@ -217,8 +262,8 @@ def plot_coverage(
             ax.set_xlabel("vocabulary cut-off (most frequent words kept)")
             ax.tick_params(labelbottom=True)
         if i % n_cols == 0:
-            ax.set_ylabel("share of items fully covered")
-    axes[0, 0].set_ylim(0, 1.02)
+            ax.set_ylabel("items fully covered (%)")
+    axes[0, 0].set_ylim(0, 102)
     fig.suptitle(title or "Evaluation-set coverage by the corpus vocabulary")
     fig.tight_layout()
     return fig

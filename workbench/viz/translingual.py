@@ -12,9 +12,16 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from workbench._validation import check_int
+from workbench.templating import pvalue
 from workbench.viz._axes import figure_and_axes
 
-__all__ = ["METHOD_STYLES", "method_style", "plot_dev_mrr_curves", "plot_verse_retrieval"]
+__all__ = [
+    "METHOD_STYLES",
+    "method_style",
+    "plot_dev_mrr_curves",
+    "plot_verse_retrieval",
+    "table_in_points",
+]
 
 #: Colour (Okabe-Ito, no yellow), line style and marker per method: a discriminative model and
 #: its generative counterpart share a hue family, generative ones are dashed.
@@ -44,14 +51,15 @@ def plot_dev_mrr_curves(
     sd: pd.DataFrame | None = None,
     ax: Axes | None = None,
     title: str | None = None,
-    ylabel: str = "dev MRR (both directions)",
+    ylabel: str = "dev MRR × 100 (both directions)",
 ) -> Figure:
-    """MRR against dimension (log axis), one line per method (a band of one sd if given).
+    """MRR against dimension (log axis), one line per method (a band of one sd if given), in
+    points (MRR × 100).
 
     Parameters
     ----------
     mean : DataFrame
-        Dimensions (index; topics for PLSA) x methods.
+        Dimensions (index; topics for PLSA) x methods, MRR as fractions (plotted × 100).
     flat : mapping or DataFrame, optional
         Methods without a dimension: ``{method: value}`` or a frame with ``mean`` (and ``sd``)
         columns, drawn as horizontal lines.
@@ -98,18 +106,19 @@ def plot_dev_mrr_curves(
         if y.empty:
             continue
         style = method_style(str(method))
-        ax.plot(y.index, y.to_numpy(), label=str(method), linewidth=1.6, markersize=5,
+        ax.plot(y.index, 100 * y.to_numpy(), label=str(method), linewidth=1.6, markersize=5,
                 color=style["color"], linestyle=style["linestyle"], marker=style["marker"])  # fmt: skip
         if sd is not None and method in sd.columns:
             s = sd[method].reindex(y.index).to_numpy(dtype=float)
             if np.isfinite(s).any():
                 s = np.nan_to_num(s)
-                ax.fill_between(y.index, y - s, y + s, color=style["color"], alpha=0.15, lw=0)
+                ax.fill_between(y.index, 100 * (y - s), 100 * (y + s), color=style["color"],
+                                alpha=0.15, lw=0)  # fmt: skip
     if flat is not None:
         values = dict(flat["mean"]) if isinstance(flat, pd.DataFrame) else dict(flat)
         for method, value in values.items():
             style = method_style(str(method))
-            ax.axhline(float(value), color=style["color"], linestyle=style["linestyle"],
+            ax.axhline(100 * float(value), color=style["color"], linestyle=style["linestyle"],
                        linewidth=1.2, label=f"{method} (no dimension)")  # fmt: skip
     ax.set_xscale("log")
     dims = sorted({int(d) for d in mean.index})
@@ -172,7 +181,7 @@ def plot_verse_retrieval(
                                          gridspec_kw={"width_ratios": [1.1, 1]})  # fmt: skip
         plot_dev_mrr_curves(dev_mean, dev_flat, sd=dev_sd, ax=ax_dev,
                             title=f"(a) dev verses: MRR vs dimension{pool}",
-                            ylabel="dev MRR (both directions)")  # fmt: skip
+                            ylabel="dev MRR × 100 (both directions)")  # fmt: skip
     else:
         fig, ax = plt.subplots(figsize=(6, 4.6))
     mean = per_seed.mean(axis=0).sort_values(ascending=True, kind="stable")
@@ -191,7 +200,7 @@ def plot_verse_retrieval(
     ax.set_yticks(y)
     ax.set_yticklabels([str(m) for m in mean.index])
     ax.set_xlim(0, 108)
-    ax.set_xlabel("test Top-1 (%), both directions")
+    ax.set_xlabel("test Top-1 × 100 (both directions)")
     seeds = "one seed" if n_seeds == 1 else f"mean ± sd over {n_seeds} seeds (dots: seeds)"
     ax.set_title(f"(b) test verses{pool}: {seeds}", fontsize=10)
     ax.grid(True, axis="x", alpha=0.3)
@@ -200,3 +209,30 @@ def plot_verse_retrieval(
             transform=ax.transAxes, ha="right", va="top", fontsize=8)  # fmt: skip
     fig.tight_layout()
     return fig
+
+
+def table_in_points(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` formatted for reading: Top-1, MRR, accuracies and their differences in points
+    (× 100, one decimal), p-values as :func:`workbench.templating.pvalue` writes them, other
+    numbers with three significant decimals at most, booleans as ``yes`` / ``no``.
+
+    A column counts as a score when its name contains ``top1``, ``mrr`` or ``accuracy`` or is
+    ``difference``; as a p-value when its name is ``p`` or ends in `` p``.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a DataFrame, got {type(frame).__name__}")
+    out = frame.copy()
+    for col in out.columns:
+        name = str(col).lower()
+        values = out[col]
+        if values.dtype == bool:
+            out[col] = np.where(values.to_numpy(), "yes", "no")
+        elif not pd.api.types.is_numeric_dtype(values):
+            continue
+        elif name == "p" or name.endswith(" p"):
+            out[col] = [pvalue(v) if pd.notna(v) else "n/a" for v in values]
+        elif any(k in name for k in ("top1", "mrr", "accuracy")) or name == "difference":
+            out[col] = [f"{100 * v:.1f}" if pd.notna(v) else "n/a" for v in values]
+        elif pd.api.types.is_float_dtype(values):
+            out[col] = values.round(3)
+    return out

@@ -1,8 +1,10 @@
-"""Figures of the views notebook: density per view, and the views of every family side by side."""
+"""Figures and tables of the views notebook: density per view, the views of every family side by
+side, and the notebook's tables formatted for reading (counts with thousands separators, never
+``1e+03``; densities in % with three significant digits, never in scientific notation)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -20,19 +22,70 @@ from workbench.views import View
 from workbench.viz._axes import figure_and_axes
 
 __all__ = [
+    "context_value",
+    "contexts_text",
+    "density_percent",
+    "family_table",
     "plot_view_density",
     "plot_view_family",
     "plot_view_families",
     "plot_view_heatmaps",
+    "relation_table",
     "row_nnz_ccdf",
 ]
+
+
+def context_value(value: float) -> str:
+    """A view entry for reading: a whole number with thousands separators (``1,024``, never
+    ``1e+03``), another number with three significant digits."""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:.3g}"
+
+
+def contexts_text(pairs: Iterable[tuple[str, float]]) -> str:
+    """``[("dios", 341.0), ("señor", 2.5)]`` -> ``"dios (341), señor (2.5)"``."""
+    return ", ".join(f"{c} ({context_value(x)})" for c, x in pairs)
+
+
+def density_percent(fraction: float) -> str:
+    """A density (a fraction) in % with three significant digits, written positionally
+    (``9.26e-06`` -> ``"0.000926"``)."""
+    return np.format_float_positional(
+        100 * float(fraction), precision=3, unique=False, fractional=False, trim="-"
+    )
+
+
+def family_table(family_stats: pd.DataFrame) -> pd.DataFrame:
+    """The per-family statistics of the views notebook for reading: ``nnz`` with thousands
+    separators, the mean density in % (:func:`density_percent`) and the mean observed share of
+    the vocabulary in % with one decimal."""
+    out = pd.DataFrame(index=family_stats.index)
+    out["views"] = family_stats["views"].astype(int)
+    out["nnz"] = [f"{int(n):,}" for n in family_stats["nnz"]]
+    out["mean density (%)"] = [density_percent(x) for x in family_stats["mean_density"]]
+    out["mean observed (%)"] = [
+        f"{100 * float(x):.1f}" for x in family_stats["mean_observed_fraction"]
+    ]
+    return out
+
+
+def relation_table(views: Sequence[View]) -> pd.DataFrame:
+    """The dependency views' relations: the paper's (Stanford collapsed) name and how it is
+    read from Universal Dependencies v2 (``meta["relation"]``, ``meta["ud"]``)."""
+    return pd.DataFrame(
+        {"UD v2 (how it is read)": [str(v.meta.get("ud", "")) for v in views]},
+        index=pd.Index([str(v.meta.get("relation", v.name)) for v in views], name="paper"),
+    )
+
 
 #: Okabe & Ito's colour-blind-safe palette (no yellow: it vanishes on white).
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#E69F00", "#000000")
 
 
 def plot_view_density(stats: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
-    """Horizontal bars of the density (nnz / (rows x columns)) of each view, log scale, by family.
+    """Horizontal bars of the density (nnz / (rows x columns), in %) of each view, log scale, by
+    family; the axis is labelled with plain numbers (0.001, 0.01, ...), not powers of ten.
 
     ``stats`` is :func:`workbench.views.view_statistics` output. Returns the figure.
     """
@@ -51,12 +104,13 @@ def plot_view_density(stats: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
     palette = PALETTE + ("#999999", "#882255", "#44AA99")
     colors = [palette[families.index(f) % len(palette)] for f in stats["family"]]
     y = np.arange(len(stats))
-    ax.barh(y, stats["density"].clip(lower=1e-12), color=colors)
+    ax.barh(y, 100 * stats["density"].clip(lower=1e-12), color=colors)
     ax.set_yticks(y, list(stats.index), fontsize=8)
     ax.invert_yaxis()
     ax.set_xscale("log")
     ax.minorticks_off()
-    ax.set_xlabel("density (nnz / (rows × columns))")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: density_percent(v / 100)))
+    ax.set_xlabel("density (% of the cells nonzero: nnz / (rows × columns))")
     ax.grid(axis="x", which="major", alpha=0.3)
     handles = [plt.Rectangle((0, 0), 1, 1, color=palette[i % len(palette)])
                for i in range(len(families))]  # fmt: skip

@@ -12,7 +12,12 @@ in :mod:`workbench.eigenwords` (eigenwords, CCAPrior, graph embeddings), the lex
   rating sets and the geographic analogies, in parallel jobs;
 * the tables: :func:`comparison_table`, :func:`holm_marks`, :func:`study_tables`,
   :func:`table1_display`, :func:`per_set_display`, :func:`prior_gains`,
-  :func:`baseline_rf_gains`, :func:`graph_only_tests` (Table 2 against Eigen on matched pairs);
+  :func:`baseline_rf_gains`, :func:`graph_only_tests` (Table 2 against Eigen on matched pairs),
+  :func:`table2_matched` (Table 2 with every method on the same pairs);
+* :func:`prior_counts` -- the prior counts of every lexicon, in the paper's 13-token chunks
+  (``settings.chunk_length``);
+* :func:`run_sweeps` and :func:`sweep_tests` -- Eigen over dimensions and data sizes (§5.4),
+  every cell scored on the same pairs (:mod:`._matched`), each step tested;
 * :func:`run_prior` -- the notebook's study, returning a frozen :class:`PriorResult` whose
   ``records()`` (:class:`PriorRecords`) defines every record key;
 * :func:`facts_06` (``_facts``: the rules behind the Discussion's words) and
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 from ._discussion import discussion_06
 from ._facts import facts_06
+from ._matched import common_mask, matched_table, restrict
 from ._result import PriorRecords, PriorResult, run_prior
 from ._run import (
     EIGEN,
@@ -32,10 +38,12 @@ from ._run import (
     PriorStudy,
     label_key,
     lexicon_graphs,
+    prior_counts,
     run_prior_study,
     score_vectors,
 )
-from ._settings import LEXICONS, PAPER_WORDSIM, SIZES, PriorSettings, settings
+from ._settings import BUNDLED_CORPORA, LEXICONS, PAPER_WORDSIM, SIZES, PriorSettings, settings
+from ._sweeps import SweepRecords, Sweeps, corpus_prefix, run_sweeps, size_label, sweep_tests
 from ._tables import (
     baseline_rf_gains,
     comparison_table,
@@ -45,12 +53,14 @@ from ._tables import (
     prior_gains,
     study_tables,
     table1_display,
+    table2_matched,
 )
 
 __all__ = [
     "SIZES",
     "PAPER_WORDSIM",
     "LEXICONS",
+    "BUNDLED_CORPORA",
     "PriorSettings",
     "settings",
     "EIGEN",
@@ -59,6 +69,7 @@ __all__ = [
     "PriorStudy",
     "label_key",
     "lexicon_graphs",
+    "prior_counts",
     "score_vectors",
     "run_prior_study",
     "comparison_table",
@@ -69,6 +80,16 @@ __all__ = [
     "prior_gains",
     "baseline_rf_gains",
     "graph_only_tests",
+    "table2_matched",
+    "common_mask",
+    "restrict",
+    "matched_table",
+    "Sweeps",
+    "SweepRecords",
+    "corpus_prefix",
+    "size_label",
+    "run_sweeps",
+    "sweep_tests",
     "PriorRecords",
     "PriorResult",
     "run_prior",

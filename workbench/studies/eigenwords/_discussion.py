@@ -33,7 +33,7 @@ _NEEDED = (
     "eigen_rf_sets_better", "spectral_geo", "best_ccaprior", "n_tests", "baseline_avg_spearman",
     "baseline_sets_better", "baseline_sets_worse", "table2_avg_spearman", "table2_coverage",
     "table2_sets", "table2_eigen_matched_avg_spearman", "table2_sets_better",
-    "table2_sets_worse", "table2_n_tests",
+    "table2_sets_worse", "table2_n_tests", "table2_matched",
 )  # fmt: skip
 
 
@@ -68,7 +68,22 @@ def paper_numbers(keys: list[str] | None = None) -> PaperNumbers:
         tokens: float | None = as_float(reported("eigenwords", "setup").table.at["WIKI5", "tokens"])
     except (FileNotFoundError, KeyError, ValueError, TypeError):
         tokens = None
-    return PaperNumbers(eig, gains, twice, lows, geo, table2, tokens)
+    dims: dict[str, dict[int, float]] = {}
+    data: dict[str, float] = {}
+    try:
+        pre = reported("eigenwords", "preliminary").table
+    except (FileNotFoundError, KeyError, ValueError):
+        pre = None
+    if pre is not None:
+        for name in pre.index:
+            row = {int(c.split("=")[1]): as_float(pre.at[name, c]) / 100
+                   for c in pre.columns if c.startswith("m=")}  # fmt: skip
+            row = {m: v for m, v in row.items() if math.isfinite(v)}
+            if len(row) > 1:
+                dims[str(name)] = row
+            if math.isfinite(row.get(300, math.nan)):
+                data[str(name)] = row[300]
+    return PaperNumbers(eig, gains, twice, lows, geo, table2, tokens, dims, data)
 
 
 def discussion_06(

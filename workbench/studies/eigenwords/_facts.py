@@ -10,7 +10,12 @@ Correction families (stated by every sentence that uses them):
 * **baseline family of a seed** -- every rating-set test of that seed's skip-gram and GloVe rows
   against Eigen, Holm over ``n_tests["baselines per seed"]`` tests;
 * **Table 2 family** -- every rating-set test of a graph-only embedding against Eigen on the
-  pairs both score, Holm over ``table2_n_tests`` tests.
+  pairs both score, Holm over ``table2_n_tests`` tests;
+* **dimension family** -- every rating-set test of Eigen at the next dimension of the sweep
+  against the dimension before, at every data size, on the pairs every cell of the sweeps
+  scores, Holm over ``sweep["dim_n_tests"]`` tests;
+* **data-size family** -- the same for the next data size at the largest dimension, Holm over
+  ``sweep["data_n_tests"]`` tests.
 """
 
 from __future__ import annotations
@@ -32,7 +37,11 @@ __all__ = [
     "PaperNumbers",
     "PriorHelps",
     "Table2Verdict",
+    "SweepClaim",
     "alpha_trends",
+    "curve_shape",
+    "data_claim",
+    "dimension_claim",
     "facts_06",
     "prior_helps",
     "set_direction",
@@ -164,6 +173,89 @@ def table2_verdict(rec: Mapping[str, Any]) -> Table2Verdict:
     return Table2Verdict(verdict, dirs)
 
 
+SweepVerdict = Literal["replicated", "partly", "not replicated", "no detectable difference"]
+
+
+def curve_shape(values: Sequence[float]) -> Literal["rises", "falls", "peaks", "dips", "n/a"]:
+    """Rule (descriptive, untested): over the values in sweep order, ``"rises"`` when never
+    decreasing, ``"falls"`` when never increasing, ``"peaks"`` when the largest value is
+    strictly inside, ``"dips"`` otherwise; ``"n/a"`` with fewer than two finite values."""
+    v = [float(x) for x in values if finite(x) is not None]
+    if len(v) < 2 or len(v) != len(values):
+        return "n/a"
+    if all(b >= a for a, b in zip(v, v[1:])):
+        return "rises"
+    if all(b <= a for a, b in zip(v, v[1:])):
+        return "falls"
+    top = int(np.argmax(v))
+    return "peaks" if 0 < top < len(v) - 1 else "dips"
+
+
+@dataclass(frozen=True)
+class SweepClaim:
+    """A preliminary claim of the paper (§5.4) against the sweep (:func:`dimension_claim`,
+    :func:`data_claim`)."""
+
+    verdict: SweepVerdict
+    #: (from, to, direction of "to" against "from"): every step of the sweep
+    steps: list[tuple[str, str, SetDirection]]
+    n_above: int
+    n_below: int  # steps below or mixed
+    n_tests: int
+
+
+def _sweep_claim(steps: list[tuple[str, str, SetDirection]], n_tests: int) -> SweepClaim:
+    """Rule: every step of a sweep gets :func:`set_direction` of its rating sets significantly
+    above / below the step before, after Holm over the sweep's family. The paper's claim (the
+    average improves consistently along the sweep) is ``"replicated"`` when every step is
+    ``"above"``; ``"not replicated"`` when some step is ``"below"`` or ``"mixed"`` (the larger
+    setting significantly worse on some set); ``"partly"`` when some steps are above and the
+    others show no detectable difference; ``"no detectable difference"`` when no step has a
+    significant set. Averages decide nothing."""
+    dirs = [d for _, _, d in steps]
+    above = sum(d == "above" for d in dirs)
+    below = sum(d in ("below", "mixed") for d in dirs)
+    verdict: SweepVerdict
+    if dirs and above == len(dirs):
+        verdict = "replicated"
+    elif below:
+        verdict = "not replicated"
+    elif above:
+        verdict = "partly"
+    else:
+        verdict = "no detectable difference"
+    return SweepClaim(verdict, steps, above, below, int(n_tests))
+
+
+def dimension_claim(rec: Mapping[str, Any]) -> SweepClaim | None:
+    """Rule: the paper's "the results consistently improve when the dimension increases" (§5.4)
+    decided by :func:`_sweep_claim` over every dimension step at every data size of
+    ``rec["sweep"]`` (``dim_better`` / ``dim_worse``, the dimension family); None without a
+    sweep or with a single dimension."""
+    sw = rec.get("sweep")
+    if not sw or len(sw["dims"]) < 2:
+        return None
+    dims = [int(d) for d in sw["dims"]]
+    steps = [(f"{size}: m = {dims[j]}", f"m = {dims[j + 1]}",
+              set_direction(sw["dim_better"][i][j], sw["dim_worse"][i][j]))
+             for i, size in enumerate(sw["sizes"]) for j in range(len(dims) - 1)]  # fmt: skip
+    return _sweep_claim(steps, sw["dim_n_tests"])
+
+
+def data_claim(rec: Mapping[str, Any]) -> SweepClaim | None:
+    """Rule: the paper's "a consistent improvement [...] when using more data" (§5.4, at its
+    largest dimension) decided by :func:`_sweep_claim` over every data-size step of
+    ``rec["sweep"]`` at its largest dimension (``data_better`` / ``data_worse``, the data-size
+    family); None without a sweep."""
+    sw = rec.get("sweep")
+    if not sw or len(sw["sizes"]) < 2:
+        return None
+    sizes = list(sw["sizes"])
+    steps = [(sizes[i], sizes[i + 1], set_direction(sw["data_better"][i], sw["data_worse"][i]))
+             for i in range(len(sizes) - 1)]  # fmt: skip
+    return _sweep_claim(steps, sw["data_n_tests"])
+
+
 @dataclass(frozen=True)
 class PaperNumbers:
     """The paper's reported numbers the Discussion compares with (fractions; NaN/None where the
@@ -178,6 +270,10 @@ class PaperNumbers:
     geo_rf_change: dict[str, float] = field(default_factory=dict)  # lexicon name -> change
     table2: dict[str, float] = field(default_factory=dict)  # resource name -> WordSim avg
     tokens: float | None = None
+    #: §5.4: Eigen's average by dimension ({"WIKI1": {50: 0.464, ...}, ...}) and by data
+    #: ({"WIKI1": 0.542, ...} at m = 300)
+    prelim_dims: dict[str, dict[int, float]] = field(default_factory=dict)
+    prelim_data: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -227,6 +323,16 @@ class Facts06:
     start_spread: float | None  # max - min of Eigen's average over the start vectors
     same_start: bool  # spread below 0.05 points (the printed precision of the averages)
     baseline_sd_range: tuple[float, float] | None
+    dimension: SweepClaim | None = None
+    data: SweepClaim | None = None
+    #: per data size of the sweep, the shape of the average over the dimensions (untested)
+    dim_shapes: list[tuple[str, str]] = field(default_factory=list)
+    #: the shape of the average over the data sizes at the largest dimension (untested)
+    data_shape: str = "n/a"
+    #: per data size, the average at the largest minus at the smallest dimension (untested)
+    dim_gains: list[tuple[str, float]] = field(default_factory=list)
+    #: per lexicon name, graph-only + RF minus graph-only on the matched pairs (untested)
+    table2_rf_change: dict[str, float] = field(default_factory=dict)
 
 
 def _range(values: Sequence[float]) -> tuple[float, float] | None:
@@ -341,6 +447,17 @@ def facts_06(
     # seeds
     starts = seed_values(rec.get("eigen_avg_by_start", {}))
     spread = float(np.nanmax(starts) - np.nanmin(starts)) if starts.size > 1 else None
+    sw = rec.get("sweep") or {}
+    dim_shapes: list[tuple[str, str]] = [(str(lab), curve_shape(row)) for lab, row in
+                  zip(sw.get("sizes", []), sw.get("avg", []))]  # fmt: skip
+    data_shape = curve_shape([row[-1] for row in sw["avg"]]) if sw else "n/a"
+    dim_gains = [(str(lab), float(row[-1]) - float(row[0])) for lab, row in
+                 zip(sw.get("sizes", []), sw.get("avg", []))
+                 if len(row) > 1 and finite(row[-1]) is not None
+                 and finite(row[0]) is not None]  # fmt: skip
+    rf_change = {LEXICON_NAMES.get(k, k): float(v["graph_rf"]) - float(v["graph"])
+                 for k, v in rec.get("table2_matched", {}).items()
+                 if v["graph"] is not None and v["graph_rf"] is not None}  # fmt: skip
     n = len(rec["seeds"])
     sds = [float(np.std(seed_values(v), ddof=1)) for v in avg.values()
            if seed_values(v).size > 1]  # fmt: skip
@@ -360,4 +477,6 @@ def facts_06(
         table2=table2_verdict(rec), paper_table2_all_below=paper_below, corpus_ratio=ratio,
         start_spread=spread, same_start=spread is not None and 100 * spread < 0.05,
         baseline_sd_range=_range(sds) if n > 1 else None,
+        dimension=dimension_claim(rec), data=data_claim(rec), dim_shapes=dim_shapes,
+        data_shape=data_shape, dim_gains=dim_gains, table2_rf_change=rf_change,
     )  # fmt: skip

@@ -23,6 +23,7 @@ from workbench.views import EncodedCorpus
 
 from ._run import PriorStudy, run_prior_study
 from ._settings import PriorSettings
+from ._sweeps import SweepRecords, Sweeps, run_sweeps
 from ._tables import (
     graph_only_tests,
     per_set_display,
@@ -30,6 +31,7 @@ from ._tables import (
     prior_records,
     study_tables,
     table1_display,
+    table2_matched,
 )
 
 __all__ = ["PriorRecords", "PriorResult", "run_prior"]
@@ -61,7 +63,22 @@ class DataRecords(TypedDict, total=False):
     data: dict[str, Any]
 
 
-class PriorRecords(DataRecords, total=True):
+class Table2Matched(TypedDict):
+    sets: int
+    pairs: int
+    eigen: float | None
+    graph: float | None
+    graph_rf: float | None
+
+
+class SweepPart(TypedDict, total=False):
+    """The sweep records (absent when the sweeps were not run)."""
+
+    #: the dimension and data-size sweeps (:func:`~._sweeps.sweep_tests`)
+    sweep: SweepRecords
+
+
+class PriorRecords(DataRecords, SweepPart, total=True):
     """The records of notebook 06 (JSON values; per-seed values are lists in seed order; keys of
     CCAPrior rows are ``"<lexicon> <alpha>"``, of the others ``"<method> <lexicon>"``)."""
 
@@ -108,6 +125,12 @@ class PriorRecords(DataRecords, total=True):
     table2_sets_worse: dict[str, int]
     table2_sets_tested: dict[str, int]
     table2_n_tests: int
+    #: per lexicon, Table 2 on matched pairs: Eigen, the graph-only embedding and the
+    #: retrofitted graph-only embedding averaged over the same sets, each on the same pairs
+    #: (the number of sets and the pairs summed over them)
+    table2_matched: dict[str, Table2Matched]
+    #: tokens per chunk of the prior counts (None: whole documents)
+    prior_chunk_length: int | None
     seconds: dict[str, Any]
 
 
@@ -136,6 +159,10 @@ class PriorResult:
     data : dict
         :meth:`~workbench.studies.data.DataChoice.describe` of the settings' data, with the
         rating sets (``wordsim_sets``) and lexicons (``lexicons_used``) of the run.
+    sweeps : Sweeps or None
+        The dimension and data-size sweeps (:func:`~workbench.studies.eigenwords.run_sweeps`).
+    chunk_length : int or None
+        Tokens per chunk of the prior counts (``settings.chunk_length``).
     """
 
     data_size: str
@@ -153,6 +180,8 @@ class PriorResult:
     p0: float = 0.05
     seconds: dict[str, float] = field(default_factory=dict)
     data: dict[str, Any] = field(default_factory=dict)
+    sweeps: Sweeps | None = None
+    chunk_length: int | None = 13
 
     def table1(self) -> pd.DataFrame:
         """The Table 1 analogue (:func:`~workbench.studies.eigenwords.table1_display`)."""
@@ -165,6 +194,18 @@ class PriorResult:
     def gains(self, paper: pd.DataFrame | None = None) -> pd.DataFrame:
         """Gains over Eigen (:func:`~workbench.studies.eigenwords.prior_gains`, first seed)."""
         return prior_gains(self.tables[self.seeds[0]], paper)
+
+    def table2(self) -> pd.DataFrame:
+        """Table 2 on matched pairs (:func:`~workbench.studies.eigenwords.table2_matched`):
+        per lexicon the sets and pairs, and Eigen, the graph-only embedding and the retrofitted
+        graph-only embedding on those same pairs."""
+        return table2_matched(self.table2_tests, [str(k) for k in self.study.graph_only.index])
+
+    def sweep_table(self) -> pd.DataFrame:
+        """The sweeps' average Spearman x 100 on matched pairs (data sizes x dimensions)."""
+        if self.sweeps is None:
+            raise ValueError("this result has no sweeps (run_prior(..., sweeps=True))")
+        return self.sweeps.table()
 
     def records(self) -> PriorRecords:
         """The records of notebook 06: the one definition of every key (see
@@ -183,6 +224,9 @@ class PriorResult:
             **rec,
             "seconds": {**{k: float(v) for k, v in self.seconds.items()}, "jobs": jobs},
         }
+        out["prior_chunk_length"] = None if self.chunk_length is None else int(self.chunk_length)
+        if self.sweeps is not None:
+            out["sweep"] = self.sweeps.records
         if self.data:
             out["data"] = dict(self.data)
         return PriorRecords(**out)  # type: ignore[typeddict-item]
@@ -201,13 +245,15 @@ def run_prior(
     questions: pd.DataFrame,
     keep_vectors: bool = False,
     setup_seconds: float = 0.0,
+    sweeps: bool = True,
 ) -> PriorResult:
     """Notebook 06's study at ``settings``: :func:`run_prior_study` with the settings' alphas,
     dimension, trainers, rating sets and workers, the Table 1 tests of every seed
     (:func:`study_tables`) and the Table 2 tests (:func:`graph_only_tests`).
 
     ``setup_seconds`` (the notebook's time for the corpus, graphs and counts) is recorded with
-    the study's own wall time.
+    the study's own wall time. ``sweeps``: also run the dimension and data-size sweeps
+    (:func:`run_sweeps`, timed as ``seconds["sweeps"]``).
     """
     if not isinstance(settings, PriorSettings):
         raise TypeError(
@@ -225,6 +271,14 @@ def run_prior(
     tables = study_tables(study, names, min_pairs=settings.min_pairs, p0=settings.p0)
     t2 = graph_only_tests(study, names, min_pairs=settings.min_pairs, p0=settings.p0)
     t_study = time.perf_counter() - t0
+    sw = None
+    t_sweeps = 0.0
+    if sweeps:
+        t1 = time.perf_counter()
+        sw = run_sweeps(settings, encoded=encoded, words=words, counts=counts,
+                        random_state=study.seeds[0])  # fmt: skip
+        _ = sw.records  # the matched-pair averages and the tests, computed once
+        t_sweeps = time.perf_counter() - t1
     setup = float(setup_seconds)
     return PriorResult(
         data_size=settings.size, seeds=study.seeds, n_tokens=int(encoded.ids.size),
@@ -232,7 +286,9 @@ def run_prior(
         graph_edges={str(k): int(g.n_edges) for k, g in graphs.items()},
         n_questions=len(questions), study=study, tables=tables, table2_tests=t2, names=names,
         p0=float(settings.p0),
-        seconds={"setup": setup, "study": t_study, "total": setup + t_study},
+        seconds={"setup": setup, "study": t_study, "sweeps": t_sweeps,
+                 "total": setup + t_study + t_sweeps},
         data={**settings.data.describe(), "wordsim_sets": [str(n) for n in names],
               "lexicons_used": [str(k) for k in graphs]},
+        sweeps=sw, chunk_length=settings.chunk_length,
     )  # fmt: skip

@@ -22,7 +22,13 @@ import scipy.sparse as sp
 from workbench._typing import Matrix
 from workbench.baselines import fit_glove, train_word2vec
 from workbench.datasets import load_lexicons, load_wordnet
-from workbench.eigenwords import CooccurrenceCounts, eigenwords_svd, graph_embeddings
+from workbench.eigenwords import (
+    CooccurrenceCounts,
+    chunk_documents,
+    count_prior_pairs,
+    eigenwords_svd,
+    graph_embeddings,
+)
 from workbench.embeddings import WordVectors
 from workbench.evaluation import AnalogyResult, evaluate_analogies, wordsim_suite
 from workbench.lexicons import LexiconGraph, graph_from_lexicon, lexicon_graph
@@ -30,6 +36,7 @@ from workbench.retrofit import retrofit
 from workbench.views import EncodedCorpus
 
 from .._parallel import run_jobs
+from ._settings import PriorSettings
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +50,7 @@ __all__ = [
     "run_prior_study",
     "label_key",
     "lexicon_graphs",
+    "prior_counts",
 ]
 
 #: An embedding's label: (method, lexicon, alpha) -- lexicon "NPK" (no prior knowledge) or
@@ -73,6 +81,27 @@ def lexicon_graphs(lexicons: Mapping[str, str], words: Sequence[str]) -> dict[st
             wordnet = wordnet if wordnet is not None else load_wordnet()
             out[key] = lexicon_graph(source, words, wordnet=wordnet)
     return out
+
+
+def prior_counts(settings: PriorSettings, encoded: EncodedCorpus,
+                 graphs: Mapping[str, LexiconGraph]) -> dict[str, sp.csr_matrix]:  # fmt: skip
+    """``{lexicon: count_prior_pairs(...)}`` of every lexicon of ``settings.lexicons``: the
+    α-free prior counts of Figure 3 with the settings' window and reach ``N``, over chunks of
+    ``settings.chunk_length`` tokens (:func:`workbench.eigenwords.chunk_documents`; the paper's
+    13, so that ``N = 12`` spans one chunk; each document is chunked on its own) or, with
+    ``chunk_length=None``, over whole documents. A token pair, and the contexts it adds, never
+    cross a chunk boundary."""
+    if not isinstance(settings, PriorSettings):
+        raise TypeError(
+            "settings must be a PriorSettings (workbench.studies.eigenwords.settings(size)), "
+            f"got {type(settings).__name__}"
+        )
+    starts = np.asarray(encoded.doc_starts)
+    if settings.chunk_length is not None:
+        starts = chunk_documents(starts, encoded.n_tokens, settings.chunk_length)
+    return {key: count_prior_pairs(encoded.ids, graphs[key], window=settings.window,
+                                   n_neighbors=settings.n_neighbors, doc_starts=starts)
+            for key in settings.lexicons}  # fmt: skip
 
 
 def label_key(label: Label) -> str:
@@ -138,6 +167,8 @@ class PriorStudy:
     graph_scores : dict
         ``{lexicon: wordsim_suite(...)}`` of the graph-only embeddings (per-pair results in
         ``attrs["results"]``, for the tests against Eigen on the pairs both score).
+    graph_rf_scores : dict
+        The same for the graph-only embeddings retrofitted to their graph.
     """
 
     spectral: dict[Label, EmbeddingScores]
@@ -148,6 +179,7 @@ class PriorStudy:
     seconds: dict[str, float] = field(default_factory=dict)
     vectors: dict[Label, WordVectors] = field(default_factory=dict)
     graph_scores: dict[str, pd.DataFrame] = field(default_factory=dict)
+    graph_rf_scores: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @property
     def seeds(self) -> list[int]:
@@ -173,6 +205,7 @@ class _JobResult:
     row: dict[str, float] = field(default_factory=dict)
     avg: float = float("nan")
     suite: pd.DataFrame | None = None
+    suite_rf: pd.DataFrame | None = None
 
 
 def _retrofit_all(vectors: WordVectors, graphs: Mapping[str, LexiconGraph], method: str,
@@ -240,7 +273,7 @@ def _graph_job(graph: LexiconGraph, dim: int, solver: str, random_state: int,
     return _JobResult(row={"words": len(ge.words), "avg": avg(ws), "avg + RF": avg(ws_rf),
                            "mean coverage": float(ws["coverage"].mean()),
                            "sets": int((ws["n_scored"] >= min_pairs).sum())},
-                      suite=ws)  # fmt: skip
+                      suite=ws, suite_rf=ws_rf)  # fmt: skip
 
 
 def _sentences(encoded: EncodedCorpus, words: Sequence[str]) -> list[list[str]]:
@@ -396,6 +429,7 @@ def run_prior_study(
     baselines: dict[int, dict[Label, EmbeddingScores]] = {s: {} for s in seeds}
     graph_rows: dict[str, dict[str, float]] = {}
     graph_scores: dict[str, pd.DataFrame] = {}
+    graph_rf_scores: dict[str, pd.DataFrame] = {}
     glove_loss: dict[int, np.ndarray] = {}
     seconds: dict[str, float] = {}
     vectors: dict[Label, WordVectors] = {}
@@ -414,6 +448,8 @@ def run_prior_study(
             graph_rows[name.split(" ", 1)[1]] = out.row
             if out.suite is not None:
                 graph_scores[name.split(" ", 1)[1]] = out.suite
+            if out.suite_rf is not None:
+                graph_rf_scores[name.split(" ", 1)[1]] = out.suite_rf
         else:
             eigen_by_start[kw["random_state"]] = out.avg
     eigen_by_start = {first: spectral[EIGEN].average(min_pairs), **eigen_by_start}
@@ -426,4 +462,4 @@ def run_prior_study(
     graph_only.index.name = "resource"
     logger.info("prior study: %s", {k: round(v, 1) for k, v in seconds.items()})
     return PriorStudy(spectral, baselines, graph_only, eigen_by_start, glove_loss, seconds,
-                      vectors, graph_scores)  # fmt: skip
+                      vectors, graph_scores, graph_rf_scores)  # fmt: skip

@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from workbench._validation import check_choice
+from workbench._validation import check_choice, check_int
 
 from ..data import DATA_PARAMETERS, DataChoice
 
-__all__ = ["SIZES", "PAPER_WORDSIM", "LEXICONS", "PriorSettings", "settings"]
+__all__ = ["SIZES", "PAPER_WORDSIM", "LEXICONS", "BUNDLED_CORPORA", "PriorSettings", "settings"]
 
 #: The data sizes of notebook 06.
 SIZES = ("small", "full")
@@ -19,6 +19,8 @@ PAPER_WORDSIM: tuple[str, ...] = ("WS", "WS-SIM", "WS-REL", "SIMLEX", "MEN", "MT
                                   "MTURK-771", "YP-130", "VERB-143", "MC", "RG")  # fmt: skip
 #: Lexicon keys of the paper's tables and their graphs (:func:`workbench.lexicons.lexicon_graph`).
 LEXICONS: dict[str, str] = {"WN": "wordnet", "PD": "ppdb", "FN": "framenet"}
+#: The bundled corpora, smallest first (the data sizes of the full data-size sweep).
+BUNDLED_CORPORA: tuple[str, ...] = ("1M", "5M", "25M")
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,18 @@ class PriorSettings:
         ``{key: graph name}`` of the bundled lexicons (:data:`LEXICONS`; English corpora only),
         followed by the user's ``{name: path}`` (``LEXICONS``), each a row of Table 1 under the
         user's name.
+    chunk_length : int or None
+        The prior counts (:func:`workbench.eigenwords.count_prior_pairs`) run over chunks of
+        this many tokens, each chunk a document of its own (:func:`workbench.eigenwords.chunk_documents`;
+        §5.1 of the paper: chunks of 13 tokens, so that the local Laplacian with ``N = 12``
+        covers exactly one chunk); ``None``: over whole documents. The context counts
+        :math:`W^\top C` are counted over whole documents in either case.
+    sweep_dims : tuple of int
+        Dimensions of the dimension sweep (§5.4: m in {50, 100, 200, 300}); Eigen only.
+    sweep_corpora : tuple of str or float
+        Data sizes of the data-size sweep (§5.4: WIKI1, WIKI2, WIKI5): bundled corpus names
+        (``"1M"``, ``"5M"``, ``"25M"``) or fractions in (0, 1] of this run's corpus (its first
+        tokens, whole documents); every size is encoded with this run's vocabulary.
     min_pairs : int
         A set enters an average (and is tested) only with at least this many scored pairs.
     p0 : float
@@ -73,6 +87,9 @@ class PriorSettings:
     glove_window: int = 10
     window: int = 2
     n_neighbors: int = 12
+    chunk_length: int | None = 13
+    sweep_dims: tuple[int, ...] = (10, 20, 40)
+    sweep_corpora: tuple[str | float, ...] = (0.25, 0.5, 1.0)
     wordsim: tuple[str, ...] = PAPER_WORDSIM
     lexicons: Mapping[str, str] = field(default_factory=lambda: dict(LEXICONS))
     min_pairs: int = 10
@@ -86,20 +103,53 @@ class PriorSettings:
         bundled graphs)."""
         return {k: v for k, v in self.lexicons.items() if k not in LEXICONS}
 
+    def __post_init__(self) -> None:
+        if self.chunk_length is not None:
+            check_int(self.chunk_length, "chunk_length", low=2)
+        dims = tuple(self.sweep_dims)
+        if not dims or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in dims):
+            raise ValueError(f"sweep_dims must be positive integers, got {dims!r}")
+        if list(dims) != sorted(set(dims)):
+            raise ValueError(f"sweep_dims must be increasing, got {dims!r}")
+        sizes = tuple(self.sweep_corpora)
+        for c in sizes:
+            if isinstance(c, str):
+                if c not in BUNDLED_CORPORA:
+                    raise ValueError(
+                        f"sweep_corpora: {c!r} is not a bundled corpus "
+                        f"({', '.join(BUNDLED_CORPORA)}) nor a fraction in (0, 1]"
+                    )
+            elif isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 < c <= 1:
+                raise ValueError(
+                    f"sweep_corpora: {c!r} is neither a bundled corpus name "
+                    f"({', '.join(BUNDLED_CORPORA)}) nor a fraction in (0, 1]"
+                )
+        if len(sizes) < 2:
+            raise ValueError(f"sweep_corpora needs at least two data sizes, got {sizes!r}")
+
     def data_note(self) -> str:
         """One line: the corpus, the rating sets and the lexicons used (the bundled lexicons
         only for an English corpus)."""
         d = self.data.describe()
-        side = "" if self.data.side_views() else (
-            f"; bundled lexicons left out (they are English, the corpus is {d['language']!r})")
-        return (f"corpus {d['corpus']} ({d['corpus_format']}, {d['language']}); rating sets "
-                f"{', '.join(self.wordsim)}; lexicons {', '.join(self.lexicons) or 'none'}{side}")
+        side = (
+            ""
+            if self.data.side_views()
+            else (
+                f"; bundled lexicons left out (they are English, the corpus is {d['language']!r})"
+            )
+        )
+        return (
+            f"corpus {d['corpus']} ({d['corpus_format']}, {d['language']}); rating sets "
+            f"{', '.join(self.wordsim)}; lexicons {', '.join(self.lexicons) or 'none'}{side}"
+        )
 
 
 _DATA_FIELDS = set(DATA_PARAMETERS.values())
 
 
-def _split_overrides(overrides: Mapping[str, Any], cls: type) -> tuple[dict[str, Any], dict[str, Any]]:
+def _split_overrides(
+    overrides: Mapping[str, Any], cls: type
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """The data fields (:class:`DataChoice`) and the settings fields of ``overrides``; an unknown
     name raises, naming the allowed ones."""
     own = {f.name for f in fields(cls)} - {"size", "data"}
@@ -115,8 +165,11 @@ def _split_overrides(overrides: Mapping[str, Any], cls: type) -> tuple[dict[str,
 
 def settings(size: str, **overrides: Any) -> PriorSettings:
     """The settings of notebook 06 at ``size``: ``"small"`` (200K tokens of the 1M corpus, 2,000
-    words, 20-d, two alphas, short skip-gram and GloVe training) or ``"full"``
-    (the 5M-token corpus, 20,000 words, 100-d, five alphas).
+    words, 20-d, two alphas, short skip-gram and GloVe training; the sweeps over 10, 20 and 40
+    dimensions and a quarter, half and all of the 200K tokens) or ``"full"`` (the 5M-token
+    corpus, 20,000 words, 100-d, five alphas; the sweeps over the paper's 50, 100, 200 and 300
+    dimensions and the bundled 1M, 5M and 25M corpora -- fractions of a user's corpus). The
+    prior is counted in the paper's 13-token chunks at both sizes.
 
     ``overrides``: the data fields of :class:`~workbench.studies.data.DataChoice` (``corpus``,
     ``corpus_format``, ``language``, ``wordsim``, ``lexicons``, ...; empty values: the bundled
@@ -150,6 +203,10 @@ def settings(size: str, **overrides: Any) -> PriorSettings:
             "dtype": "float32",
         },
         wordsim=data.wordsim_or(PAPER_WORDSIM),
+        sweep_dims=(50, 100, 200, 300) if full else (10, 20, 40),
+        sweep_corpora=BUNDLED_CORPORA
+        if full and not data.corpus
+        else ((0.04, 0.2, 1.0) if full else (0.25, 0.5, 1.0)),
         lexicons=lexicons,
         data=data,
     )

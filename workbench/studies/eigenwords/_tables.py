@@ -26,6 +26,7 @@ from workbench.significance import (
 )
 
 from .._values import as_float, reported_fraction
+from ._matched import common_mask, restrict
 from ._run import EIGEN, LEXICON_NAMES, EmbeddingScores, Label, PriorStudy, label_key
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "study_tables",
     "baseline_rf_gains",
     "graph_only_tests",
+    "table2_matched",
     "per_set_display",
 ]
 
@@ -310,47 +312,82 @@ def graph_only_tests(
     study: PriorStudy, names: Sequence[str], *, min_pairs: int = 10, p0: float = 0.05
 ) -> pd.DataFrame:
     """The Table 2 tests: every graph-only embedding against Eigen on each rating set, on the
-    pairs both score (matched pairs), with Holm's correction over all of them (the Table 2
-    family: lexicons x rating sets).
+    pairs Eigen, the graph-only embedding and the retrofitted graph-only embedding all score
+    (matched pairs: :func:`~._matched.common_mask`), with Holm's correction over all of them
+    (the Table 2 family: lexicons x rating sets).
 
     Returns
     -------
     DataFrame
         One row per (lexicon, rating set) with at least ``min_pairs`` matched pairs:
-        ``lexicon, dataset, n, eigen`` (Eigen's Spearman on the matched pairs), ``graph`` (the
-        graph-only embedding's), ``difference`` (graph - Eigen), ``p`` (two-sided Williams test of
-        :func:`workbench.significance.compare_wordsim`; NaN when the test is undefined), ``q``
-        (Holm over the family) and ``significant`` (``q < p0``).
+        ``lexicon, dataset, n`` (the matched pairs), ``eigen`` (Eigen's Spearman on them),
+        ``graph`` (the graph-only embedding's), ``graph + RF`` (the retrofitted graph-only
+        embedding's; NaN when it was not scored), ``difference`` (graph - Eigen), ``p``
+        (two-sided Williams test of :func:`workbench.significance.compare_wordsim`; NaN when the
+        test is undefined), ``q`` (Holm over the family) and ``significant`` (``q < p0``).
     """
-    columns = ["lexicon", "dataset", "n", "eigen", "graph", "difference", "p", "q", "significant"]
+    columns = ["lexicon", "dataset", "n", "eigen", "graph", "graph + RF", "difference", "p", "q",
+               "significant"]  # fmt: skip
     ref = study.spectral[EIGEN].wordsim.attrs["results"]
     rows: list[dict[str, Any]] = []
     for lex, suite in study.graph_scores.items():
         res = suite.attrs["results"]
+        rf_suite = study.graph_rf_scores.get(lex)
+        rf = rf_suite.attrs["results"] if rf_suite is not None else {}
         for name in names:
             if name not in res or name not in ref:
                 continue
-            both = int((ref[name].scored & res[name].scored).sum())
+            mask = common_mask([ref[name], res[name], *([rf[name]] if name in rf else [])])
+            both = int(mask.sum())
             if both < min_pairs:
                 continue
+            a, b = restrict(ref[name], mask), restrict(res[name], mask)
+            g_rf = restrict(rf[name], mask).spearman if name in rf else np.nan
             try:
-                c = compare_wordsim(ref[name], res[name])
+                c = compare_wordsim(a, b)
                 e, g, d, p = float(c.r_a), float(c.r_b), float(c.difference), float(c.pvalue)
             except ValueError:  # an undefined or perfect correlation: no test
                 e = g = d = p = np.nan
             rows.append({"lexicon": str(lex), "dataset": name, "n": both, "eigen": e,
-                         "graph": g, "difference": d, "p": p})  # fmt: skip
+                         "graph": g, "graph + RF": float(g_rf), "difference": d, "p": p})  # fmt: skip
     out = pd.DataFrame(rows, columns=columns[:-2])
     out["q"] = adjust_finite(out["p"].to_numpy(float)) if len(out) else np.zeros(0)
     out["significant"] = np.isfinite(out["q"].to_numpy(float)) & (out["q"].to_numpy(float) < p0)
     return out[columns]
 
 
+def table2_matched(tests: pd.DataFrame, lexicons: Sequence[str]) -> pd.DataFrame:
+    """Table 2 on matched pairs: per lexicon, the average Spearman of Eigen, the graph-only
+    embedding and the retrofitted graph-only embedding over the same rating sets, each set on
+    the same pairs (the rows of :func:`graph_only_tests` where all three are defined), with the
+    number of sets and of pairs.
+
+    Returns
+    -------
+    DataFrame
+        Index ``resource`` (the lexicon keys); columns ``sets``, ``pairs``, ``eigen``, ``graph``,
+        ``graph + RF`` (NaN where no set qualifies).
+    """
+    rows = {}
+    for lex in lexicons:
+        t = tests[tests["lexicon"] == lex]
+        vals = t[["eigen", "graph", "graph + RF"]].to_numpy(float)
+        ok = np.isfinite(vals).all(axis=1) if len(t) else np.zeros(0, bool)
+        mean = vals[ok].mean(axis=0) if ok.any() else np.full(3, np.nan)
+        rows[str(lex)] = {"sets": int(ok.sum()), "pairs": int(t["n"].to_numpy()[ok].sum()),
+                          "eigen": mean[0], "graph": mean[1], "graph + RF": mean[2]}  # fmt: skip
+    out = pd.DataFrame.from_dict(rows, orient="index",
+                                 columns=["sets", "pairs", "eigen", "graph", "graph + RF"])  # fmt: skip
+    out.index.name = "resource"
+    return out
+
+
 def _table2_records(tests: pd.DataFrame, lexicons: Sequence[str]) -> dict[str, Any]:
     """The records of :func:`graph_only_tests`: per lexicon, Eigen's average Spearman on the
     matched pairs (over the tested sets; None when none), the sets where the graph-only
     embedding is significantly above / below Eigen after Holm over the Table 2 family, the sets
-    tested; and the size of the family."""
+    tested; the size of the family; and :func:`table2_matched` (``table2_matched``: sets,
+    pairs and the three averages on the same pairs, None where undefined)."""
     avg: dict[str, float | None] = {}
     better: dict[str, int] = {}
     worse: dict[str, int] = {}
@@ -365,13 +402,23 @@ def _table2_records(tests: pd.DataFrame, lexicons: Sequence[str]) -> dict[str, A
         better[str(lex)] = int((sig & (d > 0)).sum())
         worse[str(lex)] = int((sig & (d < 0)).sum())
         tested[str(lex)] = int(np.isfinite(t["p"].to_numpy(float)).sum())
+    matched = table2_matched(tests, lexicons)
+
+    def num(v: Any) -> float | None:
+        return float(v) if np.isfinite(v) else None
+
     return {
         "table2_eigen_matched_avg_spearman": avg,
         "table2_sets_better": better,
         "table2_sets_worse": worse,
         "table2_sets_tested": tested,
         "table2_n_tests": int(np.isfinite(tests["p"].to_numpy(float)).sum()),
-    }
+        "table2_matched": {
+            str(k): {"sets": int(r["sets"]), "pairs": int(r["pairs"]), "eigen": num(r["eigen"]),
+                     "graph": num(r["graph"]), "graph_rf": num(r["graph + RF"])}
+            for k, r in matched.iterrows()
+        },
+    }  # fmt: skip
 
 
 def _by_key(

@@ -10,13 +10,16 @@ and ``05_fusion`` (Table 9), as pure functions returning frozen results and Data
 * :func:`build_view_set` -- corpus, vocabulary and every view family for those settings, in
   the verified cache (namespace ``mvlsa/viewsets``, so the three notebooks share one build);
 * :func:`corpus_baselines` -- PPMI-SVD, skip-gram and GloVe trained on the same corpus with the
-  settings their users train them with (cached);
+  settings their users train them with (cached; GloVe's chosen on the dev halves by
+  :func:`tune_glove` and run until its loss flattens); :func:`lexicon_graph`,
+  :func:`retrofitted` -- the baselines retrofitted to the lexicons of the lexicon views;
 * :class:`FactorStore`, :func:`combine_factors` -- MVLSA by parts: each view's truncated SVD
   computed once, combined for many configurations (equal to :class:`workbench.gcca.MVLSA`);
 * :func:`tuning_path`, :func:`study_tuning`, :func:`tuned_choice` -- one factor at a time
   (``n_j``, ``W_j``, relative ``r``, view families, positional scheme, ``m``, ``k``), chosen on
   the dev halves of the rating sets with Holm-corrected tests against the previous step;
-  :func:`test_comparison` / :func:`seed_comparison` read the test halves once;
+  :func:`test_comparison` / :func:`seed_comparison` read the test halves once (unweighted and
+  :func:`pair_weighted_mean` means);
   :func:`path_claims` tests the paper's claims on the dev halves (Williams' t per set, Holm over
   the claims' tests);
 * :func:`paper_config` -- the paper's best configuration (Count^1/4, t = 12.5K, m = 500,
@@ -63,10 +66,19 @@ from __future__ import annotations
 
 from workbench.studies.mvlsa._baselines import (
     BASELINE_NAMES,
+    GLOVE_CANDIDATES,
+    LEXICON_FAMILIES,
+    RETROFIT_SETTINGS,
     CorpusBaselines,
+    GloveTuning,
     corpus_baselines,
     corpus_baselines_seeds,
+    lexicon_families,
+    lexicon_graph,
+    retrofitted,
+    tune_glove,
 )
+from workbench.studies.mvlsa._certificate import certificate_note, choice_certificate
 from workbench.studies.mvlsa._claims import (
     CLAIM_STATUSES,
     GRID_CLAIMS_TEST,
@@ -79,8 +91,10 @@ from workbench.studies.mvlsa._claims import (
     path_claims,
 )
 from workbench.studies.mvlsa._comparison import (
+    COMPARISON_TEST,
     SeedComparison,
     TestComparison,
+    pair_weighted_mean,
     seed_comparison,
     test_comparison,
 )
@@ -228,6 +242,8 @@ __all__ = [
     "scaled_value",
     "CLAIM_STATUSES",
     "run_mvlsa",
+    "certificate_note",
+    "choice_certificate",
     "MVLSARun",
     "MVLSARecords",
     "run_ablation",
@@ -246,6 +262,16 @@ __all__ = [
     "CorpusBaselines",
     "corpus_baselines",
     "corpus_baselines_seeds",
+    "GLOVE_CANDIDATES",
+    "LEXICON_FAMILIES",
+    "RETROFIT_SETTINGS",
+    "GloveTuning",
+    "lexicon_families",
+    "lexicon_graph",
+    "retrofitted",
+    "tune_glove",
+    "COMPARISON_TEST",
+    "pair_weighted_mean",
     "STUDY_SIZES",
     "discussion_03",
     "discussion_04",

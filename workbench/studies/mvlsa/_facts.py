@@ -3,7 +3,7 @@ records by a named pure function whose docstring states its rule.
 
 Built on :mod:`workbench.studies.facts`: *significant* is a p-value below 5 % after the Holm
 correction each record names (the sets of one path step; every comparison of a seed's test
-table; every cell of a seed's Table 8; every gain cell of a seed's Table 9; every per-set test
+table, or of one like-for-like comparison table; every cell of a seed's Table 8; every gain cell of a seed's Table 9; every per-set test
 of the paper's claims); *in every seed / in k of n seeds* is a :class:`SeedCount`; a difference
 that is not significant is *no detectable difference*; a finding present in one run only is
 *not comparable* between data sizes (:func:`size_comparison`). Means without a test are only
@@ -22,6 +22,14 @@ from workbench.studies.facts import (
     compare_findings,
     finite,
 )
+from workbench.studies.mvlsa._grid_facts import (
+    PaperValue,
+    SeedClaimFact,
+    claim_over_seeds,
+    family_sizes,
+    paper_values,
+    seed_claims,
+)
 
 __all__ = [
     "DataFact",
@@ -35,6 +43,8 @@ __all__ = [
     "GainFact",
     "RsFact",
     "Facts03",
+    "ComparisonFact",
+    "comparison_fact",
     "Facts04",
     "Facts05",
     "claim_status",
@@ -209,80 +219,6 @@ def claim_status(kind: str, untestable: bool, better: int, worse: int) -> ClaimS
     return "holds" if better else "no detectable difference"
 
 
-@dataclass(frozen=True)
-class PaperValue:
-    """One parameter of the paper's configuration: as the paper states it, as used, and why
-    they differ (``changed``: they do)."""
-
-    parameter: str
-    paper: str
-    used: str
-    why: str
-    changed: bool
-
-
-def paper_values(rec: Mapping[str, Any]) -> list[PaperValue]:
-    """Rule: one row per recorded ``paper_config`` parameter; a value is *changed* when the
-    recorded ``why`` is not empty (the run scaled or capped it), and used as the paper states it
-    otherwise."""
-    out = []
-    for name, row in (rec.get("paper_config") or {}).items():
-        why = str(row.get("why") or "")
-        out.append(PaperValue(str(name), str(row.get("paper", "")), str(row.get("used", "")),
-                              why, bool(why)))  # fmt: skip
-    return out
-
-
-def claim_over_seeds(statuses: Sequence[str]) -> str:
-    """Rule: a claim's status over the seeds is the status every seed gave it (each seed
-    decided by :func:`claim_status` on its own Holm-corrected tests); ``"varies across seeds"``
-    when the seeds disagree; ``"not testable here"`` without any seed."""
-    distinct = set(statuses)
-    if not distinct:
-        return "not testable here"
-    return statuses[0] if len(distinct) == 1 else "varies across seeds"
-
-
-@dataclass(frozen=True)
-class SeedClaimFact:
-    """One of the paper's claims as tested on its grid in every seed (a row of the ``claims``
-    record): ``status`` over the seeds and ``seeds`` (status -> seeds with it, a
-    :class:`SeedCount` each)."""
-
-    claim: str
-    table: str
-    kind: str
-    status: str
-    a: str
-    b: str
-    mean_a: float | None
-    mean_b: float | None
-    seeds: dict[str, SeedCount]
-    n_seeds: int
-    reason: str
-
-
-def seed_claims(rec: Mapping[str, Any]) -> list[SeedClaimFact]:
-    """Rule: each recorded claim with its per-seed status counts (``seeds <status>``) and its
-    status over the seeds re-derived by :func:`claim_over_seeds` from those counts (so the
-    Discussion cannot disagree with the claims table); a claim with a ``reason`` is *not
-    testable here*."""
-    out = []
-    for name, c in rec.get("claims", {}).items():
-        n = int(c.get("n seeds") or 0)
-        reason = str(c.get("reason") or "")
-        counts = {st: int(c.get(f"seeds {st}") or 0) for st in
-                  ("holds", "does not hold", "no detectable difference", "not testable here")}  # fmt: skip
-        statuses = [st for st, k in counts.items() for _ in range(k)]
-        status = "not testable here" if reason else claim_over_seeds(statuses)
-        out.append(SeedClaimFact(name, str(c.get("table", "")), str(c.get("kind", "direction")),
-                                 status, str(c.get("a", "")), str(c.get("b", "")),
-                                 finite(c.get("dev mean a")), finite(c.get("dev mean b")),
-                                 {st: SeedCount(k, n) for st, k in counts.items() if k},
-                                 n, reason))  # fmt: skip
-    return out
-
-
 def claims(rec: Mapping[str, Any]) -> list[ClaimFact]:
     """Rule: each recorded claim with its status re-derived by :func:`claim_status` from the
     recorded counts (so the Discussion cannot disagree with the claims table)."""
@@ -296,6 +232,82 @@ def claims(rec: Mapping[str, Any]) -> list[ClaimFact]:
                              finite(c.get("dev mean a")), finite(c.get("dev mean b")),
                              better, worse, int(c.get("n sets") or 0), reason))  # fmt: skip
     return out
+
+
+@dataclass(frozen=True)
+class ComparisonFact:
+    """One comparison table of the test halves, decided.
+
+    Attributes
+    ----------
+    reference : str
+        The system tested against each other one.
+    others : list of str
+        The other systems, in table order.
+    n_sets, total_pairs : int
+        Test sets, and their pairs in all.
+    family : int
+        Tests in the Holm family of one seed's table (the other systems x the test sets).
+    means, weighted : dict
+        Per system, the unweighted / pair-weighted mean over the sets, one value per seed.
+    versus : dict
+        Per other system, the sets on which the reference is significantly better / worse
+        (:class:`Counts`, every seed and some seed).
+    highest, highest_weighted : str or None
+        The system with the highest unweighted / pair-weighted mean (over the seeds): a
+        description of means, never called better.
+    weighting_matters : bool
+        The two means put different systems highest.
+    """
+
+    reference: str
+    others: list[str]
+    n_sets: int
+    total_pairs: int
+    family: int
+    means: dict[str, list[float]]
+    weighted: dict[str, list[float]]
+    versus: dict[str, Counts]
+    highest: str | None
+    highest_weighted: str | None
+    weighting_matters: bool
+
+
+def _seed_values(per: Mapping[str, Mapping[str, Any]], system: str) -> list[float]:
+    vals = [finite(m.get(system)) for m in per.values()]
+    return [v for v in vals if v is not None]
+
+
+def comparison_fact(block: Mapping[str, Any] | None) -> ComparisonFact | None:
+    """Rule: per other system, :func:`verdict` of the sets on
+    which the reference is significantly better / worse after Holm over the table's family in
+    every seed (``wins``); *highest* mean by
+    :func:`highest_mean` of the unweighted and of the
+    pair-weighted means over the seeds (descriptions); the weighting *matters* when the two put
+    different systems highest. None for an empty record (no such comparison in the run)."""
+    if not block or not block.get("systems"):
+        return None
+    systems = list(block["systems"])
+    ref = str(block["reference"])
+    wins = block.get("wins", {})
+    pairs = block.get("pairs", {})
+    highest = highest_mean(block.get("mean", {}), systems)
+    highest_w = highest_mean(block.get("mean_pair_weighted", {}), systems)
+    return ComparisonFact(
+        reference=ref,
+        others=[s for s in systems if s != ref],
+        n_sets=len(pairs),
+        total_pairs=int(sum(int(v) for v in pairs.values())),
+        family=int(block.get("family_size") or 0),
+        means={s: _seed_values(block.get("mean_per_seed", {}), s) for s in systems},
+        weighted={
+            s: _seed_values(block.get("mean_pair_weighted_per_seed", {}), s) for s in systems
+        },
+        versus={name: _counts(w) for name, w in wins.items()},
+        highest=highest,
+        highest_weighted=highest_w,
+        weighting_matters=highest is not None and highest_w is not None and highest != highest_w,
+    )
 
 
 @dataclass(frozen=True)
@@ -372,6 +384,9 @@ class Facts03:
     path_walked: bool = True
     mrds_set: str = "MEN dev"
     paper_config: list[PaperValue] = field(default_factory=list)
+    corpus: ComparisonFact | None = None  # the headline: corpus views vs the corpus baselines
+    lexicon: ComparisonFact | None = None  # corpus + lexicon views vs the retrofitted baselines
+    glove_stop: str | None = None  # what stopped GloVe: "tolerance" or "epoch cap"
 
 
 def _per_seed(rec: Mapping[str, Any], system: str) -> list[float]:
@@ -416,21 +431,16 @@ def facts_03(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> 
         gap_ppmi=gap,
         corpus_vs_ppmi=_counts(cvp) if cvp and cvp.get("sets") else None,
         claims=seed_claims(rec),
-        claims_family=_family_sizes(rec),
+        claims_family=family_sizes(rec),
         comparison=size_comparison("03", rec, other),
         data=data_fact(rec),
         path_walked=bool(rec.get("tuning_order")),
         mrds_set=str(rec.get("mrds_dev_set") or "MEN dev"),
         paper_config=paper_values(rec),
+        corpus=comparison_fact(rec.get("corpus_comparison")),
+        lexicon=comparison_fact(rec.get("lexicon_comparison")),
+        glove_stop=(rec.get("glove_stop") or {}).get("stopped_by"),
     )
-
-
-def _family_sizes(rec: Mapping[str, Any]) -> dict[str, int]:
-    """The recorded Holm family size of each grid (an older record's single int: ``all``)."""
-    sizes = rec.get("claims_family_size") or {}
-    if not isinstance(sizes, Mapping):
-        return {"all": int(sizes)}
-    return {str(k): int(v) for k, v in sizes.items()}
 
 
 # ============================================================================================
@@ -717,6 +727,10 @@ def findings(notebook: str, rec: Mapping[str, Any]) -> dict[str, str]:
         cvp = rec.get("corpus_views_vs_ppmi")
         if cvp and cvp.get("sets"):
             out["corpus-views MVLSA vs PPMI-SVD (test sets)"] = _counts(cvp).verdict
+        for key, label in (("corpus_comparison", "corpus-views MVLSA"),
+                           ("lexicon_comparison", "corpus + lexicon views MVLSA")):  # fmt: skip
+            for name, w in (rec.get(key) or {}).get("wins", {}).items():
+                out[f"{label} vs {name} (test sets)"] = _counts(w).verdict
         best = highest_mean(rec.get("test_mean", {}), ["PPMI-SVD", "SGNS", "GloVe"])
         if best:
             out["highest-mean baseline"] = best

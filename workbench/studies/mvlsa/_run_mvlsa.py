@@ -16,8 +16,18 @@ import pandas as pd
 
 from workbench._validation import check_int
 from workbench.evaluation import evaluate_system
+from workbench.gcca import AccuracyCertificate
 from workbench.records import to_jsonable
-from workbench.studies.mvlsa._baselines import CorpusBaselines, corpus_baselines_seeds
+from workbench.studies.mvlsa._baselines import (
+    BASELINE_NAMES,
+    RETROFIT_SETTINGS,
+    CorpusBaselines,
+    corpus_baselines_seeds,
+    lexicon_families,
+    lexicon_graph,
+    retrofitted,
+)
+from workbench.studies.mvlsa._certificate import choice_certificate
 from workbench.studies.mvlsa._claims import (
     GRID_CLAIMS_TEST,
     PAPER_TABLES,
@@ -32,7 +42,6 @@ from workbench.studies.mvlsa._settings import StudySettings, check_instance, che
 from workbench.studies.mvlsa._tables import mrds_column
 from workbench.studies.mvlsa._tuning import (
     TuningResult,
-    _compare_sets,
     check_coverage,
     choice_vectors,
     scored_wordsim,
@@ -41,10 +50,14 @@ from workbench.studies.mvlsa._tuning import (
 )
 from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set
 
-__all__ = ["CORPUS_VIEWS", "MVLSARecords", "MVLSARun", "run_mvlsa"]
+__all__ = ["CORPUS_VIEWS", "LEXICON_VIEWS", "MVLSARecords", "MVLSARun", "run_mvlsa"]
 
 #: The tuned configuration on the corpus views alone (the baselines' data).
 CORPUS_VIEWS = "MVLSA (tuned, corpus views)"
+#: The tuned configuration on the corpus and lexicon views (the retrofitted baselines' data).
+LEXICON_VIEWS = "MVLSA (tuned, corpus + lexicon views)"
+#: The suffix of a baseline retrofitted to the lexicons of the lexicon views.
+RETROFIT_SUFFIX = " + RF"
 
 
 class MVLSARecords(TypedDict):
@@ -59,6 +72,9 @@ class MVLSARecords(TypedDict):
     baseline_seconds: dict[str, dict[str, float]]
     glove_loss: list[float]
     glove_loss_per_seed: dict[str, list[float]]
+    glove_stop: dict[str, Any]
+    glove_stop_per_seed: dict[str, str | None]
+    glove_tuning: dict[str, Any]
     tuning_path: dict[str, dict[str, Any]]
     tuning_order: list[str]
     tuning_scores: dict[str, dict[str, dict[str, float | None]]]
@@ -77,7 +93,9 @@ class MVLSARecords(TypedDict):
     test_mean_per_seed: dict[str, dict[str, float | None]]
     test_tests: list[dict[str, Any]]
     test_wins: dict[str, dict[str, int]]
-    corpus_views_vs_ppmi: dict[str, Any]
+    test_mean_pair_weighted: dict[str, float | None]
+    corpus_comparison: dict[str, Any]
+    lexicon_comparison: dict[str, Any]
     claims: dict[str, dict[str, Any]]
     claims_per_seed: list[dict[str, Any]]
     claims_test: str
@@ -85,6 +103,7 @@ class MVLSARecords(TypedDict):
     paper_config: dict[str, dict[str, str]]
     grids: dict[str, dict[str, Any]]
     n_factorizations: int
+    certificate_angle_bound: float | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,15 +130,23 @@ class MVLSARun:
         The paper's grids (Tables 3--7, r_j) around its configuration, on the dev halves per
         seed (None without a rating set to tune on).
     comparison : SeedComparison
-        The test halves: the tuned MVLSA against every other system, per seed.
-    corpus_vs_ppmi : DataFrame
-        Per (seed, test set): the corpus-views MVLSA against PPMI-SVD, ``difference`` (MVLSA -
-        PPMI-SVD), two-sided Williams' t, Holm over the test sets of that one comparison (per
-        seed), ``significant``.
+        The test halves: the tuned MVLSA (all views) against every other system, per seed (a
+        system with views the baselines never see; :attr:`corpus_comparison` is the like-for-like
+        one).
+    corpus_comparison : SeedComparison
+        The headline: the tuned configuration on the corpus views alone against PPMI-SVD, SGNS and
+        GloVe (same corpus, same vocabulary), Holm over that table per seed.
+    lexicon_comparison : SeedComparison or None
+        The tuned configuration on the corpus and lexicon views against PPMI-SVD, SGNS and GloVe
+        retrofitted (Faruqui et al. 2015) to the same lexicons, Holm over that table per seed;
+        None when the view set has no lexicon view.
     claims : GridClaims
         The paper's claims tested on its grids, on the dev halves, in every seed.
     n_factorizations : int
         View factorizations computed (the store's count at the end of the run).
+    certificate : AccuracyCertificate or None
+        ``MVLSA.accuracy_`` of an MVLSA fit of the tuned configuration (first seed; see
+        :func:`workbench.studies.mvlsa.choice_certificate`); None when not computed.
     """
 
     view_set: ViewSet
@@ -128,12 +155,14 @@ class MVLSARun:
     tuning: TuningResult
     mrds_dev_men: float
     comparison: SeedComparison
-    corpus_vs_ppmi: pd.DataFrame
+    corpus_comparison: SeedComparison
+    lexicon_comparison: SeedComparison | None
     claims: GridClaims
     n_factorizations: int
     mrds_set: str = "MEN dev"
     settings: StudySettings | None = None
     grids: PaperGrids | None = None
+    certificate: AccuracyCertificate | None = None
 
     @property
     def view_counts(self) -> pd.Series:
@@ -149,20 +178,6 @@ class MVLSARun:
     def wins(self) -> pd.DataFrame:
         """Per system: sets on which the tuned MVLSA is significantly better / worse."""
         return self.comparison.wins()
-
-    def corpus_vs_ppmi_counts(self) -> dict[str, int]:
-        """Sets on which the corpus-views MVLSA is significantly better / worse than PPMI-SVD in
-        every seed and in at least one seed (Holm over the sets of the comparison, per seed)."""
-        t = self.corpus_vs_ppmi
-        if not len(t):
-            return {"better, every seed": 0, "better, some seed": 0, "worse, every seed": 0,
-                    "worse, some seed": 0, "sets": 0}  # fmt: skip
-        n = len(self.seeds)
-        up = (t["significant"] & (t["difference"] > 0)).groupby(t["test_set"], sort=False).sum()
-        down = (t["significant"] & (t["difference"] < 0)).groupby(t["test_set"], sort=False).sum()
-        return {"better, every seed": int((up == n).sum()), "better, some seed": int((up > 0).sum()),
-                "worse, every seed": int((down == n).sum()),
-                "worse, some seed": int((down > 0).sum()), "sets": int(len(up))}  # fmt: skip
 
     def _grid_records(self) -> dict[str, dict[str, Any]]:
         """Per grid parameter: its paper table, the values (paper label -> used value), the mean
@@ -195,6 +210,9 @@ class MVLSARun:
             "baseline_seconds": {seed: b.seconds for seed, b in self.baselines.items()},
             "glove_loss": first.glove_loss,
             "glove_loss_per_seed": {seed: b.glove_loss for seed, b in self.baselines.items()},
+            "glove_stop": first.glove_stop(),
+            "glove_stop_per_seed": {s: b.glove_stopped_by for s, b in self.baselines.items()},
+            "glove_tuning": first.glove_tuning.records() if first.glove_tuning else {},
             "tuning_path": path.to_dict(orient="index"),
             "tuning_order": list(path.index),
             "tuning_scores": {s.factor: s.scores.to_dict() for s in tuning.steps},
@@ -218,10 +236,19 @@ class MVLSARun:
             },  # fmt: skip
             "test_tests": cmp.tests.to_dict(orient="records"),
             "test_wins": self.wins.to_dict(orient="index"),
-            "corpus_views_vs_ppmi": {
-                **self.corpus_vs_ppmi_counts(),
-                "tests": self.corpus_vs_ppmi.to_dict(orient="records"),
-            },
+            "test_mean_pair_weighted": cmp.pair_weighted.mean.iloc[0].to_dict()
+            if cmp.pair_weighted is not None
+            else {},
+            "corpus_comparison": self.corpus_comparison.records(),
+            "lexicon_comparison": (
+                {
+                    **self.lexicon_comparison.records(),
+                    "lexicon_families": lexicon_families(vs),
+                    "retrofit": dict(RETROFIT_SETTINGS),
+                }
+                if self.lexicon_comparison is not None
+                else {}
+            ),  # fmt: skip
             "claims": claims.to_dict(orient="index"),
             "claims_per_seed": self.claims.per_seed.to_dict(orient="records"),
             "claims_test": GRID_CLAIMS_TEST,
@@ -231,6 +258,10 @@ class MVLSARun:
             ),
             "grids": self._grid_records(),
             "n_factorizations": self.n_factorizations,
+            # degrees, 3 significant digits (90: not certified; None: not computed)
+            "certificate_angle_bound": None
+            if self.certificate is None
+            else float(f"{self.certificate.angle_bound:.3g}"),
         }
         return cast(MVLSARecords, to_jsonable(values))
 
@@ -297,23 +328,30 @@ def run_mvlsa(
     check_coverage(scored, view_set.words)
     comparison = seed_comparison(systems, reference="MVLSA (tuned)", names=scored,
                                  restrict_to=view_set.words)  # fmt: skip
-    parts = []
-    for seed, c in comparison.per_seed.items():
-        ev = c.evaluations
-        if CORPUS_VIEWS in ev and "PPMI-SVD" in ev:
-            t = _compare_sets(ev["PPMI-SVD"], ev[CORPUS_VIEWS], 0.05).reset_index()
-            parts.append(t.assign(seed=seed))
-    corpus_vs_ppmi = (
-        pd.concat(parts, ignore_index=True)
-        if parts
-        else pd.DataFrame(
-            columns=["test_set", "difference", "pvalue", "pvalue_holm", "significant", "seed"]
-        )
-    )
+    corpus_only = {seed: {n: sysm[n] for n in (CORPUS_VIEWS, *BASELINE_NAMES)}
+                   for seed, sysm in systems.items()}  # fmt: skip
+    corpus_comparison = seed_comparison(corpus_only, reference=CORPUS_VIEWS, names=scored,
+                                        restrict_to=view_set.words)  # fmt: skip
+    lexicon_comparison = None
+    lex = lexicon_families(view_set)
+    if lex:
+        graph = lexicon_graph(view_set, lex)
+        choice = dataclasses.replace(tuning.best, families=("positional", *lex))
+        with_lexicons = {
+            seed: {
+                LEXICON_VIEWS: choice_vectors(view_set, choice.with_seed(seed), store),
+                **{n + RETROFIT_SUFFIX: retrofitted(baselines[seed].vectors[n], graph,
+                                                    view_set.words)
+                   for n in BASELINE_NAMES},
+            }
+            for seed in seeds
+        }  # fmt: skip
+        lexicon_comparison = seed_comparison(with_lexicons, reference=LEXICON_VIEWS, names=scored,
+                                             restrict_to=view_set.words)  # fmt: skip
     claims = grid_claims(grids) if grids is not None else _no_claims()
     return MVLSARun(view_set, seeds, baselines, tuning, float(mrds.iloc[0]), comparison,
-                    corpus_vs_ppmi, claims, store.n_computed, band_label, settings,
-                    grids)  # fmt: skip
+                    corpus_comparison, lexicon_comparison, claims, store.n_computed, band_label,
+                    settings, grids, choice_certificate(view_set, tuning.best))  # fmt: skip
 
 
 def _no_claims() -> GridClaims:

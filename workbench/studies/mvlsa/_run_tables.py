@@ -210,8 +210,9 @@ def system_inputs(
 ) -> dict[str, list[str]]:
     """What each Table 9 system is trained on: ``["corpus"]`` for the corpus alone, the corpus
     plus the other view families (lexicons, bitext, treebank) of the view set for the MVLSA
-    systems over all views and the fusions built on them, ``["pretrained (external corpus)"]``
-    for pretrained GloVe."""
+    systems over all views (and MVLSA Combined), the corpus for MV-G-WSG (GloVe and WSG fused;
+    plus the user's pretrained vectors when fused), ``["pretrained (external corpus)"]`` for
+    pretrained GloVe."""
     _check_view_set(view_set)
     side = [f for f in view_set.families() if f != "positional"]
     every = ["corpus", *side]
@@ -219,7 +220,7 @@ def system_inputs(
         ["pretrained (external corpus)"] if [p for p in pretrained if p != PRETRAINED_GLOVE] else []
     )
     known = {"MVLSA (corpus views)": ["corpus"], "MVLSA (all views)": every, "GloVe": ["corpus"],
-             "WSG": ["corpus"], "PPMI-SVD": ["corpus"], "MV-G-WSG": every + fused,
+             "WSG": ["corpus"], "PPMI-SVD": ["corpus"], "MV-G-WSG": ["corpus", *fused],
              "MVLSA Combined": every, PRETRAINED_GLOVE: ["pretrained (external corpus)"],
              **{p: ["pretrained (external corpus)"] for p in pretrained}}  # fmt: skip
     unknown = [s for s in systems if s not in known]
@@ -344,13 +345,13 @@ def run_fusion(view_set: ViewSet, settings: StudySettings, *, seeds: Sequence[in
     choice = tuned_choice(view_set, settings, seed=seeds[0], store=store)
     baselines = corpus_baselines_seeds(view_set, settings, n_components=choice.config.n_components,
                                        seeds=seeds)  # fmt: skip
-    # the user's vectors (labelled by file name) are fused with GloVe and WSG
+    # MV-G-WSG: GloVe and WSG (and the user's vectors, labelled by file name) fused alone
     if settings.data.pretrained:
         pretrained = {Path(p).name: load_word_vectors(p) for p in settings.data.pretrained}
-        fuse: tuple[str, ...] = ("MVLSA (all views)", "GloVe", "WSG", *pretrained)
+        fuse: tuple[str, ...] = ("GloVe", "WSG", *pretrained)
     else:
         pretrained = {PRETRAINED_GLOVE: load_pretrained_glove(limit=settings.glove_limit)}
-        fuse = ("MVLSA (all views)", "GloVe", "WSG")
+        fuse = ("GloVe", "WSG")
     test_sets = split_wordsim(scored_wordsim(settings), "test")
     check_coverage(test_sets, view_set.words)
     fusions = {

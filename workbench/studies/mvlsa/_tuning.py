@@ -526,7 +526,8 @@ def tuning_path(
     current = start
     out: list[TuningStep] = []
     choices = [start]
-    bar = tqdm(total=sum(len(c) for _, c in steps), desc="tuning path", disable=progress is False)
+    bar = tqdm(total=sum(len(c) for _, c in steps), desc="tuning path", disable=progress is False,
+               leave=False)  # fmt: skip
     for factor, candidates in steps:
         t0 = time.perf_counter()
         options = {label: change(current) for label, change in candidates.items()}
@@ -691,7 +692,7 @@ def choice_fusion(
     wordsim: Sequence[str | pd.DataFrame] = PAPER_WORDSIM,
     analogies: bool = True,
     alpha: float = 0.05,
-    fuse: Sequence[str] = ("MVLSA (all views)", "GloVe", "WSG"),
+    fuse: Sequence[str] = ("GloVe", "WSG"),
 ) -> FusionResult:
     """:func:`fusion_study` (Table 9) with MVLSA systems of ``choice``'s configuration and
     positional scheme, from stored view factors (corpus views; all views; all views plus the

@@ -255,7 +255,8 @@ def _build_view_set(
     """Build the view set of :func:`build_view_set` (``cache``: reuse cached count views)."""
     t0 = time.perf_counter()
     steps = ["vocabulary", "positional", "dependency", "bitext", "lexicons"]
-    bar = tqdm(total=len(steps), desc="views", disable=None if progress is None else not progress)
+    bar = tqdm(total=len(steps), desc="views", disable=None if progress is None else not progress,
+               leave=False)  # fmt: skip
     vocab, enc = wv.vocabulary_and_encoding(
         corpus, max_size=settings.vocab_size, min_count=settings.min_count
     )

@@ -12,7 +12,10 @@ matrices and retrieval tests are in :mod:`workbench.crosslingual`; this study ho
   book split, term space, every method chosen on dev and scored on test (Tables 1-3, Figure 3);
 * :func:`run_verse_retrieval` -- the harder verse-level evaluation, once per seed
   (:data:`PAPER_CLAIMS`, :class:`VerseRetrievalResult`);
-* :func:`run_study` -- both, timed, as one frozen :class:`TranslingualStudyResult` whose
+* the PLSA models tuned on dev (:mod:`._plsa`: fold-in prior, CPLSA's slack penalty, EM
+  tolerance, a topic grid doubled while the best is at its top), the vocabulary sweep
+  (:func:`run_term_sweep`) and the comparable-document condition (:func:`run_comparable`);
+* :func:`run_study` -- all of them, timed, as one frozen :class:`TranslingualStudyResult` whose
   ``records()`` (:class:`TranslingualRecords`) defines every record of the notebook;
 * :func:`discussion_07` -- the Discussion rendered from the records (template
   ``templates/discussion_07.md.j2``, facts in :mod:`._facts`, :func:`facts_07`).
@@ -20,6 +23,7 @@ matrices and retrieval tests are in :mod:`workbench.crosslingual`; this study ho
 
 from __future__ import annotations
 
+from ._comparable import ComparableResult, comparable_data, run_comparable
 from ._data import BibleData, prepare, prepare_bible, prepare_parallel
 from ._discussion import discussion_07
 from ._experiment import (
@@ -43,6 +47,7 @@ from ._verses import (
     run_verse_retrieval,
     sample_verse_pools,
 )
+from ._vocabulary import run_term_sweep
 
 __all__ = [
     "SIZES",
@@ -62,6 +67,10 @@ __all__ = [
     "eligible_verses",
     "sample_verse_pools",
     "run_verse_retrieval",
+    "ComparableResult",
+    "comparable_data",
+    "run_comparable",
+    "run_term_sweep",
     "CLASSIFICATION_PAIRS",
     "TranslingualRecords",
     "TranslingualStudyResult",

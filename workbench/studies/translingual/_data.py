@@ -67,6 +67,10 @@ class BibleData:
         ``"dev"`` or ``"test"`` per verse of ``verse_ids``.
     verse_counts, verse_weighted : dict language -> csr (those verses x joint terms)
         Counts and log(tf)-idf with the training chapters' idf; a verse may be empty.
+    halves : dict language -> (csr, csr)
+        Counts of every chapter's first ``ceil(n / 2)`` verses and of its other verses (all
+        chapters x joint terms; a half may be empty): the comparable-document condition pairs
+        one language's first half with the other's second half.
     """
 
     ids: list[tuple[str, int]]
@@ -84,6 +88,8 @@ class BibleData:
     verse_part: np.ndarray = field(repr=False, default_factory=lambda: np.array([], dtype=object))
     verse_counts: dict[str, sp.csr_matrix] = field(repr=False, default_factory=dict)
     verse_weighted: dict[str, sp.csr_matrix] = field(repr=False, default_factory=dict)
+    halves: dict[str, tuple[sp.csr_matrix, sp.csr_matrix]] = field(repr=False,
+                                                                   default_factory=dict)  # fmt: skip
     name: str = "Bible (KJV / RV1909)"
     labelled: bool = True
 
@@ -218,6 +224,20 @@ def _prepare(
         for lang in langs
     }
     verse_weighted = {lang: log_tf_idf(space, verse_counts[lang]) for lang in langs}
+    n_verses = np.bincount(chap_of_verse, minlength=len(chap_ids))
+    seen = np.zeros(len(chap_ids), dtype=np.int64)
+    first = np.empty(len(chap_of_verse), dtype=bool)
+    for i, c in enumerate(chap_of_verse.tolist()):
+        first[i] = seen[c] < (n_verses[c] + 1) // 2
+        seen[c] += 1
+    halves = {}
+    for lang in langs:
+        parts_tok: tuple[list[list[str]], list[list[str]]] = ([[] for _ in chap_ids],
+                                                              [[] for _ in chap_ids])  # fmt: skip
+        for c, f, toks in zip(chap_of_verse.tolist(), first.tolist(), verse_tok[lang]):
+            parts_tok[0 if f else 1][c].extend(toks)
+        halves[lang] = (count_matrix(space, parts_tok[0], lang, allow_empty=True),
+                        count_matrix(space, parts_tok[1], lang, allow_empty=True))  # fmt: skip
     logger.info(
         "%s: %d chapters (%s), %d joint terms, %d held-out verses",
         name,
@@ -242,6 +262,7 @@ def _prepare(
         verse_part=verse_part,
         verse_counts=verse_counts,
         verse_weighted=verse_weighted,
+        halves=halves,
         name=name,
         labelled=labelled,
     )

@@ -17,14 +17,13 @@ from __future__ import annotations
 import copy
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal, TypeAlias, TypeVar
+from typing import Literal, TypeAlias
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from joblib import Parallel, delayed
 from threadpoolctl import threadpool_limits
 
 from workbench._typing import Matrix
@@ -43,6 +42,17 @@ from workbench.crosslingual import (
 from workbench.evaluation import AccuracyResult, RetrievalResult, knn_classify
 
 from ._data import BibleData
+from ._plsa import (
+    HARD,
+    PLSA_METHODS,
+    PLSAFit,
+    extension,
+    fit_table,
+    grid_end,
+    plsa_tasks,
+    run_plsa_tasks,
+    start_plsa_tasks,
+)
 from ._settings import METHODS, ExperimentConfig
 
 __all__ = [
@@ -171,7 +181,16 @@ class TranslingualResult:
     models : list of FittedModel
         Every fitted model (all settings), reused by the verse-level evaluation.
     plsa_history : DataFrame
-        ``method, topics, iteration, dev mrr`` of every early-stopping evaluation.
+        ``method, topics, penalty, prior, iteration, dev mrr`` of every early-stopping
+        evaluation.
+    plsa_fits : DataFrame
+        One row per PLSA fit (:func:`._plsa.fit_table`), with its log-likelihood curve.
+    plsa_grid : dict method -> list of int
+        The topic numbers fitted (the initial grid and its doublings).
+    plsa_grid_end : dict method -> str
+        ``"turned"`` or ``"cap"`` (:func:`._plsa.grid_end`).
+    plsa_topics_cap : int
+        The largest number of topics the grid could reach.
     """
 
     data: BibleData
@@ -188,11 +207,16 @@ class TranslingualResult:
     candidates: list[_Candidate] = field(default_factory=list, repr=False)
     models: list[FittedModel] = field(default_factory=list, repr=False)
     plsa_history: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    plsa_fits: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    plsa_grid: dict[str, list[int]] = field(default_factory=dict)
+    plsa_grid_end: dict[str, str] = field(default_factory=dict)
+    plsa_topics_cap: int = 0
 
     def dev_mrr_by_dim(self) -> pd.DataFrame:
         """Dev MRR per dimension (rows) and method (columns) at each method's chosen setting.
 
-        For JPLSA / CPLSA the "dimension" is the number of topics (each early-stopped on dev).
+        For JPLSA / CPLSA the "dimension" is the number of topics (each early-stopped on dev; the
+        best fold-in prior and penalty at each).
         Methods without a dimension (Untranslated, Word-by-word) are left out: see
         :meth:`dev_mrr_flat`.
         """
@@ -201,7 +225,8 @@ class TranslingualResult:
         keep = c["dim"].notna() & (
             c["method"].isin(["JPLSA", "CPLSA"]) | (c["setting"] == c["method"].map(chosen))
         )
-        table = c[keep].pivot_table(index="dim", columns="method", values="mrr")
+        # (PLSA: the best setting -- prior, penalty -- at each number of topics)
+        table = c[keep].pivot_table(index="dim", columns="method", values="mrr", aggfunc="max")
         table.index = table.index.astype(int)
         return table
 
@@ -297,91 +322,25 @@ def _per_language(comps: dict[str, np.ndarray]) -> Represent:
     return lambda lang, x, c: np.asarray(x @ comps[lang])
 
 
-@dataclass(eq=False)
-class _PLSAFit:
-    """One PLSA model fitted with early stopping: the topics of its best dev iteration."""
-
-    name: str
-    topics: int
-    phi: np.ndarray
-    iteration: int
-    seconds: float
-    history: list[tuple[int, float]]
-    template: JPLSA | CPLSA
-
-
-#: A PLSA task: method, number of topics, training and dev count matrices, settings.
-_PLSATask: TypeAlias = tuple[str, int, list[sp.csr_matrix], list[sp.csr_matrix], ExperimentConfig]
-
-_Model = TypeVar("_Model", JPLSA, CPLSA)
+def _plsa_models(res: PLSAFit) -> list[FittedModel]:
+    """One model per fold-in prior of a fit: the topics of that prior's best dev iteration."""
+    out = []
+    for prior, (_, iteration, phi) in res.best.items():
+        snapshot = copy.copy(res.template)
+        snapshot.topic_word_ = phi
+        snapshot.n_features_in_ = phi.shape[1]
+        snapshot.fold_in_prior = prior
+        params: dict[str, float] = {"topics": res.topics, "prior": prior}
+        if res.name == "CPLSA":
+            params["penalty"] = res.penalty
+        params["iterations"] = iteration
+        out.append(FittedModel(res.name, params, (res.topics,), _fold_in(snapshot), "l1",
+                               res.seconds))  # fmt: skip
+    return out
 
 
-def _fit_plsa_task(
-    name: str,
-    n_topics: int,
-    views: list[sp.csr_matrix],
-    dev_views: list[sp.csr_matrix],
-    cfg: ExperimentConfig,
-) -> _PLSAFit:
-    """Fit one PLSA model with early stopping on dev MRR (run in a worker process)."""
-    model: JPLSA | CPLSA
-    if name == "JPLSA":
-        model = JPLSA(n_topics, n_iter=cfg.jplsa_iter)
-    else:
-        model = CPLSA(n_topics, n_iter=cfg.cplsa_iter, n_projection_steps=cfg.projection_steps)
-    best_mrr, best_phi, best_iter = -1.0, None, 0
-    history: list[tuple[int, float]] = []
-
-    def callback(it: int, _: object) -> bool:
-        # (called by model.fit with the model itself)
-        nonlocal best_mrr, best_phi, best_iter
-        if it % cfg.eval_every and it != model.n_iter:
-            return False
-        a, b = (model.transform(v) for v in dev_views)
-        mrr = paired_retrieval(a, b, metric="l1").mrr
-        history.append((it, mrr))
-        if mrr > best_mrr:
-            best_mrr, best_phi, best_iter = mrr, model.topic_word_.copy(), it
-        return False
-
-    t0 = time.perf_counter()
-    model.fit(views, callback=callback)
-    sec = time.perf_counter() - t0
-    phi = best_phi if best_phi is not None else model.topic_word_
-    return _PLSAFit(name, n_topics, phi, best_iter, sec, history, _unfitted(model))
-
-
-def _unfitted(model: _Model) -> _Model:
-    t = copy.copy(model)
-    for attr in ("topic_word_", "doc_topic_", "objective_", "constraint_violation_"):
-        t.__dict__.pop(attr, None)
-    return t
-
-
-def _plsa_tasks(data: BibleData, cfg: ExperimentConfig) -> list[_PLSATask]:
-    langs = data.languages
-    train, dev = data.parts["train"], data.parts["dev"]
-    views = [data.counts[lang][train] for lang in langs]
-    dev_views = [data.counts[lang][dev] for lang in langs]
-    tasks: list[_PLSATask] = [(name, t, views, dev_views, cfg)
-             for name in ("JPLSA", "CPLSA") if name in cfg.methods for t in cfg.topics]  # fmt: skip
-    # largest first, so that two workers finish at about the same time
-    cost = {"JPLSA": cfg.jplsa_iter, "CPLSA": 6 * cfg.cplsa_iter}
-    return sorted(tasks, key=lambda t: -cost[t[0]] * t[1])
-
-
-def _plsa_model(res: _PLSAFit) -> FittedModel:
-    snapshot = copy.copy(res.template)
-    snapshot.topic_word_ = res.phi
-    snapshot.n_features_in_ = res.phi.shape[1]
-    return FittedModel(
-        res.name,
-        {"topics": res.topics, "iterations": res.iteration},
-        (res.topics,),
-        lambda lang, x, c: snapshot.transform(c),
-        "l1",
-        res.seconds,
-    )
+def _fold_in(model: JPLSA | CPLSA) -> Represent:
+    return lambda lang, x, c: model.transform(c)
 
 
 def _setting(c: _Candidate) -> str:
@@ -434,11 +393,8 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
     langs = data.languages
     dev, test, train = data.parts["dev"], data.parts["test"], data.parts["train"]
 
-    tasks = _plsa_tasks(data, cfg)
-    pending: Iterable[_PLSAFit] = []
-    if tasks:
-        runner = Parallel(n_jobs=min(n_jobs, len(tasks)), return_as="generator")
-        pending = runner(delayed(_fit_plsa_task)(*t) for t in tasks)
+    grid = {name: list(cfg.topics) for name in PLSA_METHODS if name in cfg.methods}
+    pending = start_plsa_tasks(plsa_tasks(data, cfg, grid), n_jobs)
 
     ibm1 = None
     ibm1_sec = 0.0
@@ -453,15 +409,21 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
     for m in models:
         if m.method.startswith("Word-by-word"):
             m.fit_seconds += ibm1_sec
-    plsa_results = list(pending)
-    order = {(t[0], t[1]): i for i, t in enumerate(
-        (n, t) for n in ("JPLSA", "CPLSA") for t in cfg.topics)}  # fmt: skip
-    plsa_results.sort(key=lambda r: order[(r.name, r.topics)])
-    models += [_plsa_model(r) for r in plsa_results]
+    fits = list(pending)
+    cap = min(cfg.topics_cap, max(1, len(train) - 1))
+    while more := extension(fits, cap):  # double the grid's top while the best is there
+        for name, ts in more.items():
+            grid[name] += ts
+        fits += run_plsa_tasks(plsa_tasks(data, cfg, more), n_jobs)
+    penalty_order = {p: i for i, p in enumerate(cfg.cplsa_penalties)}
+    fits.sort(key=lambda f: (PLSA_METHODS.index(f.name), f.topics,
+                             penalty_order.get(None if f.penalty == HARD else f.penalty, 0)))  # fmt: skip
+    for f in fits:
+        models += _plsa_models(f)
     history = pd.DataFrame(
-        [{"method": r.name, "topics": r.topics, "iteration": it, "dev mrr": v}
-         for r in plsa_results for it, v in r.history],
-        columns=["method", "topics", "iteration", "dev mrr"],
+        [{"method": f.name, "topics": f.topics, "penalty": f.penalty, "prior": prior,
+          "iteration": it, "dev mrr": v} for f in fits for it, prior, v in f.history],
+        columns=["method", "topics", "penalty", "prior", "iteration", "dev mrr"],
     )  # fmt: skip
 
     candidates = [_Candidate(m, d, data) for m in models for d in m.dims]
@@ -553,8 +515,9 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
             }
         )
     classification = (
-        pd.DataFrame(class_rows, columns=["method", "dim", "setting", "dev accuracy",
-                                          "test accuracy"])  # fmt: skip
+        pd.DataFrame(
+            class_rows, columns=["method", "dim", "setting", "dev accuracy", "test accuracy"]
+        )  # fmt: skip
         .sort_values("test accuracy", ascending=False, kind="stable")
         .reset_index(drop=True)
     )
@@ -573,6 +536,10 @@ def _run(data: BibleData, cfg: ExperimentConfig, n_jobs: int) -> TranslingualRes
         candidates=candidates,
         models=models,
         plsa_history=history,
+        plsa_fits=fit_table(fits),
+        plsa_grid={k: sorted(v) for k, v in grid.items()},
+        plsa_grid_end=grid_end(fits, cap),
+        plsa_topics_cap=int(cap),
     )
 
 

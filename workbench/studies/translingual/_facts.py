@@ -50,10 +50,13 @@ __all__ = [
     "SuperiorSets",
     "VerseClaim",
     "VerseFacts",
+    "VocabularyFacts",
+    "between",
     "chapter_ceiling",
     "chapter_claims",
     "claim_verdict",
     "classification_facts",
+    "comparable_claims",
     "dims_ahead",
     "facts_07",
     "learned_methods",
@@ -64,6 +67,7 @@ __all__ = [
     "unranked",
     "verse_claims",
     "verse_facts",
+    "vocabulary_facts",
 ]
 
 #: The learned methods (every method but *Untranslated*), in the order of the paper's tables.
@@ -173,6 +177,11 @@ class PlsaFacts:
     factor: float
     per_iteration: float | None
     largest: str
+    grid: dict[str, list[int]]
+    grid_end: dict[str, str]
+    chosen: dict[str, dict[str, Any]]
+    fits: dict[str, int]
+    at_iteration_cap: dict[str, int]
 
 
 def plsa_facts(rec: Mapping[str, Any]) -> PlsaFacts | None:
@@ -198,8 +207,66 @@ def plsa_facts(rec: Mapping[str, Any]) -> PlsaFacts | None:
     big = topics[-1]
     c, j = finite(sec.get(f"CPLSA {big}")), finite(sec.get(f"JPLSA {big}"))
     per_it = c / j if c is not None and j else None
+    fits = rec.get("plsa_fits", [])
+    n_fits = {m: sum(f["method"] == m for f in fits) for m in ("JPLSA", "CPLSA")}
+    at_cap = {m: sum(f["method"] == m and f["stop"] == "cap" for f in fits)
+              for m in ("JPLSA", "CPLSA")}  # fmt: skip
     return PlsaFacts(topics, ahead, its, capped, fewer, ratio if ratio >= 1 else 1 / ratio,
-                     per_it, big)  # fmt: skip
+                     per_it, big, dict(rec.get("plsa_topic_grid", {})),
+                     dict(rec.get("plsa_grid_end", {})), dict(rec.get("plsa_chosen", {})),
+                     n_fits, at_cap)  # fmt: skip
+
+
+def between(rec: Mapping[str, Any], a: str, b: str) -> str:
+    """Rule: on the verse test, ``a`` is *ahead* of ``b`` when the pair is significant in every
+    seed with ``a`` better (McNemar, Holm over all pairs of methods of each seed:
+    ``verse_replicated_differences``), *behind* when ``b`` is, and otherwise there is *no
+    difference significant in every seed*."""
+    pairs = {(str(x), str(y)) for x, y in rec["verse_replicated_differences"]}
+    return "ahead" if (a, b) in pairs else "behind" if (b, a) in pairs else "no difference"
+
+
+def comparable_claims(rec: Mapping[str, Any]) -> list[ChapterClaim] | None:
+    """Rule: each claim of the comparable condition judged by :func:`claim_verdict` on its Holm
+    p-value (exact McNemar on test Top-1 hits, Holm over the claims of that condition). None when
+    the condition was not run."""
+    comp = rec.get("comparable")
+    if not comp:
+        return None
+    return [ChapterClaim(str(c["claim"]), float(c["difference"]), float(c["mcnemar p"]),
+                         float(c["holm p"]), claim_verdict(c["difference"], c["holm p"]))
+            for c in comp["claims"]]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class VocabularyFacts:
+    """The vocabulary sweep (see :func:`vocabulary_facts`)."""
+
+    sizes: list[int]
+    methods: list[str]
+    mean_top1: dict[str, dict[int, float]]
+    spread: dict[str, float]
+    same_order: bool
+
+
+def vocabulary_facts(rec: Mapping[str, Any]) -> VocabularyFacts | None:
+    """Rules: per method and vocabulary size, the mean verse Top-1 over the seeds; ``spread``:
+    its largest minus its smallest value over the sizes; ``same_order``: the methods' order by
+    mean Top-1 is the same at every size. Each size draws its own verse pools, so these are
+    values, not tests. None without a sweep."""
+    rows = rec.get("term_sweep") or []
+    if not rows:
+        return None
+    sizes = sorted({int(r["n_terms"]) for r in rows})
+    methods = list(dict.fromkeys(str(r["method"]) for r in rows))
+    mean: dict[str, dict[int, float]] = {m: {} for m in methods}
+    for r in rows:
+        v = [float(x) for x in r["verse top1"]]
+        mean[str(r["method"])][int(r["n_terms"])] = sum(v) / len(v)
+    spread = {m: max(d.values()) - min(d.values()) for m, d in mean.items()}
+    orders = {tuple(sorted((m for m in methods if k in mean[m]), key=lambda m: -mean[m][k]))
+              for k in sizes}  # fmt: skip
+    return VocabularyFacts(sizes, methods, mean, spread, len(orders) == 1)
 
 
 # ----------------------------------------------------------------------------- verses
@@ -441,6 +508,10 @@ class Facts07:
     n_chapter_significant: int
     opca_vs: dict[str, DimsAhead] | None
     plsa: PlsaFacts | None
+    opca_vs_cplsa: str | None
+    cplsa_vs_jplsa: str | None
+    vocabulary: VocabularyFacts | None
+    comparable: list[ChapterClaim] | None
     verse: VerseFacts
     verse_claims: list[VerseClaim]
     claims_held: list[str]
@@ -465,7 +536,9 @@ def facts_07(rec: Mapping[str, Any]) -> Facts07:
     values across corpora, no test; ``claims_held`` / ``claims_failed``: the verse claims
     replicated / not replicated (:func:`replication`), ``claims_reversed`` those significantly
     reversed in every seed; ``speed_methods``: the methods whose fit time is quoted, in a fixed
-    order (the projections, the topic models, word-by-word).
+    order (the projections, the topic models, word-by-word); ``opca_vs_cplsa`` /
+    ``cplsa_vs_jplsa``: :func:`between` on the verse test (the discriminative projection vs the
+    discriminative topic model, and the topic models' pair), None when one was not run.
     """
     learned = learned_methods(rec)
     ceiling = chapter_ceiling(rec)
@@ -480,6 +553,7 @@ def facts_07(rec: Mapping[str, Any]) -> Facts07:
     n_methods = len(rec["test_top1"])
     n_significant = sum(c.verdict != "no detectable difference" for c in chapter)
     speed = ("OPCA", "CCA", "CL-LSI", "JPLSA", "CPLSA", "Word-by-word")
+    ranked = set(rec["verse_ranking"])
     return Facts07(
         n_seeds=len(rec["seeds"]),
         learned=learned,
@@ -493,6 +567,10 @@ def facts_07(rec: Mapping[str, Any]) -> Facts07:
         n_chapter_significant=n_significant,
         opca_vs=opca_vs,
         plsa=plsa_facts(rec),
+        opca_vs_cplsa=between(rec, "OPCA", "CPLSA") if {"OPCA", "CPLSA"} <= ranked else None,
+        cplsa_vs_jplsa=between(rec, "CPLSA", "JPLSA") if {"CPLSA", "JPLSA"} <= ranked else None,
+        vocabulary=vocabulary_facts(rec),
+        comparable=comparable_claims(rec),
         verse=verse_facts(rec),
         verse_claims=verse,
         claims_held=[c.claim for c in claims_order if c.replication == "replicated"],

@@ -10,8 +10,8 @@ of every record key of the notebook (:class:`TranslingualRecords`).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypedDict
 
@@ -22,10 +22,12 @@ from workbench._validation import check_choice, check_float, check_int
 from workbench.crosslingual import compare_pairs
 from workbench.significance import SuperiorSetResult, smallest_superior_set
 
+from ._comparable import ComparableResult, run_comparable
 from ._data import BibleData
 from ._experiment import TranslingualResult, run_translingual
 from ._settings import SIZES, ExperimentConfig
 from ._verses import PAPER_CLAIMS, VerseRetrievalResult, run_verse_retrieval
+from ._vocabulary import chosen_params, run_term_sweep
 
 __all__ = [
     "CLASSIFICATION_PAIRS",
@@ -124,6 +126,24 @@ class TranslingualRecords(DataRecords, total=True):
     plsa_eval_every: int
     plsa_seconds_per_iteration: dict[str, float]
     plsa_history_points: int
+    #: one entry per PLSA fit: method, topics, penalty (None: hard constraint; JPLSA: None),
+    #: iterations run, stop ("converged" / "cap"), seconds, the best fold-in prior, its
+    #: dev-best iteration and dev MRR, and the training log-likelihood curve
+    plsa_fits: list[dict[str, Any]]
+    #: each topic model's chapter-dev-chosen setting: topics, prior, penalty (None: hard
+    #: constraint; CPLSA only), iterations (its early-stopping iteration)
+    plsa_chosen: dict[str, dict[str, float | None]]
+    plsa_topic_grid: dict[str, list[int]]
+    plsa_grid_end: dict[str, str]
+    plsa_topics_cap: int
+    plsa_tol: float
+    plsa_fold_in_priors: list[float]
+    plsa_penalties: list[float | None]
+    #: the vocabulary sweep (:func:`._vocabulary.run_term_sweep`): one entry per size and method
+    term_sweep: list[dict[str, Any]]
+    #: the comparable-document condition (:meth:`._comparable.ComparableResult.records`;
+    #: None when not run)
+    comparable: dict[str, Any] | None
     classification_accuracy: dict[str, float]
     classification_dev_accuracy: dict[str, float]
     classification_dim: dict[str, str]
@@ -165,7 +185,11 @@ class TranslingualStudyResult:
     verses : VerseRetrievalResult
         The verse-level evaluation, one replicate per seed.
     seconds : dict
-        Wall time of ``"paper setup"`` and ``"verse evaluation"``.
+        Wall time of ``"paper setup"``, ``"verse evaluation"`` and ``"vocabulary sweep"``.
+    vocabulary : DataFrame
+        The vocabulary sweep (:func:`._vocabulary.run_term_sweep`).
+    comparable : ComparableResult or None
+        The comparable-document condition (:func:`._comparable.run_comparable`).
     alpha : float
         Level of every test (after its stated correction).
     """
@@ -175,6 +199,8 @@ class TranslingualStudyResult:
     verses: VerseRetrievalResult
     seconds: dict[str, float]
     alpha: float = 0.05
+    vocabulary: pd.DataFrame = field(default_factory=pd.DataFrame)
+    comparable: ComparableResult | None = None
 
     @property
     def data(self) -> BibleData:
@@ -250,10 +276,15 @@ class TranslingualStudyResult:
         tt = ch.test_table.set_index("method")
         cl = ch.classification.set_index("method")
         max_iter = {"JPLSA": int(cfg.jplsa_iter), "CPLSA": int(cfg.cplsa_iter)}
+        fits = ch.plsa_fits
         peak: dict[str, dict[str, int]] = {}
-        for m in ch.models:
-            if m.method in ("JPLSA", "CPLSA"):
-                peak.setdefault(m.method, {})[str(m.params["topics"])] = int(m.params["iterations"])
+        per_iteration: dict[str, float] = {}
+        if len(fits):  # the best fit (penalty, prior) at each number of topics
+            best = fits.loc[fits.groupby(["method", "topics"], sort=False)["dev mrr"].idxmax()]
+            for _, f in best.iterrows():
+                peak.setdefault(str(f["method"]), {})[str(f["topics"])] = int(f["iteration"])
+                per_iteration[f"{f['method']} {f['topics']}"] = float(
+                    f["seconds"] / max(int(f["iterations"]), 1))  # fmt: skip
         test_labels = pd.Series(data.divisions[data.parts["test"]])
         labelled = self.labelled
         dev_books = pd.Series(data.books[data.parts["dev"]]).value_counts()
@@ -283,12 +314,28 @@ class TranslingualStudyResult:
             "plsa_peak_iteration": peak,
             "plsa_max_iterations": max_iter,
             "plsa_eval_every": int(cfg.eval_every),
-            "plsa_seconds_per_iteration": {
-                f"{m.method} {m.params['topics']}": float(m.fit_seconds / max_iter[m.method])
-                for m in ch.models
-                if m.method in ("JPLSA", "CPLSA")
-            },
+            "plsa_seconds_per_iteration": per_iteration,
             "plsa_history_points": int(len(ch.plsa_history)),
+            "plsa_fits": [_fit_record(f) for f in fits.to_dict(orient="records")],
+            "plsa_chosen": {
+                m: {
+                    k: (None if not np.isfinite(v) else float(v))
+                    for k, v in chosen_params(ch, m).items()
+                }
+                for m in ("JPLSA", "CPLSA")
+                if m in peak
+            },  # fmt: skip
+            "plsa_topic_grid": {str(k): [int(t) for t in v] for k, v in ch.plsa_grid.items()},
+            "plsa_grid_end": {str(k): str(v) for k, v in ch.plsa_grid_end.items()},
+            "plsa_topics_cap": int(ch.plsa_topics_cap),
+            "plsa_tol": float(cfg.plsa_tol),
+            "plsa_fold_in_priors": [float(p) for p in cfg.fold_in_priors],
+            "plsa_penalties": [None if p is None else float(p) for p in cfg.cplsa_penalties],
+            "comparable": None if self.comparable is None else self.comparable.records(),
+            "term_sweep": [
+                {str(k): (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+                for row in self.vocabulary.to_dict(orient="records")
+            ],
             "classification_accuracy": _floats(cl["test accuracy"]),
             "classification_dev_accuracy": _floats(cl["dev accuracy"]),
             "classification_dim": _strings(cl["dim"]),
@@ -352,7 +399,9 @@ def run_study(
     n_jobs: int = 1,
     alpha: float = 0.05,
 ) -> TranslingualStudyResult:
-    """Notebook 07: the paper's setup on chapters, then the verse evaluation once per seed.
+    """Notebook 07: the paper's setup on chapters, then the verse evaluation once per seed, then
+    the vocabulary sweep (``config.term_sweep``; none when empty), then the comparable-document
+    condition (``config.comparable``).
 
     Parameters
     ----------
@@ -381,13 +430,42 @@ def run_study(
     t1 = time.perf_counter()
     verses = run_verse_retrieval(chapters, seeds)
     t2 = time.perf_counter()
+    vocabulary = run_term_sweep(chapters, verses, seeds, n_jobs=n_jobs)
+    t3 = time.perf_counter()
+    comparable = run_comparable(data, config, n_jobs=n_jobs, alpha=alpha)
+    t4 = time.perf_counter()
+    seconds = {"paper setup": t1 - t0, "verse evaluation": t2 - t1}
+    if len(vocabulary):
+        seconds["vocabulary sweep"] = t3 - t2
+    if comparable is not None:
+        seconds["comparable condition"] = t4 - t3
     return TranslingualStudyResult(
         data_size=data_size,
         chapters=chapters,
         verses=verses,
-        seconds={"paper setup": t1 - t0, "verse evaluation": t2 - t1},
+        seconds=seconds,
         alpha=alpha,
+        vocabulary=vocabulary,
+        comparable=comparable,
     )
+
+
+def _fit_record(row: Mapping[Hashable, Any]) -> dict[str, Any]:
+    """A row of :func:`._plsa.fit_table` as JSON values (penalty: None for the hard constraint
+    and for JPLSA, which has none)."""
+    pen = float(row["penalty"])
+    return {
+        "method": str(row["method"]),
+        "topics": int(row["topics"]),
+        "penalty": None if not np.isfinite(pen) else pen,
+        "iterations": int(row["iterations"]),
+        "stop": str(row["stop"]),
+        "seconds": float(row["seconds"]),
+        "prior": float(row["prior"]),
+        "iteration": int(row["iteration"]),
+        "dev mrr": float(row["dev mrr"]),
+        "log likelihood": [float(v) for v in row["log likelihood"]],
+    }
 
 
 def _floats(column: pd.Series) -> dict[str, float]:
