@@ -194,6 +194,10 @@ def test_claim_facts_rules():
     rows = F.paper_values({"paper_config": {"t": {"paper": "12.5K", "used": "100", "why": "x"},
                                             "r": {"paper": "1e-8", "used": "1e-08", "why": ""}}})  # fmt: skip
     assert [(v.parameter, v.changed) for v in rows] == [("t", True), ("r", False)]
+    # the Holm family of each grid as recorded; an older record's one int is one family
+    assert F.family_sizes({"claims_family_size": {"m": 8, "n_j": 16}}) == {"m": 8, "n_j": 16}
+    assert F.family_sizes({"claims_family_size": 12}) == {"all": 12}
+    assert F.family_sizes({}) == {}
 
 
 def test_min_view_support_keeps_its_fraction_on_fewer_views():

@@ -99,7 +99,8 @@ def seed_claims(rec: Mapping[str, Any]) -> list[SeedClaimFact]:
 
 
 def family_sizes(rec: Mapping[str, Any]) -> dict[str, int]:
-    """The recorded Holm family size of each grid (an older record's single int: ``all``)."""
+    """Rule: the recorded Holm family size of each grid (``claims_family_size``); an older
+    record's single int is one family, ``all``."""
     sizes = rec.get("claims_family_size") or {}
     if not isinstance(sizes, Mapping):
         return {"all": int(sizes)}
