@@ -18,7 +18,7 @@ def test_notebook_04_ablation(run_notebook):
     assert rec["seeds"] == [0]
     assert all(math.isfinite(v) and v > 0.05 for v in rec["men_all_views"].values())
     # the configuration is the one notebook 03's path chose on dev (or the path, re-run)
-    assert set(rec["tuned"]) == {"n_j", "r", "m", "k", "W_j", "views", "positional"}
+    assert set(rec["tuned"]) == {"n_j", "t", "v", "r", "m", "k", "W_j", "views", "positional"}
     for label, row in rec["drops"].items():
         assert row["MEN"] is not None and abs(row["MEN"]) < 0.6, label
         for test_set, p in rec["pvalues"][label].items():

@@ -71,47 +71,38 @@ def rec03(**over):
         "test_wins": {n: _wins() for n in systems if n != "MVLSA (tuned)"},
         "corpus_views_vs_ppmi": {**_wins(), "tests": []},
         "claims": {
-            "n_j: Count^1/4 beats Log (Table 3)": {
-                "kind": "direction",
-                "status": "no detectable difference",
-                "a": "Count^0.25",
-                "b": "Log",
-                "dev mean a": 0.14,
-                "dev mean b": 0.12,
-                "sets better": 0,
-                "sets worse": 0,
-                "n sets": 4,
-                "reason": "",
-            },
-            "m: larger m is better (Table 5)": {
-                "kind": "direction",
-                "status": "holds",
-                "a": "80",
-                "b": "40",
-                "dev mean a": 0.24,
-                "dev mean b": 0.23,
-                "sets better": 1,
-                "sets worse": 0,
-                "n sets": 4,
-                "reason": "",
-            },
-            "r: the absolute r_j does not matter": {
-                "kind": "invariance",
-                "status": "not testable here",
-                "a": "",
-                "b": "",
-                "dev mean a": None,
-                "dev mean b": None,
-                "sets better": 0,
-                "sets worse": 0,
-                "n sets": 0,
-                "reason": "the path tries one absolute r (1e-8)",
-            },
-        },  # fmt: skip
-        "claims_family_size": 8,
+            "n_j: Count^1/4 beats Log (Table 3)": _claim(
+                "Table 3", "direction", "Count^1/4", "Log", 0.14, 0.12, nodiff=1
+            ),
+            "m: larger m is better (Table 5)": _claim(
+                "Table 5", "direction", "40", "20", 0.24, 0.23, holds=1
+            ),
+            "r: the absolute r_j does not matter (1e-10 to 1)": _claim(
+                "r_j (Section 5)",
+                "invariance",
+                "",
+                "",
+                None,
+                None,
+                reason="the r grid has fewer than two values",
+            ),
+        },
+        "claims_family_size": {"m": 4, "n_j": 8},
+        "paper_config": {
+            "n_j": {"paper": "Count^1/4", "used": "Count^1/4", "why": ""},
+            "t": {"paper": "12.5K", "used": "100", "why": "t counts context columns"},
+        },
     }
     rec.update(over)
     return rec
+
+
+def _claim(table, kind, a, b, mean_a, mean_b, holds=0, nodiff=0, reason=""):
+    """A row of the ``claims`` record of a one-seed run."""
+    return {"table": table, "kind": kind, "a": a, "b": b, "dev mean a": mean_a,
+            "dev mean b": mean_b, "seeds holds": holds, "seeds does not hold": 0,
+            "seeds no detectable difference": nodiff, "seeds not testable here": int(bool(reason)),
+            "n seeds": 1, "status": "", "reason": reason}  # fmt: skip
 
 
 def text03(rec, other=None, other_size=None):
@@ -159,10 +150,10 @@ def test_findings_absent_from_one_run_are_not_comparable():
     large["tuning_means"]["m"] = {"100": 0.3}  # one m tried: no choice
     large["tuning_means"]["n_j"] = {"Count^0.25": 0.2, "PPMI cds=0.75": 0.25}  # no Log
     large["claims"]["n_j: Count^1/4 beats Log (Table 3)"].update(
-        status="not testable here", reason="the path does not try Log at this size"
+        status="not testable here", reason="the n_j grid lacks Count^1/4 or Log"
     )
     large["claims"]["m: larger m is better (Table 5)"].update(
-        status="not testable here", reason="the path tries one m at this size"
+        status="not testable here", reason="the m grid has one value at this size"
     )
     large["tuning_path"]["k"]["chosen"] = "20"
     cmp = F.size_comparison("03", here, large)
@@ -183,18 +174,32 @@ def test_findings_absent_from_one_run_are_not_comparable():
 
 def test_claims_are_read_with_their_test_and_untestable_ones_say_why():
     """Defect 3: the claims were decided on raw dev means of one seed, and "r does not matter"
-    was checked on relative rho, so it failed by construction."""
+    was checked on relative rho, so it failed by construction. Now each is decided per seed on
+    its grid, and the status over the seeds is re-derived from the seed counts."""
     facts = F.facts_03(rec03())
     by = {c.claim: c for c in facts.claims}
     assert by["m: larger m is better (Table 5)"].status == "holds"
     assert by["n_j: Count^1/4 beats Log (Table 3)"].status == "no detectable difference"
-    r = by["r: the absolute r_j does not matter"]
-    assert r.status == "not testable here" and "one absolute r" in r.reason
+    r = by["r: the absolute r_j does not matter (1e-10 to 1)"]
+    assert r.status == "not testable here" and "fewer than two values" in r.reason
     text = text03(rec03())
-    assert "Holm over the 8 per-set tests of the claims" in text
-    assert ("r: the absolute r_j does not matter: **not testable here** (the path tries one "
-            "absolute r (1e-8))") in text  # fmt: skip
+    assert "Holm over each grid's per-set tests in a seed: m 4, n_j 8" in text
+    assert ("r: the absolute r_j does not matter (1e-10 to 1): **not testable here** (the r grid "
+            "has fewer than two values)") in text  # fmt: skip
+    assert "m: larger m is better (Table 5): **holds** (one seed; 40 against 20" in text
     assert "does not hold" not in text
+    assert (
+        "t 12.5K → 100 (t counts context columns)" in text and "n_j Count^1/4 (as stated)" in text
+    )
+    three = rec03()
+    three["claims"]["m: larger m is better (Table 5)"].update(
+        {"seeds holds": 2, "seeds no detectable difference": 1, "n seeds": 3}
+    )
+    three["test_mean_per_seed"] = {"0": {}, "1": {}, "2": {}}
+    m = {c.claim: c for c in F.facts_03(three).claims}["m: larger m is better (Table 5)"]
+    assert m.status == "varies across seeds"
+    assert ("**varies across seeds** (holds in 2 of 3 seeds, no detectable difference in 1 of 3 "
+            "seeds;") in text03(three)  # fmt: skip
     # the status is re-derived from the recorded counts by the stated rule
     assert F.claim_status("direction", False, 1, 1) == "does not hold"
     assert F.claim_status("direction", False, 0, 0) == "no detectable difference"
@@ -568,8 +573,11 @@ def test_mvlsa_run_records_round_trip():
         {0: {k: systems[0][k] for k in ("MVLSA (tuned, corpus views)", "PPMI-SVD")}},
         reference="MVLSA (tuned, corpus views)", names=[ratings],
     )  # fmt: skip
-    run = mx.MVLSARun(vs, (0,), {0: base}, tuning, 0.1, cmp, corpus, None,
-                      mx.path_claims(tuning), store.n_computed)  # fmt: skip
+    from test_studies_mvlsa_grids import _planted_grids
+
+    grids = _planted_grids(seeds=(0,))
+    run = mx.MVLSARun(vs, (0,), {0: base}, tuning, 0.1, cmp, corpus, None, mx.grid_claims(grids),
+                      store.n_computed, grids=grids)  # fmt: skip
     rec = run.records()
     assert set(rec) == set(mx.MVLSARecords.__annotations__)
     assert roundtrip(rec) == rec
@@ -578,5 +586,7 @@ def test_mvlsa_run_records_round_trip():
     assert rec["glove_stop"]["stopped_by"] == "epoch cap" and rec["glove_tuning"] == {}
     fact = F.comparison_fact(rec["corpus_comparison"])
     assert fact.others == ["PPMI-SVD"] and fact.family == rec["corpus_comparison"]["family_size"]
-    assert rec["claims"]["m: larger m is better (Table 5)"]["n sets"] == 1
+    assert rec["claims"]["m: larger m is better (Table 5)"]["n seeds"] == 1
+    assert rec["grids"]["m"]["used"] == {"10": "10", "20": "20"}
+    assert rec["claims_family_size"] == {"m": 1, "n_j": 2, "r": 1}
     assert rec["baseline_seconds"] == {"0": {"PPMI-SVD": 1.5}}

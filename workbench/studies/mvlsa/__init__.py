@@ -22,6 +22,11 @@ and ``05_fusion`` (Table 9), as pure functions returning frozen results and Data
   :func:`pair_weighted_mean` means);
   :func:`path_claims` tests the paper's claims on the dev halves (Williams' t per set, Holm over
   the claims' tests);
+* :func:`paper_config` -- the paper's best configuration (Count^1/4, t = 12.5K, m = 500,
+  k = 300, v = 16) scaled to the data, with a table of paper value, used value and why;
+  :func:`paper_grids` scores its grids (Tables 3--7, r_j from 1e-10 to 1) on the dev halves in
+  every seed and :func:`grid_claims` tests the paper's claims on them (Williams' t per set, Holm
+  over each grid's tests, a status per seed);
 * :class:`MVLSAConfig`, :func:`fit_mvlsa`, :func:`evaluate_system` -- one MVLSA system and its
   scores (word-similarity Spearman per rating set; AN-SYN / AN-SEM analogy accuracy);
 * :func:`run_grid`, :func:`run_study` -- a grid over one of ``n_j, t, m, k, v, r``;
@@ -74,7 +79,17 @@ from workbench.studies.mvlsa._baselines import (
     tune_glove,
 )
 from workbench.studies.mvlsa._certificate import certificate_note, choice_certificate
-from workbench.studies.mvlsa._claims import CLAIM_STATUSES, PathClaims, path_claims
+from workbench.studies.mvlsa._claims import (
+    CLAIM_STATUSES,
+    GRID_CLAIMS_TEST,
+    PAPER_TABLES,
+    GridClaims,
+    PaperGrids,
+    PathClaims,
+    grid_claims,
+    paper_grids,
+    path_claims,
+)
 from workbench.studies.mvlsa._comparison import (
     COMPARISON_TEST,
     SeedComparison,
@@ -121,11 +136,19 @@ from workbench.studies.mvlsa._run_tables import (
 )
 from workbench.studies.mvlsa._settings import (
     ANALOGY_SETS,
+    PAPER_CONFIG,
+    PAPER_GRIDS,
+    PAPER_N_VIEWS,
+    PAPER_VOCAB,
     PAPER_WORDSIM,
     PARAM_ALIASES,
     STUDY_SIZES,
     MVLSAConfig,
+    PaperConfig,
     StudySettings,
+    grid_values,
+    paper_config,
+    scaled_value,
     settings,
 )
 from workbench.studies.mvlsa._systems import (
@@ -203,6 +226,20 @@ __all__ = [
     "tuned_choice",
     "path_claims",
     "PathClaims",
+    "GRID_CLAIMS_TEST",
+    "PAPER_TABLES",
+    "GridClaims",
+    "PaperGrids",
+    "grid_claims",
+    "paper_grids",
+    "PAPER_CONFIG",
+    "PAPER_GRIDS",
+    "PAPER_N_VIEWS",
+    "PAPER_VOCAB",
+    "PaperConfig",
+    "grid_values",
+    "paper_config",
+    "scaled_value",
     "CLAIM_STATUSES",
     "run_mvlsa",
     "certificate_note",

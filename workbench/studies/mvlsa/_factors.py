@@ -8,6 +8,11 @@ keyed by what determines it (view, preprocessing, ``m``, row weighting, seed), a
 computation as :meth:`workbench.gcca.MVLSA.fit` with ``min_view_support=0`` (tested to agree).
 Each view has its own random stream, seeded from its name, so a view's factor does not depend
 on which other views are fitted with it.
+
+The minimum view support ``v`` of the configuration is applied as :meth:`workbench.gcca.MVLSA.fit`
+applies it: a word is kept only if it is observed in at least ``v`` of the (preprocessed) views
+that take part, and every view's factor is computed on its kept observed rows only
+(:meth:`FactorStore.get_many`).
 """
 
 from __future__ import annotations
@@ -87,6 +92,7 @@ class FactorStore:
     backend: str = "local"
     _items: dict[tuple[object, ...], ViewFactor | None] = field(default_factory=dict)
     _last: Any = field(default=None, repr=False)
+    _support: dict[tuple[object, ...], np.ndarray] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.n_iter = check_int(self.n_iter, "FactorStore.n_iter", low=0)
@@ -104,13 +110,21 @@ class FactorStore:
                     f"got {self.dtype!r}"
                 )
 
-    def get(self, view: Any, config: MVLSAConfig, *, m: int | None = None) -> ViewFactor | None:
+    def get(
+        self,
+        view: Any,
+        config: MVLSAConfig,
+        *,
+        m: int | None = None,
+        keep: np.ndarray | None = None,
+    ) -> ViewFactor | None:
         """Factor of the *raw* ``view`` preprocessed by ``config`` (None if preprocessing leaves
-        it without an observed row)."""
-        key, m, found = self._lookup(view, config, m)
+        it without an observed row); with ``keep`` (bool, one per row) only the kept observed
+        rows enter the factor (the minimum view support, :meth:`get_many`)."""
+        key, m, found = self._lookup(view, config, m, keep)
         if found is not _MISSING:
             return found  # type: ignore[return-value]
-        pv = self._preprocessed(view, config, key)
+        pv = self._preprocessed(view, config, key, keep)
         if pv is None:
             return None
         fac = compute_factor(
@@ -124,7 +138,7 @@ class FactorStore:
         return self._store(key, fac)
 
     def _lookup(
-        self, view: Any, config: MVLSAConfig, m: int | None
+        self, view: Any, config: MVLSAConfig, m: int | None, keep: np.ndarray | None = None
     ) -> tuple[tuple[object, ...], int, object]:
         """``(key, m, stored factor sliced to m / None / _MISSING)`` of ``view`` under
         ``config``."""
@@ -132,20 +146,25 @@ class FactorStore:
         if not all(hasattr(view, a) for a in ("name", "matrix", "observed", "family")):
             raise TypeError(f"view must be a View, got {type(view).__name__}")
         m = check_int(config.view_rank if m is None else m, "m", low=1)
-        key = (view.name, config.spec(), config.row_weighting, config.random_state)
+        kept = None if keep is None else (int(keep.sum()), zlib.crc32(np.packbits(keep).tobytes()))
+        key = (view.name, config.spec(), config.row_weighting, config.random_state, kept)
         if key in self._items:
             have = self._items[key]
             if have is None or have.s.size >= m or have.complete:
                 return key, m, None if have is None else have.sliced(m)
         return key, m, _MISSING
 
-    def _preprocessed(self, view: Any, config: MVLSAConfig, key: tuple[object, ...]) -> Any:
-        """``view`` preprocessed by ``config``; None (remembered under ``key``) when that leaves
-        fewer than two observed rows."""
+    def _preprocessed(
+        self, view: Any, config: MVLSAConfig, key: tuple[object, ...], keep: np.ndarray | None
+    ) -> Any:
+        """``view`` preprocessed by ``config`` (observed only on the ``keep`` rows when given);
+        None (remembered under ``key``) when that leaves fewer than two observed rows."""
         raw = view.matrix
         if not np.isfinite(raw.data if sp.issparse(raw) else np.asarray(raw)).all():
             raise ValueError(f"view {view.name!r} has NaN or infinite entries")
         pv = view if view.family == "embedding" else preprocess(view, spec=config.spec())
+        if keep is not None:
+            pv = dataclasses.replace(pv, observed=np.asarray(pv.observed, bool) & keep)
         if not pv.observed.any() or pv.observed.sum() < 2:
             logger.info("view %s has no observed row after preprocessing; left out", view.name)
             self._items[key] = None
@@ -165,7 +184,7 @@ class FactorStore:
         for i, c in enumerate((keep, *also)):
             check_instance(c, "keep" if i == 0 else "also", MVLSAConfig, "an MVLSAConfig")
         want = {(c.spec(), c.row_weighting, c.random_state) for c in (keep, *also)}
-        self._items = {k: v for k, v in self._items.items() if k[1:] in want}
+        self._items = {k: v for k, v in self._items.items() if k[1:4] in want}
         self._last = None
 
     def combine(
@@ -202,29 +221,64 @@ class FactorStore:
         """Factorizations stored (a factor served by slicing a larger one is not counted)."""
         return sum(f is not None for f in self._items.values())
 
+    def support(self, views: Sequence[Any], config: MVLSAConfig) -> np.ndarray:
+        """Per row, the number of ``views`` (preprocessed by ``config``) that observe it (the
+        :math:`K_{ww}` of the paper's view-support rule)."""
+        check_instance(config, "config", MVLSAConfig, "an MVLSAConfig")
+        if not views:
+            raise ValueError("views is empty: the support of a word needs at least one view")
+        key = (tuple(v.name for v in views), config.spec())
+        if key not in self._support:
+            total = np.zeros(len(views[0].observed), dtype=np.int64)
+            for v in views:
+                pv = v if v.family == "embedding" else preprocess(v, spec=config.spec())
+                total += np.asarray(pv.observed, bool)
+            self._support[key] = total
+        return self._support[key]
+
+    def kept_rows(self, views: Sequence[Any], config: MVLSAConfig) -> np.ndarray | None:
+        """The rows observed in at least ``config.min_view_support`` of ``views`` (None when
+        ``v = 0``: every row). A ``v`` above the number of views is lowered to it (logged), as
+        the ablations do."""
+        v = int(config.min_view_support)
+        if v <= 0:
+            return None
+        if v > len(views):
+            logger.info("min_view_support %d > %d views; lowered", v, len(views))
+            v = len(views)
+        keep = self.support(views, config) >= v
+        if not keep.any():
+            raise ValueError(f"no row is observed in at least min_view_support={v} views")
+        return keep
+
     def get_many(self, views: Sequence[Any], config: MVLSAConfig) -> list[ViewFactor]:
         """Factors of several raw views. Missing ones are computed ``n_jobs`` at a time, each
         on one BLAS thread, or with ``backend="dask"`` one task per view on the active Dask
         client; every view has its own random stream, so results depend on neither. Views left
-        without observed rows are skipped."""
+        without observed rows are skipped. With ``config.min_view_support = v > 0`` a row enters
+        a view's factor only if at least ``v`` of ``views`` observe it (:meth:`kept_rows`), so a
+        word seen in fewer views gets no embedding."""
+        keep = self.kept_rows(views, config) if views else None
         if self.backend == "dask":
-            self._compute_on_cluster(views, config)
+            self._compute_on_cluster(views, config, keep)
         if self.n_jobs > 1 and len(views) > 1 and self.backend == "local":
             with threadpool_limits(limits=1), ThreadPoolExecutor(self.n_jobs) as ex:
-                found = list(ex.map(lambda v: self.get(v, config), views))
+                found = list(ex.map(lambda v: self.get(v, config, keep=keep), views))
         else:
-            found = [self.get(v, config) for v in views]
+            found = [self.get(v, config, keep=keep) for v in views]
         return [f for f in found if f is not None]
 
-    def _compute_on_cluster(self, views: Sequence[Any], config: MVLSAConfig) -> None:
+    def _compute_on_cluster(
+        self, views: Sequence[Any], config: MVLSAConfig, keep: np.ndarray | None = None
+    ) -> None:
         """Compute the missing factors of ``views`` on the active Dask client: each
         preprocessed view is scattered once, straight to a worker, and factorized there by
         :func:`compute_factor` with the local fit's seed."""
         todo: dict[tuple[object, ...], tuple[Any, int]] = {}
         for view in views:
-            key, m, found = self._lookup(view, config, None)
+            key, m, found = self._lookup(view, config, None, keep)
             if found is _MISSING and key not in todo:
-                pv = self._preprocessed(view, config, key)
+                pv = self._preprocessed(view, config, key, keep)
                 if pv is not None:
                     todo[key] = (pv, m)
         if not todo:

@@ -13,7 +13,7 @@ ever called "highest mean" or printed as numbers.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from workbench.studies.facts import (
@@ -21,6 +21,14 @@ from workbench.studies.facts import (
     SeedCount,
     compare_findings,
     finite,
+)
+from workbench.studies.mvlsa._grid_facts import (
+    PaperValue,
+    SeedClaimFact,
+    claim_over_seeds,
+    family_sizes,
+    paper_values,
+    seed_claims,
 )
 
 __all__ = [
@@ -40,6 +48,11 @@ __all__ = [
     "Facts04",
     "Facts05",
     "claim_status",
+    "claim_over_seeds",
+    "PaperValue",
+    "paper_values",
+    "SeedClaimFact",
+    "seed_claims",
     "verdict",
     "step_fact",
     "path_steps",
@@ -364,12 +377,13 @@ class Facts03:
     test_family: int
     gap_ppmi: float | None
     corpus_vs_ppmi: Counts | None
-    claims: list[ClaimFact]
-    claims_family: int
+    claims: list[SeedClaimFact]
+    claims_family: dict[str, int]
     comparison: FindingsComparison | None
     data: DataFact | None = None
     path_walked: bool = True
     mrds_set: str = "MEN dev"
+    paper_config: list[PaperValue] = field(default_factory=list)
     corpus: ComparisonFact | None = None  # the headline: corpus views vs the corpus baselines
     lexicon: ComparisonFact | None = None  # corpus + lexicon views vs the retrofitted baselines
     glove_stop: str | None = None  # what stopped GloVe: "tolerance" or "epoch cap"
@@ -416,12 +430,13 @@ def facts_03(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> 
         test_family=sum(c.sets for c in wins.values()),
         gap_ppmi=gap,
         corpus_vs_ppmi=_counts(cvp) if cvp and cvp.get("sets") else None,
-        claims=claims(rec),
-        claims_family=int(rec.get("claims_family_size") or 0),
+        claims=seed_claims(rec),
+        claims_family=family_sizes(rec),
         comparison=size_comparison("03", rec, other),
         data=data_fact(rec),
         path_walked=bool(rec.get("tuning_order")),
         mrds_set=str(rec.get("mrds_dev_set") or "MEN dev"),
+        paper_config=paper_values(rec),
         corpus=comparison_fact(rec.get("corpus_comparison")),
         lexicon=comparison_fact(rec.get("lexicon_comparison")),
         glove_stop=(rec.get("glove_stop") or {}).get("stopped_by"),
@@ -719,7 +734,7 @@ def findings(notebook: str, rec: Mapping[str, Any]) -> dict[str, str]:
         best = highest_mean(rec.get("test_mean", {}), ["PPMI-SVD", "SGNS", "GloVe"])
         if best:
             out["highest-mean baseline"] = best
-        for claim in claims(rec):
+        for claim in seed_claims(rec):
             if claim.status != "not testable here":
                 out[claim.claim] = claim.status
     elif notebook == "04":

@@ -1,4 +1,5 @@
-"""Notebook 03 as one function: baselines, the dev-tuned path, the test halves and the claims.
+"""Notebook 03 as one function: baselines, the paper's grids and claims, the dev-tuned path and
+the test halves.
 
 :func:`run_mvlsa` returns a frozen :class:`MVLSARun`; its :meth:`MVLSARun.records` is the one
 definition of every record key of notebook ``03_mvlsa``.
@@ -27,7 +28,14 @@ from workbench.studies.mvlsa._baselines import (
     retrofitted,
 )
 from workbench.studies.mvlsa._certificate import choice_certificate
-from workbench.studies.mvlsa._claims import CLAIM_TEST, PathClaims, path_claims
+from workbench.studies.mvlsa._claims import (
+    GRID_CLAIMS_TEST,
+    PAPER_TABLES,
+    GridClaims,
+    PaperGrids,
+    grid_claims,
+    paper_grids,
+)
 from workbench.studies.mvlsa._comparison import SeedComparison, seed_comparison
 from workbench.studies.mvlsa._factors import FactorStore
 from workbench.studies.mvlsa._settings import StudySettings, check_instance, check_sequence
@@ -89,8 +97,11 @@ class MVLSARecords(TypedDict):
     corpus_comparison: dict[str, Any]
     lexicon_comparison: dict[str, Any]
     claims: dict[str, dict[str, Any]]
+    claims_per_seed: list[dict[str, Any]]
     claims_test: str
-    claims_family_size: int
+    claims_family_size: dict[str, int]
+    paper_config: dict[str, dict[str, str]]
+    grids: dict[str, dict[str, Any]]
     n_factorizations: int
     certificate_angle_bound: float | None
 
@@ -115,6 +126,9 @@ class MVLSARun:
         The set (and part) that MRDS is of, e.g. ``"MEN dev"``.
     settings : StudySettings
         The settings of the run (its data: ``settings.data``).
+    grids : PaperGrids or None
+        The paper's grids (Tables 3--7, r_j) around its configuration, on the dev halves per
+        seed (None without a rating set to tune on).
     comparison : SeedComparison
         The test halves: the tuned MVLSA (all views) against every other system, per seed (a
         system with views the baselines never see; :attr:`corpus_comparison` is the like-for-like
@@ -126,8 +140,8 @@ class MVLSARun:
         The tuned configuration on the corpus and lexicon views against PPMI-SVD, SGNS and GloVe
         retrofitted (Faruqui et al. 2015) to the same lexicons, Holm over that table per seed;
         None when the view set has no lexicon view.
-    claims : PathClaims
-        The paper's claims tested on the dev halves.
+    claims : GridClaims
+        The paper's claims tested on its grids, on the dev halves, in every seed.
     n_factorizations : int
         View factorizations computed (the store's count at the end of the run).
     certificate : AccuracyCertificate or None
@@ -143,10 +157,11 @@ class MVLSARun:
     comparison: SeedComparison
     corpus_comparison: SeedComparison
     lexicon_comparison: SeedComparison | None
-    claims: PathClaims
+    claims: GridClaims
     n_factorizations: int
     mrds_set: str = "MEN dev"
     settings: StudySettings | None = None
+    grids: PaperGrids | None = None
     certificate: AccuracyCertificate | None = None
 
     @property
@@ -163,6 +178,20 @@ class MVLSARun:
     def wins(self) -> pd.DataFrame:
         """Per system: sets on which the tuned MVLSA is significantly better / worse."""
         return self.comparison.wins()
+
+    def _grid_records(self) -> dict[str, dict[str, Any]]:
+        """Per grid parameter: its paper table, the values (paper label -> used value), the mean
+        dev Spearman per seed and value, and the first seed's dev scores."""
+        g = self.grids
+        if g is None:
+            return {}
+        return {
+            p: {"table": PAPER_TABLES[p],
+                "used": {str(k): v for k, v in vals["used"].items()},
+                "dev_means": {seed: row.to_dict() for seed, row in g.means(p).iterrows()},
+                "dev_scores": g.scores[g.seeds[0]][p].to_dict()}
+            for p, vals in g.values.items()
+        }  # fmt: skip
 
     def records(self) -> MVLSARecords:
         """The records of notebook 03 (the one definition of its keys)."""
@@ -221,8 +250,13 @@ class MVLSARun:
                 else {}
             ),  # fmt: skip
             "claims": claims.to_dict(orient="index"),
-            "claims_test": CLAIM_TEST,
-            "claims_family_size": self.claims.family_size,
+            "claims_per_seed": self.claims.per_seed.to_dict(orient="records"),
+            "claims_test": GRID_CLAIMS_TEST,
+            "claims_family_size": self.claims.family_sizes,
+            "paper_config": (
+                self.grids.paper.to_dict(orient="index") if self.grids is not None else {}
+            ),
+            "grids": self._grid_records(),
             "n_factorizations": self.n_factorizations,
             # degrees, 3 significant digits (90: not certified; None: not computed)
             "certificate_angle_bound": None
@@ -240,9 +274,10 @@ def run_mvlsa(
     store: FactorStore | None = None,
     progress: bool | None = None,
 ) -> MVLSARun:
-    """Notebook 03: train the baselines for every seed, walk the dev-tuned path with the first
-    seed, score every system on the test halves once per seed and test the paper's claims on the
-    dev halves.
+    """Notebook 03: train the baselines for every seed, score the paper's grids around its
+    configuration on the dev halves and test its claims on them in every seed, walk the
+    dev-tuned path (from the paper's configuration) with the first seed, and score every system
+    on the test halves once per seed.
 
     Parameters
     ----------
@@ -263,6 +298,8 @@ def run_mvlsa(
     check_instance(store, "store", FactorStore, "a FactorStore")
     baselines = corpus_baselines_seeds(view_set, settings, n_components=settings.config.n_components,
                                        seeds=seeds)  # fmt: skip
+    grids = (paper_grids(view_set, settings, seeds=seeds, store=store, progress=progress)
+             if settings.dev_wordsim else None)  # fmt: skip
     tuning = study_tuning(view_set, settings, seed=seeds[0], store=store, progress=progress)
     scored = scored_wordsim(settings)
     if settings.dev_wordsim:  # the band of the path: the first tuning set's dev half
@@ -311,6 +348,13 @@ def run_mvlsa(
         }  # fmt: skip
         lexicon_comparison = seed_comparison(with_lexicons, reference=LEXICON_VIEWS, names=scored,
                                              restrict_to=view_set.words)  # fmt: skip
+    claims = grid_claims(grids) if grids is not None else _no_claims()
     return MVLSARun(view_set, seeds, baselines, tuning, float(mrds.iloc[0]), comparison,
-                    corpus_comparison, lexicon_comparison, path_claims(tuning), store.n_computed,
-                    band_label, settings, choice_certificate(view_set, tuning.best))  # fmt: skip
+                    corpus_comparison, lexicon_comparison, claims, store.n_computed, band_label,
+                    settings, grids, choice_certificate(view_set, tuning.best))  # fmt: skip
+
+
+def _no_claims() -> GridClaims:
+    """The claims of a run without grids (no rating set to tune on): none tested."""
+    return GridClaims(pd.DataFrame(index=pd.Index([], name="claim")), pd.DataFrame(),
+                      pd.DataFrame(), {})  # fmt: skip

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
 
+import pandas as pd
+
 from workbench._validation import (
     check_bool,
     check_choice,
@@ -25,6 +27,15 @@ from workbench.views import PreprocessSpec
 
 __all__ = [
     "PARAM_ALIASES",
+    "PAPER_CONFIG",
+    "PAPER_GRIDS",
+    "PAPER_VOCAB",
+    "PAPER_N_VIEWS",
+    "PaperConfig",
+    "scaled_value",
+    "paper_config",
+    "paper_label",
+    "grid_values",
     "PAPER_WORDSIM",
     "ANALOGY_SETS",
     "MVLSAConfig",
@@ -50,6 +61,24 @@ PAPER_WORDSIM: tuple[str, ...] = (
 )  # fmt: skip
 #: A value of a grid: a transform name, a number, or None (``t``: all columns).
 GridValue: TypeAlias = str | float | None
+#: The paper's best system (Section 5, "Comparison to other ... methods"): Count^1/4,
+#: t = 12.5K, m = 500, k = 300, v = 16 (and r_j = 1e-8, Section 3).
+PAPER_CONFIG: dict[str, GridValue] = {
+    "n_j": "pow", "t": 12_500, "m": 500, "k": 300, "v": 16, "r": 1e-8,
+}  # fmt: skip
+#: The paper's grids: Table 3 (n_j), Table 4 (t), Table 5 (m), Table 6 (k), Table 7 (v) and
+#: the range of r_j over which it found the results invariant (1 to 1e-10).
+PAPER_GRIDS: tuple[tuple[str, tuple[GridValue, ...]], ...] = (
+    ("n_j", ("identity", "log", "pow")),
+    ("t", (6_250, 12_500, 25_000, 50_000, 100_000, 200_000)),
+    ("m", (100, 200, 300, 500)),
+    ("k", (10, 50, 100, 200, 300, 500)),
+    ("v", (16, 17, 21, 25, 29)),
+    ("r", (1e-10, 1e-8, 1e-6, 1e-4, 1e-2, 1.0)),
+)
+#: The paper's vocabulary (and so the number of context columns of its word views) and views.
+PAPER_VOCAB = 500_000
+PAPER_N_VIEWS = 46
 #: The row weightings and per-view SVD solvers :class:`MVLSAConfig` accepts.
 ROW_WEIGHTINGS = (None, "glove")
 SVD_SOLVERS = ("randomized", "auto", "gram", "dense")
@@ -207,6 +236,9 @@ class StudySettings:
         The rating sets whose dev halves the path is tuned on (None: those of ``wordsim``).
         With ``WORDSIM_SPLIT="all"`` the user's sets are scored on every pair and never tuned
         on: the path uses the study's bundled sets (English corpora) or is not walked (``()``).
+    budget :
+        Largest ``m`` and ``k`` this size affords (None: the paper's values); the paper
+        configuration and the grids use ``min(value, budget)`` (:func:`paper_config`).
     """
 
     size: str
@@ -231,6 +263,7 @@ class StudySettings:
     ablation_rank: int | None = None
     data: DataChoice = DataChoice()
     tuning_wordsim: tuple[str, ...] | None = None
+    budget: int | None = None
 
     def __post_init__(self) -> None:
         check_choice(self.size, "StudySettings.size", STUDY_SIZES)
@@ -267,6 +300,7 @@ class StudySettings:
             check_choice(key, "StudySettings.tuning key", ("view_ranks", "rhos", "ks", "nj"))
         check_int(self.glove_limit, "StudySettings.glove_limit", low=1, allow_none=True)
         check_int(self.ablation_rank, "StudySettings.ablation_rank", low=1, allow_none=True)
+        check_int(self.budget, "StudySettings.budget", low=1, allow_none=True)
         check_instance(self.data, "StudySettings.data", DataChoice, "a DataChoice")
         if self.tuning_wordsim is not None:
             for name in check_sequence(self.tuning_wordsim, "StudySettings.tuning_wordsim",
@@ -391,13 +425,17 @@ def _check_name_or_path(
 def settings(size: str, **overrides: Any) -> StudySettings:
     """Settings of the MVLSA notebooks for ``size`` (``"small"``: for tests).
 
-    ``small``: the 1M corpus capped at 200K tokens, 4,000 words, offsets 1--4, the UD dev
-    dependency views, 1,000 bitext verses, PPDB and FrameNet views, ``m = k = 40``.
+    ``small``: the 1M corpus capped at 200K tokens, 4,000 words, offsets 1--5, the UD dev
+    dependency views, 1,000 bitext verses, PPDB and FrameNet views, ``m`` and ``k`` at most 40
+    (``budget``) and short grids.
     ``full``: the 5M corpus, 30,000 words (as notebook 02_views, sharing its cached offset
-    views), offsets 1--15, UD train, the whole Bible bitext, all lexicon views, ``m = k = 100``.
+    views), offsets 1--15, UD train, the whole Bible bitext, all lexicon views, the paper's
+    ``m = 500, k = 300`` and grids (:data:`PAPER_GRIDS`).
+    The paper configuration and the grids scale ``t`` and ``v`` to the run's vocabulary and
+    views (:func:`paper_config`).
     ``large``: as ``full`` on the 25M-token corpus (read from the shared data folder,
-    ``WORKBENCH_SHARED_DATA``) with 100,000 words; to bound its cost its
-    path tries fewer values (n_j: Count^1/4 and PPMI; m = 100) and its baselines train
+    ``WORKBENCH_SHARED_DATA``) with 100,000 words; to bound its cost ``m`` and ``k`` are at most
+    100, its path tries fewer values (n_j: Count^1/4 and PPMI; m = 100) and its baselines train
     shorter (skip-gram 5 epochs on 2 worker threads, which is not bit-reproducible; GloVe at
     most 30 epochs and not tuned). GloVe runs until its loss per epoch falls by less than
     ``tol`` relative to the epoch before (1 % small, 0.5 % full and large), with ``epochs`` as
@@ -420,14 +458,15 @@ def settings(size: str, **overrides: Any) -> StudySettings:
             lexicons=("ppdb", "framenet"),
             min_view_rows=50,
             config=MVLSAConfig(view_rank=40, n_components=40),
-            grids=(
+            grids=(  # short (CI runs this size); t and v in the paper's units (scaled)
                 ("n_j", ("identity", "log", "pow")),
-                ("t", (1_000, None)),
+                ("t", (12_500, 200_000)),
                 ("m", (20, 40)),
                 ("k", (10, 20, 40)),
-                ("v", (0, 3)),
-                ("r", (1e-8, 100.0)),
+                ("v", (16, 21)),  # 29 (scaled) keeps ~30 of 4,000 words here
+                ("r", (1e-10, 1.0)),
             ),
+            budget=40,
             word2vec=(("window", 5), ("epochs", 5)),
             # run until the loss per epoch falls by less than 1 %, at most 50 epochs
             glove=(
@@ -455,15 +494,12 @@ def settings(size: str, **overrides: Any) -> StudySettings:
             bitext_verses=None,
             lexicons=("morphology", "synonyms", "ppdb", "framenet"),
             min_view_rows=100,
-            config=MVLSAConfig(view_rank=100, n_components=100),
-            grids=(
-                ("n_j", ("identity", "log", "pow")),
-                ("t", (5_000, None)),
-                ("m", (50, 100)),
-                ("k", (10, 50, 100)),
-                ("v", (0, 10)),
-                ("r", (1e-8, 100.0)),
-            ),
+            # the paper's m and k (the baselines train k dimensions)
+            config=MVLSAConfig(view_rank=100, n_components=100)
+            if large
+            else MVLSAConfig(view_rank=500, n_components=300),
+            grids=PAPER_GRIDS,
+            budget=100 if large else None,
             ablation_rank=50,
             # skip-gram chosen on MEN dev: window 10, sample 1e-4, 10 epochs. GloVe: the
             # window and the learning rate are tuned on the dev halves of every rating set
@@ -489,9 +525,9 @@ def settings(size: str, **overrides: Any) -> StudySettings:
             ),
             ppmi=(("window", 5), ("cds", 0.75), ("shift", 1.0), ("eig", 0.5)),
             tuning=(
-                ("view_ranks", (100,) if large else (100, 200)),
+                ("view_ranks", (100,) if large else (300, 500)),
                 ("rhos", (1e-3, 1e-2, 1e-1, 1.0) if large else (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0)),
-                ("ks", (50, 100) if large else (50, 100, 200)),
+                ("ks", (50, 100) if large else (100, 300)),
                 ("nj", ("Count^0.25", "PPMI cds=0.75") if large else None),
             ),
             glove_limit=None,
@@ -562,3 +598,125 @@ def side_views_note(
             f"LANGUAGE={data.language!r}, so they are not used"
         )
     return text + "."
+
+
+# ============================================================================================
+# the paper's configuration, scaled to the data at hand
+# ============================================================================================
+_NJ_LABELS = {"identity": "Count", "log": "Log", "pow": "Count^1/4"}
+
+
+def paper_label(param: str, value: GridValue) -> str:
+    """The paper's name of a grid value (``Count^1/4``, ``12.5K``, ``500``, ``1e-10``)."""
+    if param == "n_j":
+        return _NJ_LABELS.get(str(value), str(value))
+    if value is None:
+        return "all"
+    if param == "r":
+        return f"{float(value):.0e}".replace("e-0", "e-").replace("e+00", "")
+    if param == "t":
+        num = float(value)
+        return f"{num / 1000:g}K" if num >= 1000 else f"{num:g}"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def scaled_value(
+    param: str, value: GridValue, *, n_words: int, n_views: int, budget: int | None = None
+) -> tuple[GridValue, str]:
+    """A paper value of ``param`` as this run uses it, and why it differs (``""``: as stated).
+
+    Rules: ``t`` counts context columns, which the paper's word views have
+    :data:`PAPER_VOCAB` of (its vocabulary); with ``n_words`` fewer it keeps the same fraction,
+    ``round(t * n_words / PAPER_VOCAB)``, but at least the per-view rank ``m`` the run uses
+    (the paper's m, within ``budget``: a view truncated to fewer columns cannot have rank
+    ``m``; the paper's own t = 12.5K is above its m = 500). ``v`` counts views, of which the paper
+    has :data:`PAPER_N_VIEWS`; with ``n_views`` fewer it keeps the same fraction (at least 1;
+    ``v = 0`` stays 0). ``m`` and ``k`` are used as stated unless above ``budget`` (the size's
+    largest affordable rank), then ``budget``. ``n_j`` and ``r`` are used as stated.
+    """
+    n_words = check_int(n_words, "n_words", low=1)
+    n_views = check_int(n_views, "n_views", low=1)
+    budget = check_int(budget, "budget", low=1, allow_none=True)
+    if param not in PARAM_ALIASES:
+        raise ValueError(f"param must be one of {sorted(PARAM_ALIASES)}, got {param!r}")
+    if param == "t" and value is not None and n_words < PAPER_VOCAB:
+        m_paper = int(PAPER_CONFIG["m"])  # type: ignore[arg-type]
+        floor = m_paper if budget is None else min(m_paper, budget)
+        share = 100 * float(value) / PAPER_VOCAB
+        used = round(float(value) * n_words / PAPER_VOCAB)
+        why = (f"t counts context columns: the paper's views have {PAPER_VOCAB:,} (its "
+               f"vocabulary), ours {n_words:,}; the same fraction, {share:g} %")  # fmt: skip
+        if used < floor:
+            return floor, why + f", raised to the per-view rank m = {floor}"
+        return used, why
+    if param == "v" and value and n_views < PAPER_N_VIEWS:
+        used = max(1, round(float(value) * n_views / PAPER_N_VIEWS))
+        return used, (f"v counts views: the paper has {PAPER_N_VIEWS}, this run {n_views}; the "
+                      f"same fraction of the views")  # fmt: skip
+    if param in ("m", "k") and budget is not None and int(value) > budget:  # type: ignore[arg-type]
+        return budget, f"the budget of this data size: m and k at most {budget}"
+    return value, ""
+
+
+@dataclass(frozen=True)
+class PaperConfig:
+    """The paper's best configuration as this run uses it.
+
+    Attributes
+    ----------
+    config : MVLSAConfig
+        The configuration used (the start of the dev-tuned path, "MVLSA (paper config)").
+    table : DataFrame
+        One row per parameter (index ``parameter``): ``paper`` (the stated value), ``used``
+        and ``why`` (empty when used as stated).
+    """
+
+    config: MVLSAConfig
+    table: pd.DataFrame
+
+
+def _field_value(param: str, value: GridValue) -> dict[str, Any]:
+    """The :class:`MVLSAConfig` fields one grid value sets."""
+    if param == "n_j":
+        return {"transform": value, "power": 0.25} if value == "pow" else {"transform": value}
+    return {PARAM_ALIASES[param]: value}
+
+
+def paper_config(
+    settings: StudySettings, *, n_words: int, n_views: int, seed: int = 0
+) -> PaperConfig:
+    """The paper's configuration (:data:`PAPER_CONFIG`) scaled to a view set of ``n_words``
+    words and ``n_views`` views by :func:`scaled_value` with ``settings.budget``; the other
+    fields (SVD solver, row weights: none) from ``settings.config``."""
+    check_instance(settings, "settings", StudySettings, "a StudySettings")
+    seed = check_int(seed, "seed", low=0)
+    rows, fields = [], {}
+    for param, value in PAPER_CONFIG.items():
+        used, why = scaled_value(param, value, n_words=n_words, n_views=n_views,
+                                 budget=settings.budget)  # fmt: skip
+        fields.update(_field_value(param, used))
+        rows.append({"parameter": param, "paper": paper_label(param, value),
+                     "used": paper_label(param, used) if param == "n_j" else
+                     ("all" if used is None else f"{used:g}" if isinstance(used, float)
+                      else f"{used:,}"), "why": why})  # fmt: skip
+    cfg = dataclasses.replace(settings.config, **fields, relative_regularization=False,
+                              row_weighting=None, random_state=seed)  # fmt: skip
+    return PaperConfig(cfg, pd.DataFrame(rows).set_index("parameter"))
+
+
+def grid_values(
+    settings: StudySettings, param: str, *, n_words: int, n_views: int
+) -> list[tuple[str, GridValue, str]]:
+    """The grid of ``param`` as this run uses it: ``(paper label, used value, why)`` per value
+    of ``settings.grid(param)`` (:func:`scaled_value`); a value whose used value repeats an
+    earlier one's is left out."""
+    out: list[tuple[str, GridValue, str]] = []
+    seen: set[object] = set()
+    for value in settings.grid(param):
+        used, why = scaled_value(param, value, n_words=n_words, n_views=n_views,
+                                 budget=settings.budget)  # fmt: skip
+        if used in seen:
+            continue
+        seen.add(used)
+        out.append((paper_label(param, value), used, why))
+    return out

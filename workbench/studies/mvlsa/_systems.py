@@ -96,5 +96,3 @@ def _check_vectors(vectors: object, name: str) -> None:
             f"{name} must be word vectors (workbench.embeddings.WordVectors), "
             f"got {type(vectors).__name__}"
         )
-
-

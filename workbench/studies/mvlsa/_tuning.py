@@ -39,6 +39,7 @@ from workbench.studies.mvlsa._settings import (
     StudySettings,
     check_instance,
     check_sequence,
+    paper_config,
 )
 from workbench.studies.mvlsa._viewsets import (
     TUNING_CACHE,
@@ -64,6 +65,7 @@ __all__ = [
     "tuning_path",
     "default_tuning_steps",
     "study_tuning",
+    "study_start",
     "tuned_choice",
     "choice_ablation",
     "choice_fusion",
@@ -113,6 +115,8 @@ class MVLSAChoice:
         c = self.config
         return {
             "n_j": c.label("n_j"),
+            "t": c.label("t"),
+            "v": c.min_view_support,
             "r": c.label("r"),
             "m": c.view_rank,
             "k": c.n_components,
@@ -254,12 +258,23 @@ def _choice_views(view_set: ViewSet, choice: MVLSAChoice) -> list[View]:
 
 
 def choice_vectors(view_set: ViewSet, choice: MVLSAChoice, store: FactorStore) -> WordVectors:
-    """``WordVectors`` of one choice, from the store's factors (computed on demand)."""
+    """``WordVectors`` of one choice, from the store's factors (computed on demand).
+
+    The minimum view support ``v`` of ``choice.config`` counts views of the whole view set; a
+    choice over another number of views (fewer families, windows instead of offsets) keeps the
+    same fraction, ``max(1, round(v * views taken / views of the set))``, so that dropping view
+    families does not make the support rule stricter. A word observed in fewer views gets no
+    vector.
+    """
     _check_view_set(view_set)
     check_instance(choice, "choice", MVLSAChoice, "an MVLSAChoice")
     check_instance(store, "store", FactorStore, "a FactorStore")
     cfg = choice.config
-    factors = store.get_many(_choice_views(view_set, choice), cfg)
+    views = _choice_views(view_set, choice)
+    if cfg.min_view_support and len(views) != len(view_set.views):
+        v = max(1, round(cfg.min_view_support * len(views) / len(view_set.views)))
+        cfg = dataclasses.replace(cfg, min_view_support=v)
+    factors = store.get_many(views, cfg)
     h = store.combine(
         factors,
         len(view_set.vocab),
@@ -297,6 +312,8 @@ def default_tuning_steps(
     rhos: Sequence[float] = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0),
     ks: Sequence[int] = (50, 100, 200),
     nj: Sequence[str] | None = None,
+    top_ts: Sequence[int | None] = (),
+    supports: Sequence[int] = (),
 ) -> list[tuple[str, Candidates]]:
     """The steps of the path, in order: ``(factor, {label: change of the current choice})``.
 
@@ -304,6 +321,11 @@ def default_tuning_steps(
     views), then how each view is transformed, weighted and regularized, then the sizes ``m``
     and ``k``. Deciding the data first also keeps the path affordable: the later steps
     factorize only the views that stayed.
+
+    ``top_ts`` and ``supports`` (when given) add steps over the column truncation ``t`` (None:
+    all columns) and the minimum view support ``v`` first (they decide which columns and words
+    enter), so that the path can keep or undo the paper's values (:func:`study_tuning` passes the paper's scaled
+    value and none).
 
     Each step's candidates include the current value (the label ``"current"`` is never
     used: every candidate names its value, and the choice so far is among them).
@@ -316,6 +338,10 @@ def default_tuning_steps(
     ks = tuple(check_int(k, "ks entries", low=1) for k in check_sequence(ks, "ks"))
     if nj is not None:
         nj = check_sequence(nj, "nj")
+    top_ts = tuple(check_int(t, "top_ts entries", low=1, allow_none=True)
+                   for t in check_sequence(top_ts, "top_ts", allow_empty=True))  # fmt: skip
+    supports = tuple(check_int(v, "supports entries", low=0)
+                     for v in check_sequence(supports, "supports", allow_empty=True))  # fmt: skip
     fams = list(view_set.families())
     others = [f for f in fams if f != "positional"]
     fam_options: dict[str, Callable[[MVLSAChoice], MVLSAChoice]] = {"all": _sel(families=None)}
@@ -342,6 +368,9 @@ def default_tuning_steps(
             raise ValueError(f"unknown n_j options {unknown}; known: {list(nj_options)}")
         nj_options = {n: nj_options[n] for n in nj}
     return [
+        *([("t", {("all" if t is None else str(t)): _cfg(top_t=t) for t in top_ts})]
+          if top_ts else []),
+        *([("v", {str(v): _cfg(min_view_support=v) for v in supports})] if supports else []),
         ("views", fam_options),
         ("positional", {s: _sel(positional=s) for s in schemes}),
         ("n_j", nj_options),
@@ -547,8 +576,18 @@ def _choice_from_json(obj: Mapping[str, Any]) -> MVLSAChoice:
     )
 
 
+def study_start(view_set: ViewSet, settings: StudySettings, seed: int = 0) -> MVLSAChoice:
+    """The start of the path: the paper's configuration scaled to the view set
+    (:func:`~workbench.studies.mvlsa.paper_config`), every view family, the offset views."""
+    _check_view_set(view_set)
+    cfg = paper_config(settings, n_words=len(view_set.vocab), n_views=len(view_set.views),
+                       seed=seed).config  # fmt: skip
+    return MVLSAChoice(cfg)
+
+
 def _tuning_inputs(view_set: ViewSet, settings: StudySettings, seed: int) -> dict[str, Any]:
-    return {"views": settings.view_key(), "config": dataclasses.asdict(settings.config),
+    start = study_start(view_set, settings, seed).config
+    return {"views": settings.view_key(), "config": dataclasses.asdict(start),
             "tuning": list(settings.tuning), "wordsim": list(map(str, settings.wordsim)),
             "names": list(view_set.names), "seed": seed, "size": settings.size,
             **({"dev_wordsim": list(settings.dev_wordsim)}
@@ -564,15 +603,21 @@ def study_tuning(
     progress: bool | None = None,
 ) -> TuningResult:
     """The dev-tuned path of the MVLSA study for ``settings`` (start: the paper's configuration
-    ``settings.config``; steps: :func:`default_tuning_steps` with ``settings.tuning``). The
+    scaled to the view set, :func:`study_start`; steps: :func:`default_tuning_steps` with ``settings.tuning``). The
     final choice is written to the verified cache so that the ablation and fusion notebooks
     build on the same configuration (:func:`tuned_choice`)."""
     check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
     seed = check_int(seed, "seed", low=0)
-    start = MVLSAChoice(dataclasses.replace(settings.config, random_state=seed))
+    start = study_start(view_set, settings, seed)
     if settings.dev_wordsim:
-        steps = default_tuning_steps(view_set, **dict(settings.tuning))
+        cfg = start.config
+        steps = default_tuning_steps(
+            view_set,
+            **dict(settings.tuning),
+            top_ts=(cfg.top_t, None) if cfg.top_t is not None else (),
+            supports=(cfg.min_view_support, 0) if cfg.min_view_support else (),
+        )
         result = tuning_path(view_set, start, steps, dev_names=settings.dev_wordsim, store=store,
                              progress=progress)  # fmt: skip
     else:  # no rating set to tune on (WORDSIM_SPLIT="all", no bundled set in the language)
