@@ -147,7 +147,8 @@ def test_notebooks_00_02_explain_their_maths_units_and_explorers(name, equations
             before = nb.cells[i - 1]
             assert before.cell_type == "markdown" and before.source.startswith("**Try it.**")
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-    for line in code.splitlines():
-        if line.strip().startswith("save_figure("):
-            assert line.rstrip().endswith(";"), f"{name}: {line.strip()} echoes its paths"
+    for cell in nb.cells:  # only a cell's last line is echoed
+        last = cell.source.rstrip().splitlines()[-1] if cell.source.strip() else ""
+        if cell.cell_type == "code" and last.strip().startswith("save_figure("):
+            assert last.rstrip().endswith(";"), f"{name}: {last.strip()} echoes its paths"
     assert "describe()}" not in code  # the data line is rendered, not a dict

@@ -55,3 +55,21 @@ def test_record_all_records_every_key_and_round_trips(tmp_path, monkeypatch):
     assert roundtrip(_Result().records()) == _Result().records()
     with pytest.raises(TypeError, match="records\\(\\) method"):
         record_all({"n": 3})  # type: ignore[arg-type]
+
+
+def test_data_fact_names_the_data_of_a_run_for_every_discussion():
+    from workbench.studies.facts import data_fact
+
+    assert data_fact({}) is None
+    bundled = data_fact({"data": {"corpus": "bundled", "corpus_format": "marked", "language": "en",
+                                  "wordsim": [], "wordsim_split": "halves", "side_views": True}})  # fmt: skip
+    assert bundled is not None and bundled.bundled and not bundled.all_pairs and bundled.side_views
+    assert bundled.pretrained == [] and bundled.lexicons == []
+    mine = data_fact({"data": {"corpus": "/home/u/books", "corpus_format": "folder", "language": "es",
+                               "wordsim": ["/home/u/my.csv", "MEN"], "wordsim_split": "all",
+                               "side_views": False, "pretrained": ["v.bin"], "lexicons": ["syn"]},
+                      "side_views_note": "no side views: the corpus is Spanish"})  # fmt: skip
+    assert mine is not None and not mine.bundled and mine.all_pairs and not mine.side_views
+    assert mine.wordsim == ["my.csv", "MEN"] and mine.corpus == "/home/u/books"
+    assert (mine.pretrained, mine.lexicons) == (["v.bin"], ["syn"])
+    assert mine.side_views_note == "no side views: the corpus is Spanish"

@@ -25,14 +25,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 __all__ = [
     "ALPHA",
+    "DataFact",
     "Direction",
     "FindingsComparison",
     "SeedCount",
     "compare_findings",
+    "data_fact",
     "direction",
     "finite",
     "seed_count",
@@ -43,6 +46,48 @@ __all__ = [
 ALPHA = 0.05
 
 Direction = Literal["higher", "lower", "no detectable difference"]
+
+
+@dataclass(frozen=True)
+class DataFact:
+    """The data a run used, as its Discussion names it (read from the record ``data``)."""
+
+    bundled: bool
+    corpus: str
+    corpus_format: str
+    language: str
+    #: the rating sets the user named (file names for paths); empty: the study's bundled list
+    wordsim: list[str]
+    all_pairs: bool
+    side_views: bool
+    side_views_note: str
+    #: pretrained vectors and lexicons the user named (notebooks 03-06); empty: none / bundled
+    pretrained: list[str] = field(default_factory=list)
+    lexicons: list[str] = field(default_factory=list)
+
+
+def data_fact(rec: Mapping[str, Any]) -> DataFact | None:
+    """Rule: the corpus is *bundled* when the record ``data.corpus`` is ``"bundled"``; the rating
+    sets are scored on *every pair* when ``data.wordsim_split`` is ``"all"`` (they are then not
+    tuned on) and on their test halves otherwise; *side views* were used when
+    ``data.side_views`` (the corpus is English); rating sets given as paths are named by their
+    file names. None for records without ``data``. Shared by every study's Discussion."""
+    d = rec.get("data")
+    if not d:
+        return None
+    ws = d.get("wordsim")
+    return DataFact(
+        bundled=d.get("corpus") == "bundled",
+        corpus=str(d.get("corpus")),
+        corpus_format=str(d.get("corpus_format")),
+        language=str(d.get("language")),
+        wordsim=[Path(str(w)).name for w in ws] if isinstance(ws, list) else [],
+        all_pairs=d.get("wordsim_split") == "all",
+        side_views=bool(d.get("side_views")),
+        side_views_note=str(rec.get("side_views_note") or ""),
+        pretrained=list(d.get("pretrained") or []),
+        lexicons=list(d.get("lexicons") or []),
+    )
 
 
 def finite(value: Any) -> float | None:

@@ -38,6 +38,7 @@ from workbench.coverage import (
 )
 from workbench.records import to_jsonable
 from workbench.studies.data import DataChoice
+from workbench.studies.facts import DataFact, data_fact
 
 __all__ = [
     "SIZES",
@@ -432,42 +433,6 @@ def semantic_analogies(rec: Mapping[str, Any]) -> SemanticAnalogies | None:
     sem, syn = _full(rec, "analogy semantic"), _full(rec, "analogy syntactic")
     words = str((rec.get("missing_examples") or {}).get("analogy semantic", "")).split(", ")
     return SemanticAnalogies(sem, syn, sem < 0.5, sem < syn, [w for w in words if w][:6])
-
-
-@dataclass(frozen=True)
-class DataFact:
-    """The data a run used, as a Discussion names it (read from the record ``data``)."""
-
-    bundled: bool
-    corpus: str
-    corpus_format: str
-    language: str
-    #: the rating sets the user named (file names for paths); empty: the study's bundled list
-    wordsim: list[str]
-    all_pairs: bool
-    side_views: bool
-    side_views_note: str
-
-
-def data_fact(rec: Mapping[str, Any]) -> DataFact | None:
-    """Rule: the corpus is *bundled* when the record ``data.corpus`` is ``"bundled"``; rating
-    sets are scored on *every pair* when ``data.wordsim_split`` is ``"all"``; *side views* were
-    used when ``data.side_views`` (the corpus is English). None for records without ``data``.
-    Shared by the Discussions of notebooks 00-02."""
-    d = rec.get("data")
-    if not d:
-        return None
-    ws = d.get("wordsim")
-    return DataFact(
-        bundled=d.get("corpus") == "bundled",
-        corpus=str(d.get("corpus")),
-        corpus_format=str(d.get("corpus_format")),
-        language=str(d.get("language")),
-        wordsim=[Path(str(w)).name for w in ws] if isinstance(ws, list) else [],
-        all_pairs=d.get("wordsim_split") == "all",
-        side_views=bool(d.get("side_views")),
-        side_views_note=str(rec.get("side_views_note") or ""),
-    )
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,8 @@ from workbench.lexicons import LEXICON_KINDS, lexicon_view
 from workbench.records import to_jsonable
 from workbench.reported import reported
 from workbench.studies.data import DataChoice
-from workbench.studies.tour import DataFact, data_choice, data_fact
+from workbench.studies.facts import DataFact, data_fact
+from workbench.studies.tour import data_choice
 
 from ._values import as_float
 

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from workbench.studies.facts import (
+    DataFact,
     FindingsComparison,
     SeedCount,
     compare_findings,
+    data_fact,
     finite,
 )
 from workbench.studies.mvlsa._grid_facts import (
@@ -319,45 +321,6 @@ class GloveLoss:
     last: float
     epochs: int
     last_change_percent: float | None
-
-
-@dataclass(frozen=True)
-class DataFact:
-    """The data a run used, as its Discussion names it (read from the record ``data``)."""
-
-    bundled: bool
-    corpus: str
-    corpus_format: str
-    language: str
-    wordsim: list[str]
-    all_pairs: bool
-    side_views: bool
-    side_views_note: str
-    pretrained: list[str]
-    lexicons: list[str]
-
-
-def data_fact(rec: Mapping[str, Any]) -> DataFact | None:
-    """Rule: the corpus is *bundled* when the record ``data.corpus`` is ``"bundled"``; the rating
-    sets are scored on *every pair* when ``data.wordsim_split`` is ``"all"`` (they are then not
-    tuned on) and on their test halves otherwise; *side views* were used when
-    ``data.side_views`` (the corpus is English). None for records without ``data``."""
-    d = rec.get("data")
-    if not d:
-        return None
-    ws = d.get("wordsim")
-    return DataFact(
-        bundled=d.get("corpus") == "bundled",
-        corpus=str(d.get("corpus")),
-        corpus_format=str(d.get("corpus_format")),
-        language=str(d.get("language")),
-        wordsim=[str(w).rsplit("/", 1)[-1] for w in ws] if isinstance(ws, list) else [],
-        all_pairs=d.get("wordsim_split") == "all",
-        side_views=bool(d.get("side_views")),
-        side_views_note=str(rec.get("side_views_note") or ""),
-        pretrained=list(d.get("pretrained") or []),
-        lexicons=list(d.get("lexicons") or []),
-    )
 
 
 @dataclass(frozen=True)

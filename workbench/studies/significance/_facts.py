@@ -31,14 +31,15 @@ from workbench.reported import reported
 from workbench.significance import MVLSA_FOOTNOTE4_TOEFL, MVLSA_TABLE2
 from workbench.studies.facts import (
     ALPHA,
+    DataFact,
     Direction,
     SeedCount,
+    data_fact,
     direction,
     finite,
     seed_count,
     significant,
 )
-from workbench.studies.tour import DataFact, data_fact
 
 from .._values import as_float
 from ._run import ACCURACY_ROWS
