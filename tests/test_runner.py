@@ -208,6 +208,7 @@ def test_run_writes_outputs_failure_reported_others_continue(nbdir, capsys, monk
     every = captured.out.splitlines()
     assert every[0] == (
         "    time left unknown: 00_alpha, 01_beta, 02_gamma not timed before in this folder")
+    assert sum("time left unknown" in line for line in every) == 1  # said once
     lines = [line for line in every if not line.startswith("    ")]
     assert re.fullmatch(r"\[1/3\] 00_alpha +\d+\.\d s  complete", lines[0])
     assert re.fullmatch(r"\[2/3\] 01_beta +\d+\.\d s  failed -- cell 3 \(In \[4\]\): "

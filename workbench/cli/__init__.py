@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from workbench import _io, runner
@@ -261,6 +261,22 @@ def _listed(cache: _io.Cache) -> list[_io.EntryStatus]:
     return cache.entries()
 
 
+def _estimate_printer() -> Callable[[runner.TimeEstimate], None]:
+    """Print each estimate of the time left; "time left unknown" only once (a folder without
+    earlier times stays unknown until the run ends)."""
+    told_unknown = False
+
+    def show(estimate: runner.TimeEstimate) -> None:
+        nonlocal told_unknown
+        if estimate.seconds == 0 and estimate.unknown:
+            if told_unknown:
+                return
+            told_unknown = True
+        print(f"    {estimate.describe()}", flush=True)
+
+    return show
+
+
 def _run(args: argparse.Namespace) -> int:
     params: dict[str, object] = {}
     for text in args.param:
@@ -279,7 +295,7 @@ def _run(args: argparse.Namespace) -> int:
         # one line per notebook as it finishes (overall progress), then the summary table
         on_result=lambda result, i, n: print(runner.progress_line(result, i, n), flush=True),
         # the time left, from the last run's times in the same folder
-        on_estimate=lambda estimate: print(f"    {estimate.describe()}", flush=True),
+        on_estimate=_estimate_printer(),
     )
     print()
     print(report.summary_table())
