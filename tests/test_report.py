@@ -151,6 +151,7 @@ def test_notebook_page_has_question_findings_figures_and_run_details(results):
     site = write_site(results).index.parent
     page = (site / "00_alpha.html").read_text(encoding="utf-8")
     assert "<strong>Question.</strong> Does 00_alpha hold?" in page
+    assert page.count("Study 00_alpha") == 2  # the title once on the page (and in <title>)
     assert "42 of 50 pairs covered" in page
     assert "src='figures/00_alpha/coverage.png'" in page
     assert "src='figures/00_alpha/vocabulary.png'" in page

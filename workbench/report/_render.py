@@ -187,7 +187,7 @@ def page_html(view: NotebookResultView, figure_paths: Sequence[str]) -> str:
         f"<nav><a href='index.html'>&larr; all results</a> &middot; "
         f"<a href='{_e(view.name)}.notebook.html'>the executed notebook</a></nav>\n"
         f"<h1>{_e(view.title)}</h1>\n{note}"
-        f"<h2>The question</h2>\n<div class='question'>{_markdown(view.question)}</div>\n"
+        f"<h2>The question</h2>\n<div class='question'>{_markdown(_without_title(view))}</div>\n"
         f"<h2>Key findings</h2>\n<div class='findings'>{_findings_html(view)}</div>\n"
         f"{_claims_html(view)}\n"
         f"<h2>Figures</h2>\n{_figures_html(view, figure_paths, thumb=False)}\n"
@@ -195,6 +195,18 @@ def page_html(view: NotebookResultView, figure_paths: Sequence[str]) -> str:
         f"<p><a href='{_e(view.name)}.notebook.html'>The full executed notebook</a></p>\n"
     )
     return _page(f"{view.name} - {view.title}", body)
+
+
+def _without_title(view: NotebookResultView) -> str:
+    """The question's Markdown without its first heading when that heading is the page's
+    title (already shown above it)."""
+    lines = view.question.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip():
+            if line.lstrip().startswith("#") and line.lstrip("# ").strip() == view.title:
+                return "\n".join(lines[:i] + lines[i + 1 :])
+            break
+    return view.question
 
 
 def index_html(
