@@ -29,6 +29,7 @@ from workbench.studies.mvlsa._baselines import (
 )
 from workbench.studies.mvlsa._certificate import choice_certificate
 from workbench.studies.mvlsa._claims import (
+    CLAIM_STATUSES,
     GRID_CLAIMS_TEST,
     PAPER_TABLES,
     GridClaims,
@@ -355,6 +356,11 @@ def run_mvlsa(
 
 
 def _no_claims() -> GridClaims:
-    """The claims of a run without grids (no rating set to tune on): none tested."""
-    return GridClaims(pd.DataFrame(index=pd.Index([], name="claim")), pd.DataFrame(),
-                      pd.DataFrame(), {})  # fmt: skip
+    """The claims of a run without grids (no rating set to tune on): none tested; the tables
+    have the columns of :func:`grid_claims`' tables, without rows."""
+    columns = ["table", "kind", "a", "b", "dev mean a", "dev mean b",
+               *(f"seeds {st}" for st in CLAIM_STATUSES), "n seeds", "status", "reason"]  # fmt: skip
+    table = pd.DataFrame(columns=columns, index=pd.Index([], name="claim"))
+    per_seed = pd.DataFrame(columns=["claim", "seed", "a", "b", "sets better", "sets worse",
+                                     "n sets", "status"])  # fmt: skip
+    return GridClaims(table, per_seed, pd.DataFrame(), {})
