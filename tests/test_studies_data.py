@@ -63,3 +63,18 @@ def test_data_markdown_is_one_readable_line(tmp_path):
                                     wordsim=("MEN", str(tmp_path / "mine.csv"))))  # fmt: skip
     assert line.startswith("**Data:** `es.txt` (marked, language es); rating sets: MEN, mine.csv")
     assert "no side views" in line and "{'" not in line and str(tmp_path) not in line
+
+
+def test_split_overrides_separates_data_fields_and_names_what_is_allowed():
+    from workbench.studies.data import split_overrides
+
+    data, own = split_overrides({"corpus": "x.txt", "dim": 5}, {"dim"})
+    assert (data, own) == ({"corpus": "x.txt"}, {"dim": 5})
+    with pytest.raises(TypeError, match=r"unknown settings \['dimm'\]; data fields: .*corpus"
+                                        r".*; settings: dim"):  # fmt: skip
+        split_overrides({"dimm": 5}, {"dim"})
+    with pytest.raises(ValueError, match=r"notebook 99 do not use the data fields \['lexicons'\]; "
+                                         r"they take corpus, wordsim"):  # fmt: skip
+        split_overrides({"lexicons": {"a": "b"}}, {"dim"}, used=("corpus", "wordsim"),
+                        study="notebook 99")  # fmt: skip
+    assert split_overrides({"lexicons": {}}, set(), used=("corpus",), study="x")[0] == {"lexicons": {}}

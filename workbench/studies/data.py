@@ -21,7 +21,7 @@ study's ``settings(size, **data)`` takes the same fields as keyword arguments an
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ __all__ = [
     "DataChoice",
     "check_data_parameters",
     "data_markdown",
+    "split_overrides",
 ]
 
 #: Language of the bundled corpora, treebank, bitext source side and lexicons.
@@ -223,6 +224,38 @@ class DataChoice:
             "parallel": [Path(p).name for p in self.parallel],
             "side_views": self.side_views(),
         }
+
+
+def split_overrides(
+    overrides: Mapping[str, Any],
+    own: Iterable[str],
+    *,
+    used: Sequence[str] | None = None,
+    study: str = "",
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The data fields (:class:`DataChoice`) and the study's own settings of ``overrides``.
+
+    A name that is neither raises ``TypeError`` naming the allowed ones (``used`` as the data
+    fields when given, else every data field). With ``used``, a data field outside it that has
+    a value raises ``ValueError`` saying that ``study`` does not use it.
+    """
+    data_fields = set(DATA_PARAMETERS.values())
+    own = set(own)
+    unknown = sorted(set(overrides) - data_fields - own)
+    if unknown:
+        allowed = ", ".join(used) if used is not None else ", ".join(sorted(data_fields))
+        raise TypeError(
+            f"unknown settings {unknown}; data fields: {allowed}; "
+            f"settings: {', '.join(sorted(own))}"
+        )
+    if used is not None:
+        unused = sorted(k for k, v in overrides.items() if k in data_fields and k not in used and v)
+        if unused:
+            raise ValueError(
+                f"{study} do not use the data fields {unused}; they take {', '.join(used)}"
+            )
+    data = {k: v for k, v in overrides.items() if k in data_fields}
+    return data, {k: v for k, v in overrides.items() if k not in data_fields}
 
 
 def data_markdown(data: DataChoice) -> str:

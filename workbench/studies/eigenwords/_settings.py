@@ -8,7 +8,7 @@ from typing import Any
 
 from workbench._validation import check_choice, check_int
 
-from ..data import DATA_PARAMETERS, DataChoice
+from ..data import DataChoice, split_overrides
 
 __all__ = ["SIZES", "PAPER_WORDSIM", "LEXICONS", "BUNDLED_CORPORA", "PriorSettings", "settings"]
 
@@ -144,25 +144,6 @@ class PriorSettings:
         )
 
 
-_DATA_FIELDS = set(DATA_PARAMETERS.values())
-
-
-def _split_overrides(
-    overrides: Mapping[str, Any], cls: type
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The data fields (:class:`DataChoice`) and the settings fields of ``overrides``; an unknown
-    name raises, naming the allowed ones."""
-    own = {f.name for f in fields(cls)} - {"size", "data"}
-    unknown = sorted(set(overrides) - _DATA_FIELDS - own)
-    if unknown:
-        raise TypeError(
-            f"unknown settings {unknown}; data fields: {', '.join(sorted(_DATA_FIELDS))}; "
-            f"settings: {', '.join(sorted(own))}"
-        )
-    data = {k: v for k, v in overrides.items() if k in _DATA_FIELDS}
-    return data, {k: v for k, v in overrides.items() if k not in _DATA_FIELDS}
-
-
 def settings(size: str, **overrides: Any) -> PriorSettings:
     """The settings of notebook 06 at ``size``: ``"small"`` (200K tokens of the 1M corpus, 2,000
     words, 20-d, two alphas, short skip-gram and GloVe training; the sweeps over 10, 20 and 40
@@ -178,7 +159,7 @@ def settings(size: str, **overrides: Any) -> PriorSettings:
     are added to the bundled ones -- which are kept only for an English corpus.
     """
     check_choice(size, "size", SIZES)
-    data_fields, own = _split_overrides(overrides, PriorSettings)
+    data_fields, own = split_overrides(overrides, {f.name for f in fields(PriorSettings)} - {"size", "data"})
     data = DataChoice(**data_fields)
     full = size == "full"
     lexicons = dict(LEXICONS) if data.side_views() else {}

@@ -3,7 +3,6 @@ on the bundled corpus or the user's (``settings(size, corpus=…, …)``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from workbench.datasets import WORDSIM_NAMES, load_corpus
 from workbench.embeddings import MultiSenseVectors
 from workbench.senses import MultiSenseConfig, train_multisense
 
-from ..data import DATA_PARAMETERS, DataChoice
+from ..data import DataChoice, split_overrides
 
 __all__ = [
     "SIZES",
@@ -155,27 +154,6 @@ def wordsim_label(name: str) -> str:
     return name if name in WORDSIM_NAMES else Path(name).name
 
 
-_DATA_FIELDS = set(DATA_PARAMETERS.values())
-
-
-def _split_overrides(overrides: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    own = {f.name for f in fields(SenseSettings)} - {"size", "data", "corpus", "wordsim"}
-    unknown = sorted(set(overrides) - _DATA_FIELDS - own)
-    if unknown:
-        raise TypeError(
-            f"unknown settings {unknown}; data fields: {', '.join(_USED)}; "
-            f"settings: {', '.join(sorted(own))}"
-        )
-    unused = sorted(k for k, v in overrides.items() if k in _DATA_FIELDS and k not in _USED and v)
-    if unused:
-        raise ValueError(
-            f"the sense studies (notebooks 08, 09) do not use the data fields {unused}; "
-            f"they take {', '.join(_USED)}"
-        )
-    data = {k: v for k, v in overrides.items() if k in _DATA_FIELDS}
-    return data, {k: v for k, v in overrides.items() if k not in _DATA_FIELDS}
-
-
 def settings(size: str, **overrides: Any) -> SenseSettings:
     """The settings of notebooks 08 and 09 at ``size``: ``"small"`` trains tiny (25-d) vectors
     on ~200K tokens of the 1M corpus (for tests); ``"full"`` trains 100-d vectors on the 5M
@@ -191,7 +169,12 @@ def settings(size: str, **overrides: Any) -> SenseSettings:
     bundled SCWS.
     """
     check_choice(size, "size", SIZES)
-    data_fields, own = _split_overrides(overrides)
+    data_fields, own = split_overrides(
+        overrides,
+        {f.name for f in fields(SenseSettings)} - {"size", "data", "corpus", "wordsim"},
+        used=_USED,
+        study="the sense studies (notebooks 08, 09)",
+    )
     data = DataChoice(**data_fields)
     if len(data.wordsim) > 1:
         raise ValueError(
