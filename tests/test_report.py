@@ -194,6 +194,24 @@ def test_the_site_loads_nothing_from_a_network(results):
         assert remote_references(page.read_text(encoding="utf-8")) == [], page.name
 
 
+def test_every_page_typesets_math_with_the_sites_own_mathjax(results):
+    """Each page loads MathJax from the site's copy (a relative path, no network) with the
+    combined TeX/HTML-CSS configuration; the copy holds what that configuration loads."""
+    site = write_site(results).index.parent
+    for page in site.glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        scripts = [urlparse(ref) for tag, ref in parse(page).refs if tag == "script"]
+        assert [(u.path, u.query) for u in scripts].count(
+            ("_mathjax/MathJax.js", "config=TeX-AMS-MML_HTMLorMML-full")) == 1, page.name
+        assert 'webFont: "STIX-Web"' in text and "tex2jax" in text, page.name
+    for part in ("MathJax.js", "config/TeX-AMS-MML_HTMLorMML-full.js", "extensions/tex2jax.js",
+                 "extensions/TeX/AMSmath.js", "jax/input/TeX/config.js", "jax/element/mml/jax.js",
+                 "jax/output/HTML-CSS/fonts/STIX-Web/fontdata.js",
+                 "fonts/HTML-CSS/STIX-Web/woff/STIXMathJax_Main-Regular.woff"):  # fmt: skip
+        assert (site / "_mathjax" / part).is_file(), part
+    assert not (site / "_mathjax" / "localization").exists()  # only what is loaded
+
+
 def test_remote_reference_check_catches_cdn_scripts_and_styles():
     assert remote_references('<script src="https://cdn.example/require.js"></script>')
     assert remote_references("<link rel='stylesheet' href='//cdn.example/a.css'>")

@@ -92,6 +92,27 @@ def test_every_page_link_and_image_of_the_site_works_offline(site: Path, site_pa
     assert problems == []
 
 
+_TYPESET = """() => new Promise(done => MathJax.Hub.Queue(() => done({
+  typeset: document.querySelectorAll('.MathJax, .MathJax_Display').length,
+  errors: document.querySelectorAll('.MathJax_Error, .MathJax .merror').length,
+  source: document.body.innerText.includes('\\\\frac'),
+  font: MathJax.OutputJax['HTML-CSS'].fontInUse })))"""
+
+
+def test_the_executed_notebook_shows_typeset_math(site: Path, site_page) -> None:
+    """00_tour's displayed equations (Spearman's rho, 3CosAdd) are typeset by the site's MathJax
+    copy with its STIX-Web web fonts: no TeX source is left on the page, no TeX error, nothing
+    loaded remotely, no console error."""
+    page, problems = site_page
+    page.goto((site / "00_tour.notebook.html").as_uri(), wait_until="load")
+    page.wait_for_function("() => window.MathJax && MathJax.isReady")
+    state = page.evaluate(_TYPESET)
+    assert state["typeset"] >= 4, state
+    assert state["errors"] == 0 and not state["source"], state
+    assert state["font"] == "STIX-Web", state
+    assert problems == []
+
+
 def test_links_are_clickable_from_the_index(site: Path, site_page) -> None:
     """A reader's path: index -> the notebook's page -> the executed notebook -> back."""
     page, problems = site_page

@@ -13,11 +13,13 @@ writes ``<results>/site/``:
   versions from its manifest;
 * ``<notebook>.notebook.html`` -- the whole executed notebook rendered by nbconvert
   (``lab`` template, images embedded);
-* ``figures/<notebook>/`` -- copies of the figures (the site can be shared on its own).
+* ``figures/<notebook>/`` -- copies of the figures (the site can be shared on its own);
+* ``_mathjax/`` -- a copy of MathJax 2 (from ``jupyter-server-mathjax``) that typesets the
+  math of every page.
 
-The site loads nothing from a network: nbconvert's scripts from a CDN (require.js, MathJax,
-mermaid, the widget manager) are left out, so math shows as its LaTeX source and widgets as
-their static state, with the note :data:`WIDGET_NOTE`.
+The site loads nothing from a network: nbconvert's scripts from a CDN (require.js, mermaid,
+the widget manager) are left out, so widgets show as their static state, with the note
+:data:`WIDGET_NOTE`; MathJax is the site's own copy.
 
 The report writes only inside ``<results>/site/``. It keeps a marker file there
 (:data:`SITE_MARKER`) listing what it wrote; a ``site`` folder without it, or a file there the
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.report._collect import NotebookResultView, collect
+from workbench.report._mathjax import mathjax_files
 from workbench.report._render import (
     WIDGET_NOTE,
     index_html,
@@ -68,7 +71,7 @@ class Site:
 
 def _site_files(views: list[NotebookResultView], others: dict[str, str],
                 results: Path) -> dict[str, str | bytes]:  # fmt: skip
-    files: dict[str, str | bytes] = {}
+    files: dict[str, str | bytes] = dict(mathjax_files())
     figures: dict[str, list[str]] = {}
     for view in views:
         figures[view.name] = []

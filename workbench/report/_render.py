@@ -18,6 +18,7 @@ from nbconvert import HTMLExporter
 from nbconvert.filters import markdown2html
 
 from workbench.report._collect import NotebookResultView
+from workbench.report._mathjax import mathjax_head
 
 __all__ = ["WIDGET_NOTE", "index_html", "notebook_html", "page_html", "remote_references"]
 
@@ -29,12 +30,15 @@ _NBCONVERT_LOG.setLevel(logging.ERROR)
 WIDGET_NOTE = ("interactive widgets are shown as their static state; open the notebook in "
                "JupyterLab to use them")  # fmt: skip
 
-#: nbconvert's ``lab`` template without what it loads from a CDN (require.js, MathJax,
-#: mermaid, the widget manager), with a link back to the notebook's page and the widget note.
+#: nbconvert's ``lab`` template without what it loads from a CDN (require.js, mermaid, the
+#: widget manager), MathJax from the site's own copy, with a link back to the notebook's page
+#: and the widget note.
 _OFFLINE_TEMPLATE = """{%- extends 'index.html.j2' -%}
 {%- block html_head_js -%}{%- endblock html_head_js -%}
 {% block jupyter_widgets %}{% endblock jupyter_widgets %}
-{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mathjax -%}
+{{ resources.workbench_mathjax }}
+{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {%- block body_header -%}
 {{ super() }}
@@ -144,7 +148,8 @@ def _page(title: str, body: str) -> str:
     return (
         "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n"
         f"<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
-        f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n"
+        f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n{mathjax_head()}\n</head>\n"
+        f"<body>\n{body}\n</body>\n"
         "</html>\n"
     )
 
@@ -247,8 +252,8 @@ def index_html(
 
 def notebook_html(view: NotebookResultView) -> str:
     """The executed notebook rendered by nbconvert's ``lab`` template, offline: images
-    embedded, nothing loaded from a network (math is shown as its LaTeX source, widgets as their
-    static state with :data:`WIDGET_NOTE`)."""
+    embedded, nothing loaded from a network (math typeset by the site's MathJax copy, widgets as
+    their static state with :data:`WIDGET_NOTE`)."""
     exporter = HTMLExporter(template_name="lab", embed_images=True,
                             extra_loaders=[DictLoader({"workbench_offline.html.j2": _OFFLINE_TEMPLATE})],
                             template_file="workbench_offline.html.j2", log=_NBCONVERT_LOG)  # fmt: skip
@@ -258,6 +263,7 @@ def notebook_html(view: NotebookResultView) -> str:
         "workbench_page": f"{view.name}.html",
         "workbench_name": view.name,
         "workbench_note": WIDGET_NOTE if view.has_widgets else "",
+        "workbench_mathjax": mathjax_head(),
     }
     with warnings.catch_warnings():
         # the records the runner embeds (application/vnd.workbench.record+json) have no HTML form
