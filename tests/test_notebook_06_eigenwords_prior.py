@@ -49,8 +49,13 @@ def test_notebook_06_seeds(rec):
     assert len(sg) == len(glove) == 2
     assert sg[0] != sg[1] and glove[0] != glove[1]
     assert set(rec["glove_loss"]) == {"0", "1"}
-    for loss in rec["glove_loss"].values():
-        assert len(loss) == 2 and loss[1] < loss[0]  # AdaGrad lowers the loss
+    stop = rec["glove_stop"]
+    assert stop["tol"] == 0.01 and stop["epochs"] == 4
+    for seed, loss in rec["glove_loss"].items():
+        assert 2 <= len(loss) <= 4 and loss[1] < loss[0]  # AdaGrad lowers the loss
+        # what stopped it follows from the recorded loss and the rule
+        fall = (loss[-2] - loss[-1]) / loss[-2]
+        assert stop["stopped_by"][seed] == ("tolerance" if fall < 0.01 else "epochs")
 
 
 @pytest.mark.notebooks

@@ -176,3 +176,33 @@ def test_sweeps_render_their_verdicts_and_families():
     old = _records()
     del old["sweep"]
     assert "**Dimension" not in _render(old)  # records without a sweep still render
+
+
+def test_glove_stopping_rule_is_stated_from_the_records():
+    """With a tolerance the Discussion says what stopped GloVe in every seed; without one
+    (records of a fixed number of epochs) it reports the last epoch's fall."""
+    losses = {"0": [0.06, 0.03, 0.0299], "1": [0.06, 0.03, 0.02995], "2": [0.06, 0.0299]}
+    stopped = {"tol": 0.005, "epochs": 50,
+               "stopped_by": {"0": "tolerance", "1": "tolerance", "2": "tolerance"}}  # fmt: skip
+    text = _render(_records(glove_loss=losses, glove_stop=stopped))
+    assert "GloVe trains until an epoch lowers its loss by less than 0.5 % (at most 50 epochs)" in text
+    assert "the tolerance stopped it after 2 to 3 epochs in every seed" in text
+    capped = {"tol": 0.005, "epochs": 3,
+              "stopped_by": {"0": "epochs", "1": "tolerance", "2": "tolerance"}}  # fmt: skip
+    losses = {"0": [0.06, 0.03, 0.029], "1": [0.06, 0.03, 0.02995], "2": [0.06, 0.0299]}
+    text = _render(_records(glove_loss=losses, glove_stop=capped))
+    assert "it reached the cap in 1 of 3 seeds, its loss still falling by 3.3 % in the last epoch" in text
+    text = _render(_records())  # no glove_stop: a fixed number of epochs
+    assert "GloVe's loss fell in its last epoch (of 3) by" in text
+    assert "GloVe trains until" not in text
+
+
+def test_glove_stop_record_names_what_stopped_each_seed():
+    from workbench.studies.eigenwords._result import glove_stop_record
+
+    rec = glove_stop_record({0: [1.0, 0.5, 0.499], 1: [1.0, 0.5, 0.45]},
+                            {"epochs": 3, "tol": 0.005})  # fmt: skip
+    assert rec == {"tol": 0.005, "epochs": 3, "stopped_by": {"0": "tolerance", "1": "epochs"}}
+    assert glove_stop_record({0: [1.0, 0.5]}, {"epochs": 2})["stopped_by"] == {"0": "epochs"}
+    with pytest.raises(ValueError, match="not a history of fit_glove"):
+        glove_stop_record({0: [1.0, 0.5]}, {"epochs": 5, "tol": 0.005})

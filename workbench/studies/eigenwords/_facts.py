@@ -313,6 +313,16 @@ class Facts06:
     best_baseline_values: list[float]
     loss_fall: tuple[float, float] | None  # GloVe's last-epoch fall, min and max over seeds
     n_epochs: int
+    #: GloVe's epochs run, min and max over the seeds (None without loss histories)
+    epochs_run: tuple[int, int] | None
+    #: GloVe's stopping tolerance (None: it ran a fixed number of epochs) and cap
+    glove_tol: float | None
+    glove_cap: int
+    #: seeds whose GloVe fit reached the cap before the tolerance (of ``n_glove_seeds``)
+    glove_capped: int
+    n_glove_seeds: int
+    #: the last-epoch fall of the loss of the seeds that reached the cap, min and max
+    capped_fall: tuple[float, float] | None
     geo_evaluated: bool
     geo_groups: dict[str, tuple[tuple[float, float], int, int]]  # range, n significant, n
     geo_rf: dict[str, tuple[float, bool]]  # lexicon name -> change, significant
@@ -416,11 +426,14 @@ def facts_06(
     m = {"Skip-Gram": "skip-gram"}.get(m, m)
     best_name = m if lex == "NPK" else f"{m} retrofitted with {LEXICON_NAMES.get(lex, lex)}"
     loss = rec.get("glove_loss", {})
-    changes = []
-    for v in loss.values():
+    # records written before GloVe had a stopping rule ran a fixed number of epochs
+    stop = rec.get("glove_stop") or {"tol": None, "epochs": max(map(len, loss.values()), default=0)}
+    changes_by_seed = {}
+    for seed, v in loss.items():
         a = [x for x in v if x is not None]
         if len(a) >= 2 and a[-2]:
-            changes.append((a[-2] - a[-1]) / a[-2])
+            changes_by_seed[seed] = (a[-2] - a[-1]) / a[-2]
+    changes = list(changes_by_seed.values())
     # geographic analogies
     q = rec["geo_questions"]
     geo = rec["spectral_geo"]
@@ -472,6 +485,12 @@ def facts_06(
         best_baseline_values=[float(x) for x in seed_values(avg[best_key])],
         loss_fall=_range(changes),
         n_epochs=len(next(iter(loss.values()))) if loss else 0,
+        epochs_run=(min(map(len, loss.values())), max(map(len, loss.values()))) if loss else None,
+        glove_tol=stop.get("tol"), glove_cap=int(stop.get("epochs", 0)),
+        glove_capped=sum(v == "epochs" for v in stop.get("stopped_by", {}).values()),
+        n_glove_seeds=len(loss),
+        capped_fall=_range([c for seed, c in changes_by_seed.items()
+                            if stop.get("stopped_by", {}).get(seed) == "epochs"]),
         geo_evaluated=int(q["answerable"]) > 0, geo_groups=groups, geo_rf=geo_rf,
         geo_rf_lower_sig=lower_sig,
         table2=table2_verdict(rec), paper_table2_all_below=paper_below, corpus_ratio=ratio,

@@ -17,6 +17,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from workbench._typing import Matrix
+from workbench.baselines import glove_stop
 from workbench.eigenwords import CooccurrenceCounts
 from workbench.lexicons import LexiconGraph
 from workbench.views import EncodedCorpus
@@ -61,6 +62,24 @@ class DataRecords(TypedDict, total=False):
     #: the data fields of the run (:meth:`workbench.studies.data.DataChoice.describe`) and the
     #: rating sets (``wordsim_sets``) and lexicons (``lexicons_used``) used
     data: dict[str, Any]
+
+
+class GloveStop(TypedDict):
+    tol: float | None
+    epochs: int
+    stopped_by: dict[str, str]
+
+
+def glove_stop_record(loss: Mapping[Any, Sequence[float]], glove: Mapping[str, Any]) -> GloveStop:
+    """GloVe's stopping rule of the settings ``glove`` (``tol``, default None; ``epochs``,
+    default the longest history) and, per seed of the loss histories ``loss``, what ended the
+    fit (:func:`workbench.baselines.glove_stop`)."""
+    tol = glove.get("tol")
+    epochs = int(glove.get("epochs", max(map(len, loss.values()), default=1)))
+    return GloveStop(
+        tol=None if tol is None else float(tol), epochs=epochs,
+        stopped_by={str(seed): glove_stop(history, tol, epochs) for seed, history in loss.items()},
+    )  # fmt: skip
 
 
 class Table2Matched(TypedDict):
@@ -113,6 +132,10 @@ class PriorRecords(DataRecords, SweepPart, total=True):
     baseline_sets_worse: dict[str, list[int]]
     baseline_geo_significant: dict[str, list[bool]]
     glove_loss: dict[str, list[float]]
+    #: GloVe's stopping rule (``tol``: the relative fall of the loss in an epoch below which
+    #: the fit stops, None: none; ``epochs``: the cap) and, per seed, what stopped it
+    #: (``"tolerance"`` or ``"epochs"``, :func:`workbench.baselines.glove_stop`)
+    glove_stop: GloveStop
     table2_avg_spearman: dict[str, float]
     table2_rf_avg_spearman: dict[str, float]
     table2_coverage: dict[str, float]
@@ -163,6 +186,8 @@ class PriorResult:
         The dimension and data-size sweeps (:func:`~workbench.studies.eigenwords.run_sweeps`).
     chunk_length : int or None
         Tokens per chunk of the prior counts (``settings.chunk_length``).
+    glove : dict
+        GloVe's settings (``settings.glove``: its ``epochs`` cap and ``tol``).
     """
 
     data_size: str
@@ -182,6 +207,7 @@ class PriorResult:
     data: dict[str, Any] = field(default_factory=dict)
     sweeps: Sweeps | None = None
     chunk_length: int | None = 13
+    glove: dict[str, Any] = field(default_factory=dict)
 
     def table1(self) -> pd.DataFrame:
         """The Table 1 analogue (:func:`~workbench.studies.eigenwords.table1_display`)."""
@@ -225,6 +251,7 @@ class PriorResult:
             "seconds": {**{k: float(v) for k, v in self.seconds.items()}, "jobs": jobs},
         }
         out["prior_chunk_length"] = None if self.chunk_length is None else int(self.chunk_length)
+        out["glove_stop"] = glove_stop_record(self.study.glove_loss, self.glove)
         if self.sweeps is not None:
             out["sweep"] = self.sweeps.records
         if self.data:
@@ -290,5 +317,5 @@ def run_prior(
                  "total": setup + t_study + t_sweeps},
         data={**settings.data.describe(), "wordsim_sets": [str(n) for n in names],
               "lexicons_used": [str(k) for k in graphs]},
-        sweeps=sw, chunk_length=settings.chunk_length,
+        sweeps=sw, chunk_length=settings.chunk_length, glove=dict(settings.glove),
     )  # fmt: skip
