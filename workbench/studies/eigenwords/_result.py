@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
+import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
@@ -70,7 +71,8 @@ class GloveStop(TypedDict):
     stopped_by: dict[str, str]
 
 
-def glove_stop_record(loss: Mapping[Any, Sequence[float]], glove: Mapping[str, Any]) -> GloveStop:
+def glove_stop_record(loss: Mapping[Any, Sequence[float] | np.ndarray],
+                      glove: Mapping[str, Any]) -> GloveStop:
     """GloVe's stopping rule of the settings ``glove`` (``tol``, default None; ``epochs``,
     default the longest history) and, per seed of the loss histories ``loss``, what ended the
     fit (:func:`workbench.baselines.glove_stop`)."""
