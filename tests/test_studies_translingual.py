@@ -128,7 +128,8 @@ def test_topic_grid_doubles_while_the_best_is_at_its_top():
             _fit("CPLSA", 100, 0.6)]  # fmt: skip
     assert extension(fits, cap=400) == {"JPLSA": [200]}
     assert grid_end(fits, cap=400) == {"JPLSA": "cap", "CPLSA": "turned"}
-    assert extension(fits, cap=199) == {}  # doubling would pass the cap
+    assert extension(fits, cap=199) == {"JPLSA": [199]}  # doubling would pass the cap: the cap
+    assert extension([*fits, _fit("JPLSA", 199, 0.7)], cap=199) == {}  # the cap was fitted
     # ties go to the smaller number: a flat top is a turn
     fits.append(_fit("JPLSA", 200, 0.6))
     assert extension(fits, cap=400) == {} and grid_end(fits, 400)["JPLSA"] == "turned"

@@ -5,7 +5,8 @@ cap or its relative tolerance; every ``eval_every`` iterations, and at the end, 
 are folded in with each fold-in prior of the settings and retrieved (dev MRR). Each prior keeps the
 topics of its best dev iteration, so one fit gives one model per prior. The topic grid starts at
 ``topics`` and is extended by doubling its largest number while a method's best dev MRR (over its
-priors and penalties; ties go to the smaller number) is at the grid's top, up to ``topics_cap``.
+priors and penalties; ties go to the smaller number) is at the grid's top; a doubling that would
+pass ``topics_cap`` fits the cap itself, so the grid ends where the dev curve turns or at the cap.
 """
 
 from __future__ import annotations
@@ -191,19 +192,19 @@ def _best_topics(fits: Sequence[PLSAFit], name: str) -> tuple[int, int] | None:
 
 def extension(fits: Sequence[PLSAFit], cap: int) -> dict[str, list[int]]:
     """The grid-extension rule: per method whose best dev MRR (over its fits at each number of
-    topics; ties: the smaller number) is at the largest number fitted, that number doubled --
-    if it stays within ``cap``."""
+    topics; ties: the smaller number) is at the largest number fitted, that number doubled, or
+    ``cap`` when doubling would pass it (nothing once the cap was fitted)."""
     out: dict[str, list[int]] = {}
     for name in PLSA_METHODS:
         bt = _best_topics(fits, name)
-        if bt is not None and bt[0] == bt[1] and 2 * bt[1] <= cap:
-            out[name] = [2 * bt[1]]
+        if bt is not None and bt[0] == bt[1] and bt[1] < cap:
+            out[name] = [min(2 * bt[1], cap)]
     return out
 
 
 def grid_end(fits: Sequence[PLSAFit], cap: int) -> dict[str, str]:
     """Why each method's topic grid ended: ``"turned"`` (the best dev MRR is below the grid's
-    top) or ``"cap"`` (the best is at the top and doubling would pass ``cap``)."""
+    top) or ``"cap"`` (the best is at the top, which is ``cap`` after :func:`extension`)."""
     out = {}
     for name in PLSA_METHODS:
         bt = _best_topics(fits, name)
