@@ -12,6 +12,7 @@ from workbench.baselines import (
     fit_glove,
     glove_objective,
     glove_stop,
+    glove_stopping,
     lsa,
     train_glove,
     train_word2vec,
@@ -142,6 +143,24 @@ def test_glove_tol_stops_early_and_keeps_the_curve():
     assert glove_stop(early.loss_history, 0.5, 40) == "tolerance"
     assert glove_stop(capped.loss_history, 1e-12, 5) == "epochs"
     assert glove_stop(full.loss_history, None, 40) == "epochs"
+
+
+def test_glove_stopping_reads_the_rule_from_the_fit_settings():
+    """The settings a fit ran with decide how its history reads; absent keys are fit_glove's."""
+    x, _ = planted_glove_counts()
+    fit = fit_glove(x, 3, epochs=40, x_max=50, random_state=0, tol=0.5)
+    stop = glove_stopping(fit.loss_history, {"epochs": 40, "tol": 0.5, "x_max": 50})
+    h = fit.loss_history
+    assert (stop.stopped_by, stop.epochs_run, stop.tol, stop.max_epochs) == (
+        fit.stopped_by, h.size, 0.5, 40)  # fmt: skip
+    assert stop.last_change == pytest.approx((h[-2] - h[-1]) / h[-2])
+    full = fit_glove(x, 3, x_max=50, random_state=0)  # fit_glove's default cap, no tol
+    stop = glove_stopping(full.loss_history, {"x_max": 50})
+    assert stop.stopped_by == "epochs" and stop.max_epochs == full.loss_history.size
+    assert stop.tol is None
+    assert glove_stopping([2.0], {"epochs": 1}).last_change is None
+    with pytest.raises(ValueError, match="does not meet tol"):
+        glove_stopping(h, {"epochs": 40})  # ran short of the cap with no tolerance
 
 
 def test_glove_stop_rule():

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.studies.data import DataChoice, check_data_parameters, data_markdown
+from workbench.studies.data import (
+    DataChoice,
+    check_data_parameters,
+    data_markdown,
+    rating_set_labels,
+)
 
 
 def test_empty_parameters_are_the_bundled_data():
@@ -78,3 +83,11 @@ def test_split_overrides_separates_data_fields_and_names_what_is_allowed():
         split_overrides({"lexicons": {"a": "b"}}, {"dim"}, used=("corpus", "wordsim"),
                         study="notebook 99")  # fmt: skip
     assert split_overrides({"lexicons": {}}, set(), used=("corpus",), study="x")[0] == {"lexicons": {}}
+
+
+def test_rating_set_labels_keep_names_and_tell_files_apart():
+    """Bundled sets keep their names, files go by their stem, a clash names its source."""
+    got = rating_set_labels(["RG", "a/MEN.txt", "MEN", "b/mine.tsv", "c/mine.csv", "d/.x"])
+    assert got == {"RG": "RG", "MEN": "a/MEN.txt", "MEN (MEN)": "MEN", "mine": "b/mine.tsv",
+                   "mine (c/mine.csv)": "c/mine.csv", "d/.x": "d/.x"}  # fmt: skip
+    assert rating_set_labels([]) == {}

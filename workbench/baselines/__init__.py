@@ -15,7 +15,15 @@ All return :class:`workbench.embeddings.WordVectors`:
   :func:`fit_glove` returns all parameters and the per-epoch cost as a frozen dataclass.
 """
 
-from ._glove import GloVeFit, fit_glove, glove_objective, glove_stop, train_glove
+from ._glove import (
+    GloVeFit,
+    GloVeStop,
+    fit_glove,
+    glove_objective,
+    glove_stop,
+    glove_stopping,
+    train_glove,
+)
 from ._lsa import lsa
 from ._ppmi import PPMISVDFit, fit_ppmi_svd, ppmi_svd, window_counts
 from ._word2vec import train_word2vec
@@ -31,5 +39,7 @@ __all__ = [
     "fit_glove",
     "glove_objective",
     "glove_stop",
+    "GloVeStop",
+    "glove_stopping",
     "train_glove",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,9 @@ from workbench.views import View
 from ._common import _word_vectors, _words_of
 
 logger = logging.getLogger(__name__)
+
+#: :func:`fit_glove`'s default number of epochs.
+DEFAULT_EPOCHS = 25
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,57 @@ def glove_stop(loss_history: Sequence[float] | np.ndarray, tol: float | None, ep
             f"meet tol={tol}: not a history of fit_glove with these settings"
         )
     return "tolerance" if met else "epochs"
+
+
+@dataclass(frozen=True)
+class GloVeStop:
+    """How a GloVe fit ended (:func:`glove_stopping`).
+
+    Attributes
+    ----------
+    stopped_by : {"tolerance", "epochs"}
+        :func:`glove_stop` of the history.
+    epochs_run : int
+        Epochs the fit ran (the history's length).
+    tol : float or None
+        The stopping tolerance it ran with.
+    max_epochs : int
+        The cap ``epochs`` it ran with.
+    last_change : float or None
+        Relative fall of the cost in the last epoch (None after a single epoch).
+    """
+
+    stopped_by: str
+    epochs_run: int
+    tol: float | None
+    max_epochs: int
+    last_change: float | None
+
+
+def glove_stopping(loss_history: Sequence[float] | np.ndarray, config: Mapping[str, Any]
+                   ) -> GloVeStop:  # fmt: skip
+    """How a fit with the per-epoch cost ``loss_history`` ended, read with the stopping rule of
+    its :func:`fit_glove` keyword arguments ``config`` (``tol``, default None; ``epochs``, default
+    :func:`fit_glove`'s); see :func:`glove_stop`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`glove_stop`.
+
+    Examples
+    --------
+    >>> stop = glove_stopping([1.0, 0.5, 0.499], {"tol": 0.01, "epochs": 10})
+    >>> stop.stopped_by, stop.epochs_run, stop.max_epochs
+    ('tolerance', 3, 10)
+    """
+    loss = np.asarray(loss_history, dtype=np.float64)
+    tol = config.get("tol")
+    cap = int(config.get("epochs", DEFAULT_EPOCHS))
+    by = glove_stop(loss, tol, cap)
+    last = float((loss[-2] - loss[-1]) / loss[-2]) if loss.size > 1 and loss[-2] > 0 else None
+    return GloVeStop(stopped_by=by, epochs_run=int(loss.size),
+                     tol=None if tol is None else float(tol), max_epochs=cap, last_change=last)  # fmt: skip
 
 
 def _cooc_triplets(cooccurrence: Matrix | View) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -265,7 +319,7 @@ def fit_glove(
     x_max: float = 100.0,
     alpha: float = 0.75,
     learning_rate: float = 0.05,
-    epochs: int = 25,
+    epochs: int = DEFAULT_EPOCHS,
     grad_clip: float = 100.0,
     tol: float | None = None,
     dtype: DTypeLike = np.float32,

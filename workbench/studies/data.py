@@ -38,6 +38,7 @@ __all__ = [
     "DataChoice",
     "check_data_parameters",
     "data_markdown",
+    "rating_set_labels",
     "split_overrides",
 ]
 
@@ -256,6 +257,23 @@ def split_overrides(
             )
     data = {k: v for k, v in overrides.items() if k in data_fields}
     return data, {k: v for k, v in overrides.items() if k not in data_fields}
+
+
+def rating_set_labels(sources: Iterable[str]) -> dict[str, str]:
+    """Label -> source of rating sets named by bundled name or by path, in order: a bundled set
+    keeps its name, a file is labelled by its name up to the first dot (``my_sim.tsv`` ->
+    ``my_sim``); a label already taken gets the source in parentheses.
+
+    Examples
+    --------
+    >>> rating_set_labels(["MEN", "data/MEN.csv", "x/my_sim.tsv"])
+    {'MEN': 'MEN', 'MEN (data/MEN.csv)': 'data/MEN.csv', 'my_sim': 'x/my_sim.tsv'}
+    """
+    sets: dict[str, str] = {}
+    for source in sources:
+        label = source if source in WORDSIM_NAMES else (Path(source).name.split(".")[0] or source)
+        sets[label if label not in sets else f"{label} ({source})"] = source
+    return sets
 
 
 def data_markdown(data: DataChoice) -> str:

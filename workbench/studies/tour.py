@@ -37,7 +37,7 @@ from workbench.coverage import (
     vocabulary_counts,
 )
 from workbench.records import to_jsonable
-from workbench.studies.data import DataChoice
+from workbench.studies.data import DataChoice, rating_set_labels
 from workbench.studies.facts import DataFact, data_fact
 
 __all__ = [
@@ -104,18 +104,15 @@ class TourSettings:
     def rating_sets(self) -> dict[str, str]:
         """The rating sets of the coverage table, label -> bundled name or path: every bundled
         set for an English corpus (the bundled sets are English; for another language only
-        when the user names them or names none), then the user's files labelled by file stem."""
+        when the user names them or names none), then the user's files
+        (:func:`~workbench.studies.data.rating_set_labels`)."""
         user = [w for w in self.data.wordsim if w not in ds.WORDSIM_NAMES]
         named = [w for w in self.data.wordsim if w in ds.WORDSIM_NAMES]
         if self.data.side_views() or not self.data.wordsim:
             bundled = list(ds.WORDSIM_NAMES)
         else:
             bundled = named
-        sets = {name: name for name in bundled}
-        for path in user:
-            label = Path(path).name.split(".")[0] or path
-            sets[label if label not in sets else f"{label} (yours)"] = path
-        return sets
+        return rating_set_labels([*bundled, *user])
 
     @property
     def analogies(self) -> bool:

@@ -18,7 +18,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from workbench._typing import Matrix
-from workbench.baselines import glove_stop
+from workbench.baselines import glove_stopping
 from workbench.eigenwords import CooccurrenceCounts
 from workbench.lexicons import LexiconGraph
 from workbench.views import EncodedCorpus
@@ -75,12 +75,13 @@ def glove_stop_record(loss: Mapping[Any, Sequence[float] | np.ndarray],
                       glove: Mapping[str, Any]) -> GloveStop:
     """GloVe's stopping rule of the settings ``glove`` (``tol``, default None; ``epochs``,
     default the longest history) and, per seed of the loss histories ``loss``, what ended the
-    fit (:func:`workbench.baselines.glove_stop`)."""
-    tol = glove.get("tol")
-    epochs = int(glove.get("epochs", max(map(len, loss.values()), default=1)))
+    fit (:func:`workbench.baselines.glove_stopping`)."""
+    rule = {"epochs": max(map(len, loss.values()), default=1), **glove}
+    tol = rule.get("tol")
     return GloveStop(
-        tol=None if tol is None else float(tol), epochs=epochs,
-        stopped_by={str(seed): glove_stop(history, tol, epochs) for seed, history in loss.items()},
+        tol=None if tol is None else float(tol), epochs=int(rule["epochs"]),
+        stopped_by={str(seed): glove_stopping(history, rule).stopped_by
+                    for seed, history in loss.items()},
     )  # fmt: skip
 
 

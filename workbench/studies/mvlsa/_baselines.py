@@ -226,11 +226,10 @@ def tune_glove(
         ev = evaluate_system(vec, name="GloVe", wordsim=dev, analogies=False,
                              restrict_to=view_set.words)  # fmt: skip
         sc, n = ev.scores(), ev.n_scored()
-        by = baselines.glove_stop(loss, cfg.get("tol"), int(cfg.get("epochs", 25)))
+        stop = baselines.glove_stopping(loss, cfg)
         rows[_label(change)] = {**{k: change[k] for k in change}, "dev mean": float(sc.mean()),
                                 "dev mean (pair-weighted)": pair_weighted_mean(sc, n),
-                                "epochs": int(len(loss)),
-                                "stopped_by": "tolerance" if by == "tolerance" else "epoch cap"}  # fmt: skip
+                                "epochs": stop.epochs_run, "stopped_by": _stop_label(stop)}  # fmt: skip
     table = pd.DataFrame(rows).T
     crit = table["dev mean (pair-weighted)"].astype(float).fillna(-np.inf).to_numpy()
     best = int(np.argmax(crit))
@@ -266,22 +265,32 @@ class CorpusBaselines:
     def glove_stopped_by(self) -> str | None:
         """What ended GloVe's fit: ``"tolerance"`` (the loss flattened) or ``"epoch cap"``; None
         without a loss history."""
-        cfg = self.settings.get("GloVe", {})
+        stop = self._glove_stopping()
+        return None if stop is None else _stop_label(stop)
+
+    def _glove_stopping(self) -> baselines.GloVeStop | None:
         loss = np.asarray(self.glove_loss, dtype=float)
         if not loss.size:
             return None
-        by = baselines.glove_stop(loss, cfg.get("tol"), int(cfg.get("epochs", loss.size)))
-        return "tolerance" if by == "tolerance" else "epoch cap"
+        # settings without a cap: the history's length (the fit ran what it was asked to)
+        return baselines.glove_stopping(loss, {"epochs": loss.size, **self.settings.get("GloVe", {})})
 
     def glove_stop(self) -> dict[str, Any]:
         """GloVe's stopping: ``stopped_by``, ``epochs`` run, the ``tol`` and the cap
         ``max_epochs`` it ran with and the ``last_change`` (relative fall of the loss in its last
-        epoch)."""
-        cfg, loss = self.settings.get("GloVe", {}), np.asarray(self.glove_loss, dtype=float)
-        last = float((loss[-2] - loss[-1]) / loss[-2]) if loss.size > 1 and loss[-2] > 0 else None
-        return {"stopped_by": self.glove_stopped_by, "epochs": int(loss.size),
-                "tol": cfg.get("tol"), "max_epochs": int(cfg.get("epochs", loss.size)),
-                "last_change": last}  # fmt: skip
+        epoch); :func:`workbench.baselines.glove_stopping`."""
+        stop = self._glove_stopping()
+        if stop is None:
+            cfg = self.settings.get("GloVe", {})
+            return {"stopped_by": None, "epochs": 0, "tol": cfg.get("tol"),
+                    "max_epochs": int(cfg.get("epochs", 0)), "last_change": None}  # fmt: skip
+        return {"stopped_by": _stop_label(stop), "epochs": stop.epochs_run, "tol": stop.tol,
+                "max_epochs": stop.max_epochs, "last_change": stop.last_change}  # fmt: skip
+
+
+def _stop_label(stop: baselines.GloVeStop) -> str:
+    """The records' word for what ended a fit: ``"tolerance"`` or ``"epoch cap"``."""
+    return "tolerance" if stop.stopped_by == "tolerance" else "epoch cap"
 
 
 def _train_baseline(

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from workbench import datasets as ds
 from workbench._validation import check_choice, check_int
-from workbench.studies.data import DataChoice
+from workbench.studies.data import DataChoice, rating_set_labels
 from workbench.studies.tour import data_choice
 
 __all__ = ["SIZES", "SignificanceSettings", "settings", "comparison_over_seeds", "records_frame"]
@@ -60,12 +59,9 @@ class SignificanceSettings:
 
     def rating_sets(self) -> dict[str, str]:
         """The rating sets the systems are compared on, label -> bundled name or path: the
-        user's (``WORDSIM``; paths labelled by file stem), else every bundled set."""
-        sets: dict[str, str] = {}
-        for source in self.data.wordsim_or(ds.WORDSIM_NAMES):
-            label = source if source in ds.WORDSIM_NAMES else Path(source).name.split(".")[0]
-            sets[label if label not in sets else f"{label} ({source})"] = source
-        return sets
+        user's (``WORDSIM``), else every bundled set
+        (:func:`~workbench.studies.data.rating_set_labels`)."""
+        return rating_set_labels(self.data.wordsim_or(ds.WORDSIM_NAMES))
 
     @property
     def analogies(self) -> bool:
