@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -366,6 +367,12 @@ def test_partial_spearman():
     assert res2.statistic > 0.5 and res2.pvalue < 1e-6
     with pytest.raises(ValueError, match="same length"):
         partial_spearman(x, y[:3], z)
+    with warnings.catch_warnings():  # a constant variable: NaN, without numpy's divide warning
+        warnings.simplefilter("error")
+        for const in (np.ones(400), np.full(400, 2.0)):
+            for args in ((const, y, z), (x, const, z), (x, y, const)):
+                res3 = partial_spearman(*args)
+                assert np.isnan(res3.statistic) and np.isnan(res3.pvalue) and res3.n == 400
 
 
 # ----------------------------------------------------------------------------- NP-MSSG rule

@@ -101,7 +101,7 @@ def test_dask_client_bad_options(bad, match):
 
 
 def test_dask_client_starts_a_local_cluster():
-    c = dask_client("dask", n_workers=1)
+    c = dask_client("dask", n_workers=1, dashboard_address="127.0.0.1:0")  # any free port
     try:
         assert distributed.get_client() is c
         assert len(c.scheduler_info()["workers"]) == 1

@@ -414,7 +414,8 @@ def partial_spearman(
 
     ``nan_policy``: observations with a NaN or infinite value in ``x``, ``y`` or ``z`` raise
     ``ValueError`` (``"raise"``, default), are dropped (``"omit"``) or make the result NaN
-    (``"propagate"``), as in :mod:`scipy.stats`.
+    (``"propagate"``), as in :mod:`scipy.stats`. When ``x``, ``y`` or ``z`` is constant (over the
+    observations kept) the partial correlation is undefined: statistic and p-value are NaN.
 
     Notes
     -----
@@ -446,6 +447,8 @@ def partial_spearman(
     n = rx.size
     if n < 4:
         raise ValueError(f"need at least 4 observations, got {n}")
+    if min(np.ptp(rx), np.ptp(ry), np.ptp(rz)) == 0:  # a constant variable: undefined
+        return PartialCorrelationResult(statistic=float("nan"), pvalue=float("nan"), n=int(n))
     r = np.corrcoef(np.vstack([rx, ry, rz]))
     rxy, rxz, ryz = r[0, 1], r[0, 2], r[1, 2]
     denom = np.sqrt(max((1 - rxz**2) * (1 - ryz**2), 0.0))

@@ -480,7 +480,8 @@ def check_views(
             data = x.ravel()[:0]
             nz_rows = np.zeros(x.shape[0], dtype=bool)
             if x.size:  # one pass of row sums (BLAS gemv, threaded; NaN and inf propagate)
-                data = x @ np.ones(x.shape[1], dtype=x.dtype)
+                with np.errstate(over="ignore", invalid="ignore"):  # inf / NaN sums are read
+                    data = x @ np.ones(x.shape[1], dtype=x.dtype)  # below, not warned about
                 nz_rows = data != 0
                 if not nz_rows.all():  # a zero sum need not be a zero row: check those exactly
                     sub = x[~nz_rows]
