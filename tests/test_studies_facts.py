@@ -73,3 +73,41 @@ def test_data_fact_names_the_data_of_a_run_for_every_discussion():
     assert mine.wordsim == ["my.csv", "MEN"] and mine.corpus == "/home/u/books"
     assert (mine.pretrained, mine.lexicons) == (["v.bin"], ["syn"])
     assert mine.side_views_note == "no side views: the corpus is Spanish"
+
+
+_DISCUSSIONS = [
+    ("00", "workbench.studies.tour", "discussion_00"),
+    ("01", "workbench.studies.significance", "discussion_01"),
+    ("02", "workbench.studies.views", "discussion_02"),
+    ("03", "workbench.studies.mvlsa", "discussion_03"),
+    ("04", "workbench.studies.mvlsa", "discussion_04"),
+    ("05", "workbench.studies.mvlsa", "discussion_05"),
+    ("06", "workbench.studies.eigenwords", "discussion_06"),
+    ("07", "workbench.studies.translingual", "discussion_07"),
+    ("08", "workbench.studies.senses", "discussion_08"),
+    ("09", "workbench.studies.senses", "discussion_09"),
+]
+
+
+@pytest.mark.parametrize(("notebook", "module", "name"), _DISCUSSIONS)
+def test_every_discussion_names_its_notebook_and_the_missing_records(notebook, module, name):
+    """Every Discussion refuses what is not a complete run's records in the same words: the
+    notebook whose records it needs, and every record missing."""
+    import importlib
+    import re
+
+    render = getattr(importlib.import_module(module), name)
+    with pytest.raises(TypeError, match=f"rec must be the records of a run of notebook {notebook}"):
+        render(None)
+    with pytest.raises(KeyError, match=f"that notebook {notebook} writes") as err:
+        render({"seeds": [0]})
+    listed = re.search(r"lacks the records (\[.*?\])", str(err.value))
+    assert listed and "'seeds'" not in listed.group(1) and listed.group(1) != "[]"
+
+
+def test_check_records_lists_every_missing_key_in_order():
+    facts.check_records({"a": 1, "b": 2}, ("a", "b"), notebook="05")
+    with pytest.raises(KeyError, match=r"\['c', 'a'\] that notebook 05 writes"):
+        facts.check_records({"b": 2}, ("c", "b", "a"), notebook="05")
+    with pytest.raises(TypeError, match="notebook 05 .* got list"):
+        facts.check_records([("a", 1)], ("a",), notebook="05")

@@ -34,6 +34,7 @@ __all__ = [
     "Direction",
     "FindingsComparison",
     "SeedCount",
+    "check_records",
     "compare_findings",
     "data_fact",
     "direction",
@@ -64,6 +65,38 @@ class DataFact:
     #: pretrained vectors and lexicons the user named (notebooks 03-06); empty: none / bundled
     pretrained: list[str] = field(default_factory=list)
     lexicons: list[str] = field(default_factory=list)
+
+
+def check_records(rec: object, needed: Iterable[str], *, notebook: str) -> None:
+    """Check that ``rec`` is the records of a complete run of ``notebook`` (a mapping holding
+    every key of ``needed``), as every Discussion does before it renders.
+
+    Raises
+    ------
+    TypeError
+        ``rec`` is not a mapping.
+    KeyError
+        Keys of ``needed`` are missing; the message lists them.
+
+    Examples
+    --------
+    >>> check_records({"seeds": [0]}, ["seeds"], notebook="07")
+    >>> check_records({}, ["seeds", "scores"], notebook="07")
+    Traceback (most recent call last):
+    ...
+    KeyError: "rec lacks the records ['seeds', 'scores'] that notebook 07 writes; pass the records of a complete run of notebook 07"
+    """
+    if not isinstance(rec, Mapping):
+        raise TypeError(
+            f"rec must be the records of a run of notebook {notebook} (a mapping, e.g. "
+            f"result.records()), got {type(rec).__name__}"
+        )
+    missing = [k for k in needed if k not in rec]
+    if missing:
+        raise KeyError(
+            f"rec lacks the records {missing} that notebook {notebook} writes; pass the records "
+            f"of a complete run of notebook {notebook}"
+        )
 
 
 def data_fact(rec: Mapping[str, Any]) -> DataFact | None:

@@ -38,7 +38,7 @@ from workbench.coverage import (
 )
 from workbench.records import to_jsonable
 from workbench.studies.data import DataChoice, rating_set_labels
-from workbench.studies.facts import DataFact, data_fact
+from workbench.studies.facts import DataFact, check_records, data_fact
 
 __all__ = [
     "SIZES",
@@ -485,15 +485,5 @@ def discussion_00(rec: Mapping[str, Any]) -> Markdown:
     -------
     IPython.display.Markdown
     """
-    if not isinstance(rec, Mapping):
-        raise TypeError(
-            "rec must be the records of a run of notebook 00 (a mapping, e.g. "
-            f"result.records()), got {type(rec).__name__}"
-        )
-    missing = [k for k in _NEEDED if k not in rec]
-    if missing:
-        raise KeyError(
-            f"rec lacks the records {missing} that notebook 00 writes; pass the records of a "
-            "complete run of notebook 00"
-        )
+    check_records(rec, _NEEDED, notebook="00")
     return templating.render(TEMPLATES, "discussion_00.md.j2", r=rec, facts=facts_00(rec))

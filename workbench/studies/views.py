@@ -33,7 +33,7 @@ from workbench.lexicons import LEXICON_KINDS, lexicon_view
 from workbench.records import to_jsonable
 from workbench.reported import reported
 from workbench.studies.data import DataChoice
-from workbench.studies.facts import DataFact, data_fact
+from workbench.studies.facts import DataFact, check_records, data_fact
 from workbench.studies.tour import data_choice
 
 from ._values import as_float
@@ -539,15 +539,5 @@ def discussion_02(rec: Mapping[str, Any]) -> Markdown:
     -------
     IPython.display.Markdown
     """
-    if not isinstance(rec, Mapping):
-        raise TypeError(
-            "rec must be the records of a run of notebook 02 (a mapping, e.g. "
-            f"result.records()), got {type(rec).__name__}"
-        )
-    missing = [k for k in _NEEDED if k not in rec]
-    if missing:
-        raise KeyError(
-            f"rec lacks the records {missing} that notebook 02 writes; pass the records of a "
-            "complete run of notebook 02"
-        )
+    check_records(rec, _NEEDED, notebook="02")
     return templating.render(TEMPLATES, "discussion_02.md.j2", r=rec, facts=facts_02(rec))

@@ -16,6 +16,7 @@ from IPython.display import Markdown
 
 from workbench import templating
 from workbench.reported import reported
+from workbench.studies.facts import check_records
 
 from .._values import as_float, reported_fraction
 from ._facts import PaperNumbers, _split, facts_06
@@ -91,14 +92,7 @@ def discussion_06(
 ) -> Markdown:
     """The Discussion of notebook 06 from its records (``PriorResult.records()``; the notebook
     has no other-size comparison, so ``other`` and ``other_size`` are not used)."""
-    if not isinstance(rec, Mapping):
-        raise TypeError(
-            f"discussion_06 needs the run's records (a mapping), got {type(rec).__name__}"
-        )
-    missing = [k for k in _NEEDED if k not in rec]
-    if missing:
-        raise KeyError(f"discussion_06: the records lack {', '.join(missing)} (run the notebook's "
-                       "study, PriorResult.records())")  # fmt: skip
+    check_records(rec, _NEEDED, notebook="06")
     paper = paper_numbers(list(rec["ccaprior_avg_spearman"]))
     facts = facts_06(rec, other, paper=paper)
     return templating.render(_TEMPLATES, "discussion_06.md.j2", r=rec, facts=facts,

@@ -14,7 +14,7 @@ from typing import Any
 from IPython.display import Markdown
 
 from workbench import templating
-from workbench.studies.facts import FindingsComparison
+from workbench.studies.facts import FindingsComparison, check_records
 from workbench.studies.mvlsa._facts import facts_03, facts_04, facts_05, findings, size_comparison
 
 __all__ = ["discussion_03", "discussion_04", "discussion_05", "findings", "compare_sizes"]
@@ -31,17 +31,7 @@ def _check_records(
 ) -> None:
     """The records of a run of ``notebook`` (a mapping holding ``keys``) and, when given, the
     records of the run at ``other_size``; errors name what is missing."""
-    if not isinstance(rec, Mapping):
-        raise TypeError(
-            f"rec must be the records of a run of notebook {notebook} (a mapping, e.g. "
-            f"result.records()), got {type(rec).__name__}"
-        )
-    missing = [k for k in keys if k not in rec]
-    if missing:
-        raise KeyError(
-            f"rec lacks the records {missing} that notebook {notebook} writes; pass the records "
-            f"of a complete run of notebook {notebook}"
-        )
+    check_records(rec, keys, notebook=notebook)
     if other is not None and not isinstance(other, Mapping):
         raise TypeError(f"other must be a mapping of records or None, got {type(other).__name__}")
     if other_size is not None and not isinstance(other_size, str):

@@ -16,6 +16,7 @@ from IPython.display import Markdown
 
 from workbench import templating
 from workbench.reported import reported
+from workbench.studies.facts import check_records
 
 from .._values import as_float
 from ._facts import Paper08, Paper09, facts_08, facts_09
@@ -35,14 +36,6 @@ _NEEDED_09 = (
     "sparse_nonzero_fraction", "wordnet", "wordnet_n_words", "chosen_removed", "n_scws_dev",
     "keep_original_removed", "keep_tolerance",
 )  # fmt: skip
-
-
-def _check(rec: Any, needed: tuple[str, ...], name: str) -> None:
-    if not isinstance(rec, Mapping):
-        raise TypeError(f"{name} needs the run's records (a mapping), got {type(rec).__name__}")
-    missing = [k for k in needed if k not in rec]
-    if missing:
-        raise KeyError(f"{name}: the records lack {', '.join(missing)} (the study's records())")
 
 
 def paper_08(k: int = 3) -> Paper08:
@@ -79,7 +72,7 @@ def discussion_08(
 ) -> Markdown:
     """The Discussion of notebook 08 (Tables 1-2 of Shi, Sun & Hu 2018) from its records
     (``SensePairStudy.records()``; no other-size comparison)."""
-    _check(rec, _NEEDED_08, "discussion_08")
+    check_records(rec, _NEEDED_08, notebook="08")
     paper = paper_08(int(rec["n_components"]))
     facts = facts_08(rec, other, paper=paper)
     return templating.render(_TEMPLATES, "discussion_08.md.j2", r=rec, facts=facts, paper=paper,
@@ -91,7 +84,7 @@ def discussion_09(
 ) -> Markdown:
     """The Discussion of notebook 09 (Table 3, Table 4 and Figure 2 of Shi, Sun & Hu 2018) from
     its records (``SparseNoiseStudy.records()``; no other-size comparison)."""
-    _check(rec, _NEEDED_09, "discussion_09")
+    check_records(rec, _NEEDED_09, notebook="09")
     paper = paper_09()
     facts = facts_09(rec, other, paper=paper)
     return templating.render(_TEMPLATES, "discussion_09.md.j2", r=rec, facts=facts, paper=paper,

@@ -34,6 +34,7 @@ from workbench.studies.facts import (
     DataFact,
     Direction,
     SeedCount,
+    check_records,
     data_fact,
     direction,
     finite,
@@ -572,17 +573,7 @@ def discussion_01(rec: Mapping[str, Any], *, paper: Sequence[float] | None = Non
     -------
     IPython.display.Markdown
     """
-    if not isinstance(rec, Mapping):
-        raise TypeError(
-            "rec must be the records of a run of notebook 01 (a mapping, e.g. "
-            f"result.records()), got {type(rec).__name__}"
-        )
-    missing = [k for k in _NEEDED if k not in rec]
-    if missing:
-        raise KeyError(
-            f"rec lacks the records {missing} that notebook 01 writes; pass the records of a "
-            "complete run of notebook 01"
-        )
+    check_records(rec, _NEEDED, notebook="01")
     facts = facts_01(rec, paper=None if paper is None else (float(paper[0]), float(paper[1])))
     coverage = rec.get("coverage_pairs") or {}
     return templating.render(TEMPLATES, "discussion_01.md.j2", r=rec, facts=facts,

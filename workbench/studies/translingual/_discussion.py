@@ -15,6 +15,7 @@ from typing import Any
 from IPython.display import Markdown
 
 from workbench import templating
+from workbench.studies.facts import check_records
 
 from ._facts import facts_07
 from ._result import TranslingualRecords
@@ -46,11 +47,7 @@ def discussion_07(rec: Mapping[str, Any]) -> Markdown:
     ValueError
         The records hold no seed or no verse ranking.
     """
-    if not isinstance(rec, Mapping):
-        raise TypeError(f"discussion_07(): records must be a mapping, got {type(rec).__name__}")
-    missing = [k for k in TranslingualRecords.__required_keys__ if k not in rec]
-    if missing:
-        raise KeyError(f"discussion_07(): the records lack {sorted(missing)}")
+    check_records(rec, sorted(TranslingualRecords.__required_keys__), notebook="07")
     if not rec["seeds"] or not rec["verse_ranking"]:
         raise ValueError("discussion_07(): the records hold no seed or no verse ranking")
     return templating.render(TEMPLATES, "discussion_07.md.j2", r=rec, facts=facts_07(rec))
