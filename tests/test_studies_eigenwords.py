@@ -298,3 +298,58 @@ def test_graph_only_tests_compare_with_eigen_on_the_same_pairs():
     assert rec["table2_sets_tested"] == {"WN": 2, "PD": 3}
     eig = [tables[3].loc[0, n] for n in SETS]  # Eigen scores every pair of every set
     assert rec["table2_eigen_matched_avg_spearman"]["PD"] == pytest.approx(np.mean(eig))
+
+
+def test_trained_baselines_are_cached_by_content(tmp_path, monkeypatch):
+    """A second run with the same inputs trains no skip-gram or GloVe model and returns the
+    same vectors and losses; another seed, corpus or co-occurrence matrix trains anew; no cache
+    key, no cache."""
+    import scipy.sparse as sp
+
+    from workbench.studies.eigenwords import _run
+    from workbench.views import EncodedCorpus
+
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))
+    trained = []
+    real_w2v, real_glove = _run.train_word2vec, _run.fit_glove
+    monkeypatch.setattr(_run, "train_word2vec",
+                        lambda *a, **k: trained.append("sg") or real_w2v(*a, **k))  # fmt: skip
+    monkeypatch.setattr(_run, "fit_glove", lambda *a, **k: trained.append("gl") or real_glove(*a, **k))
+    seen = []
+
+    def capture(label, vectors, graphs, rf_method, questions, names, keep):
+        seen.append(vectors)
+        return _run._JobResult()
+
+    monkeypatch.setattr(_run, "_with_retrofits", capture)
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(30)]
+    enc = EncodedCorpus(rng.integers(0, 30, 3000).astype(np.int32), np.array([0, 1500]), 30)
+    cooc = sp.random(30, 30, density=0.3, random_state=1, format="csr") * 10
+    common = dict(words=words, dim=4, graphs={}, questions=None, names=[], keep=False)
+    sg = dict(encoded=enc, settings={"window": 2, "epochs": 1, "workers": 1}, **common)
+    gl = dict(cooc=cooc, settings={"epochs": 3, "x_max": 5.0}, **common)
+
+    def run(seed, key_sg, key_gl):
+        seen.clear()
+        _run._skipgram_job(seed=seed, cache_key=key_sg, **sg)
+        out = _run._glove_job(seed=seed, cache_key=key_gl, **gl)
+        return seen[0], seen[1], out.loss
+
+    k_sg, k_gl = _run.corpus_key(enc, words), _run.matrix_key(cooc)
+    first = run(0, k_sg, k_gl)
+    assert trained == ["sg", "gl"]
+    again = run(0, k_sg, k_gl)
+    assert trained == ["sg", "gl"]  # nothing trained the second time
+    for a, b in zip(first[:2], again[:2]):
+        assert a.words == b.words
+        np.testing.assert_array_equal(a.vectors, b.vectors)
+    np.testing.assert_array_equal(first[2], again[2])
+    assert _run.matrix_key(sp.csc_matrix(cooc)) == k_gl  # storage order does not matter
+    run(1, k_sg, k_gl)  # another seed
+    assert trained == ["sg", "gl"] * 2
+    other = EncodedCorpus(enc.ids[::-1].copy(), enc.doc_starts, 30)
+    run(0, _run.corpus_key(other, words), _run.matrix_key(cooc * 2))  # other inputs
+    assert trained == ["sg", "gl"] * 3
+    run(0, None, None)  # no cache key: trained, not stored
+    assert trained == ["sg", "gl"] * 4

@@ -59,8 +59,12 @@ def test_held_out_verses_are_built(data):
     assert summary.loc["test", "verses"] == int(np.sum(data.verse_part == "test"))
 
 
-def test_run_is_deterministic_across_processes_and_feeds_the_verse_test(data):
+def test_run_is_deterministic_across_processes_and_feeds_the_verse_test(data, tmp_path,
+                                                                        monkeypatch):  # fmt: skip
+    # each run with a cache of its own, so that the parallel run fits rather than reads
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "serial"))
     serial = run_translingual(data, TINY, n_jobs=1)
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "parallel"))
     parallel = run_translingual(data, TINY, n_jobs=2)
     pd.testing.assert_frame_equal(serial.test_table.drop(columns="fit seconds"),
                                   parallel.test_table.drop(columns="fit seconds"))  # fmt: skip
@@ -188,3 +192,40 @@ def test_comparable_condition_runs_and_tests_the_claims(data):
     # harder than parallel chapters: below the parallel condition's Top-1
     parallel = run_translingual(data, dataclasses.replace(cfg, methods=("OPCA",)))
     assert rec["test_top1"]["OPCA"] < parallel.test_table.set_index("method").at["OPCA", "top1"]
+
+
+def test_plsa_fits_are_cached_by_content(tmp_path, monkeypatch):
+    """A fit made before is read back, not refitted, and equals the fit; another penalty, other
+    counts or another fold-in prior fit anew."""
+    import scipy.sparse as sp
+
+    from workbench.studies.translingual import _plsa
+
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))
+    made = []
+    real = _plsa._fit
+    monkeypatch.setattr(_plsa, "_fit", lambda *a: made.append(a[:3]) or real(*a))
+    rng = np.random.default_rng(0)
+    views = [sp.csr_matrix(rng.poisson(0.5, (20, 15)).astype(float)) for _ in range(2)]
+    dev = [sp.csr_matrix(rng.poisson(0.5, (8, 15)).astype(float)) for _ in range(2)]
+    for name, penalty in (("JPLSA", None), ("CPLSA", 3.0)):
+        first = _plsa._fit_task(name, 4, penalty, views, dev, TINY)
+        again = _plsa._fit_task(name, 4, penalty, views, dev, TINY)
+        assert made[-1] == (name, 4, penalty) and len([m for m in made if m[0] == name]) == 1
+        assert (again.name, again.topics, again.iterations, again.stop) == (
+            first.name, first.topics, first.iterations, first.stop)  # fmt: skip
+        assert again.penalty == first.penalty or (math.isnan(again.penalty)
+                                                  and math.isnan(first.penalty))  # fmt: skip
+        assert again.history == first.history and again.log_likelihood == first.log_likelihood
+        assert again.seconds == first.seconds and again.prior == first.prior
+        assert set(again.best) == set(first.best)
+        for p in first.best:
+            assert again.best[p][:2] == first.best[p][:2]
+            np.testing.assert_array_equal(again.best[p][2], first.best[p][2])
+        assert again.template.get_params() == first.template.get_params()
+    n = len(made)
+    _plsa._fit_task("CPLSA", 4, 1.0, views, dev, TINY)  # another penalty
+    _plsa._fit_task("JPLSA", 4, None, [v * 2 for v in views], dev, TINY)  # other counts
+    _plsa._fit_task("JPLSA", 4, None, views, dev, dataclasses.replace(TINY, fold_in_priors=(0.0,)))
+    _plsa._fit_task("JPLSA", 4, None, views, dev, TINY, cache=False)
+    assert len(made) == n + 4

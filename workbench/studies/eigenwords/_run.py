@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from workbench._io import Cache, content_hash
+from workbench._io import cache_root as _io_cache_root
 from workbench._typing import Matrix
 from workbench.baselines import fit_glove, train_word2vec
 from workbench.datasets import load_lexicons, load_wordnet
@@ -52,6 +54,10 @@ __all__ = [
     "lexicon_graphs",
     "prior_counts",
 ]
+
+#: The disk cache of the trained baselines (skip-gram and GloVe), by content: (namespace,
+#: version of what its entries hold).
+MODEL_CACHE = ("eigenwords/baselines", 1)
 
 #: An embedding's label: (method, lexicon, alpha) -- lexicon "NPK" (no prior knowledge) or
 #: the key of a lexicon graph; alpha only for CCAPrior rows.
@@ -289,26 +295,74 @@ def _sentences(encoded: EncodedCorpus, words: Sequence[str]) -> list[list[str]]:
     return out
 
 
+def _cached(inputs: Mapping[str, Any] | None, build: Callable[[], dict[str, np.ndarray]],
+            root: str | None) -> dict[str, np.ndarray]:
+    """``build()`` through the disk cache :data:`MODEL_CACHE` (under the cache root ``root``;
+    None: :func:`~workbench._io.cache_root`) under ``inputs`` (None: no cache)."""
+    if inputs is None:
+        return build()
+    entry = Cache(MODEL_CACHE[0], version=MODEL_CACHE[1], root=root).get_or_build(
+        inputs, lambda: (build(), {}))
+    return dict(entry.arrays)
+
+
+def corpus_key(encoded: EncodedCorpus, words: Sequence[str]) -> str:
+    """Content hash of the token stream skip-gram reads (the corpus over ``words``)."""
+    return content_hash(np.asarray(encoded.ids), np.asarray(encoded.doc_starts), list(words))
+
+
+def matrix_key(matrix: Matrix) -> str:
+    """Content hash of a (sparse or dense) matrix, independent of its storage order."""
+    m = sp.csr_matrix(matrix, dtype=np.float64)
+    m.sum_duplicates()
+    m.sort_indices()
+    return content_hash(np.asarray(m.shape), m.indptr.astype(np.int64),
+                        m.indices.astype(np.int64), m.data)
+
+
 def _skipgram_job(encoded: EncodedCorpus, words: list[str], dim: int, seed: int,
                   settings: Mapping[str, Any], graphs: Mapping[str, LexiconGraph],
-                  questions: pd.DataFrame, names: Sequence[str], keep: bool) -> _JobResult:  # fmt: skip
-    vecs = train_word2vec(_sentences(encoded, words), words=words, vector_size=dim, seed=seed,
-                          **dict(settings))  # fmt: skip
+                  questions: pd.DataFrame, names: Sequence[str], keep: bool,
+                  cache_key: str | None = None, cache_root: str | None = None) -> _JobResult:  # fmt: skip
+    def build() -> dict[str, np.ndarray]:
+        v = train_word2vec(_sentences(encoded, words), words=words, vector_size=dim, seed=seed,
+                           **dict(settings))  # fmt: skip
+        return {"words": np.asarray(v.words, dtype=str), "vectors": np.asarray(v.vectors)}
+
+    inputs = None if cache_key is None else {
+        "kind": "skip-gram", "corpus": cache_key, "dim": dim, "seed": seed,
+        "settings": dict(settings), "gensim": _gensim_version()}  # fmt: skip
+    arrays = _cached(inputs, build, cache_root)
+    vecs = WordVectors([str(w) for w in arrays["words"]], arrays["vectors"])
     label: Label = ("Skip-Gram", "NPK", None)
     return _with_retrofits(label, vecs, graphs, "Skip-Gram", questions, names, keep)
 
 
+def _gensim_version() -> str:
+    import gensim
+
+    return str(gensim.__version__)
+
+
 def _glove_job(cooc: Matrix, words: list[str], dim: int, seed: int, settings: Mapping[str, Any],
                graphs: Mapping[str, LexiconGraph], questions: pd.DataFrame, names: Sequence[str],
-               keep: bool) -> _JobResult:  # fmt: skip
-    fit = fit_glove(cooc, dim, random_state=seed, progress=False, **dict(settings))
+               keep: bool, cache_key: str | None = None, cache_root: str | None = None,
+               ) -> _JobResult:  # fmt: skip
+    def build() -> dict[str, np.ndarray]:
+        fit = fit_glove(cooc, dim, random_state=seed, progress=False, **dict(settings))
+        return {"vectors": fit.vectors, "loss": np.asarray(fit.loss_history, dtype=float)}
+
+    inputs = None if cache_key is None else {
+        "kind": "GloVe", "cooccurrence": cache_key, "dim": dim, "seed": seed,
+        "settings": {k: str(v) if k == "dtype" else v for k, v in dict(settings).items()}}  # fmt: skip
+    arrays = _cached(inputs, build, cache_root)
     m = sp.csr_matrix(cooc)
     seen = (np.diff(m.indptr) > 0) | (np.diff(m.tocsc().indptr) > 0)
     keep_rows = np.flatnonzero(seen)
-    vecs = WordVectors([words[i] for i in keep_rows], fit.vectors[keep_rows])
+    vecs = WordVectors([words[i] for i in keep_rows], arrays["vectors"][keep_rows])
     label: Label = ("GloVe", "NPK", None)
     out = _with_retrofits(label, vecs, graphs, "GloVe", questions, names, keep)
-    out.loss = np.asarray(fit.loss_history, dtype=float)
+    out.loss = np.asarray(arrays["loss"], dtype=float)
     return out
 
 
@@ -343,6 +397,7 @@ def run_prior_study(
     solver: str = "lanczos",
     n_jobs: int = 2,
     keep_vectors: bool = False,
+    cache: bool = True,
 ) -> PriorStudy:
     """Every embedding of the Table 1 and Table 2 analogues, scored, in parallel jobs.
 
@@ -382,6 +437,11 @@ def run_prior_study(
         Worker processes; 1 runs everything in this process. The results do not depend on it.
     keep_vectors : bool, default False
         Return the spectral embeddings and the first seed's baselines (for exploring).
+    cache : bool, default True
+        Keep each trained skip-gram and GloVe model in the disk cache (:data:`MODEL_CACHE`,
+        under ``WORKBENCH_CACHE``), keyed by the content of its inputs (token stream or
+        co-occurrence matrix, dimension, seed, settings), and reuse it when they recur: a re-run
+        retrains nothing that did not change. The results are the same either way.
 
     Returns
     -------
@@ -398,15 +458,21 @@ def run_prior_study(
     words = list(words)
     common = {"questions": questions, "names": list(names)}
     first = seeds[0]
+    sg_key = corpus_key(encoded, words) if cache else None
+    glove_key = matrix_key(cooc) if cache else None
+    # this process's cache root, for the workers (a reused worker may have another)
+    root = str(_io_cache_root()) if cache else None
     jobs: list[tuple[str, str, dict[str, Any]]] = []
     # the longest jobs first: the trainers, then the SVDs
     for s in seeds:
         jobs.append((f"skipgram {s}", "skipgram", dict(
             encoded=encoded, words=words, dim=dim, seed=s, settings=dict(word2vec),
-            graphs=graphs, keep=keep_vectors and s == first, **common)))  # fmt: skip
+            graphs=graphs, keep=keep_vectors and s == first, cache_key=sg_key, cache_root=root,
+            **common)))  # fmt: skip
         jobs.append((f"glove {s}", "glove", dict(
             cooc=cooc, words=words, dim=dim, seed=s, settings=dict(glove), graphs=graphs,
-            keep=keep_vectors and s == first, **common)))  # fmt: skip
+            keep=keep_vectors and s == first, cache_key=glove_key, cache_root=root,
+            **common)))  # fmt: skip
     jobs.append(("eigen", "spectral", dict(
         counts=counts, prior=None, alpha=None, lexicon=None, graphs=graphs, words=words,
         dim=dim, solver=solver, random_state=first, keep=keep_vectors, **common)))  # fmt: skip

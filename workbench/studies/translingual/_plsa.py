@@ -23,6 +23,7 @@ import pandas as pd
 import scipy.sparse as sp
 from joblib import Parallel, delayed
 
+from workbench._io import Cache, cache_root, content_hash
 from workbench.crosslingual import CPLSA, JPLSA, paired_retrieval
 
 from ._data import BibleData
@@ -30,6 +31,9 @@ from ._settings import ExperimentConfig
 
 __all__ = ["HARD", "PLSA_METHODS", "PLSAFit", "grid_end", "extension", "fit_table", "plsa_tasks",
            "run_plsa_tasks", "start_plsa_tasks"]  # fmt: skip
+
+#: The disk cache of the PLSA fits, by content: (namespace, version of what its entries hold).
+FIT_CACHE = ("translingual/plsa", 1)
 
 #: The topic models, in the order of the tables.
 PLSA_METHODS = ("JPLSA", "CPLSA")
@@ -92,6 +96,34 @@ _Task: TypeAlias = tuple[
 _Model = TypeVar("_Model", JPLSA, CPLSA)
 
 
+def _model(name: str, n_topics: int, penalty: float | None, cfg: ExperimentConfig
+           ) -> JPLSA | CPLSA:  # fmt: skip
+    """The unfitted estimator of a task."""
+    if name == "JPLSA":
+        return JPLSA(n_topics, n_iter=cfg.jplsa_iter, tol=cfg.plsa_tol)
+    return CPLSA(n_topics, n_iter=cfg.cplsa_iter, n_projection_steps=cfg.projection_steps,
+                 epsilon_penalty=penalty, tol=cfg.plsa_tol)  # fmt: skip
+
+
+def _matrix_key(m: sp.spmatrix | sp.sparray) -> str:
+    c = sp.csr_matrix(m, dtype=np.float64)
+    c.sum_duplicates()
+    c.sort_indices()
+    return content_hash(np.asarray(c.shape), c.indptr.astype(np.int64), c.indices.astype(np.int64),
+                        c.data)  # fmt: skip
+
+
+def fit_inputs(name: str, n_topics: int, penalty: float | None, views: list[sp.csr_matrix],
+               dev_views: list[sp.csr_matrix], cfg: ExperimentConfig) -> dict[str, object]:  # fmt: skip
+    """What a fit depends on, as the key of its entry in :data:`FIT_CACHE`: the estimator's
+    parameters, the content of the training and dev count matrices, and the dev evaluation's
+    schedule and fold-in priors."""
+    params = _model(name, n_topics, penalty, cfg).get_params()
+    return {"method": name, "params": params,
+            "views": [_matrix_key(v) for v in views], "dev": [_matrix_key(v) for v in dev_views],
+            "eval_every": cfg.eval_every, "fold_in_priors": [float(p) for p in cfg.fold_in_priors]}  # fmt: skip
+
+
 def _fit_task(
     name: str,
     n_topics: int,
@@ -99,14 +131,54 @@ def _fit_task(
     views: list[sp.csr_matrix],
     dev_views: list[sp.csr_matrix],
     cfg: ExperimentConfig,
+    cache: bool = True,
+    root: str | None = None,
 ) -> PLSAFit:
-    """Fit one PLSA model, evaluating every fold-in prior on dev (run in a worker process)."""
-    model: JPLSA | CPLSA
-    if name == "JPLSA":
-        model = JPLSA(n_topics, n_iter=cfg.jplsa_iter, tol=cfg.plsa_tol)
-    else:
-        model = CPLSA(n_topics, n_iter=cfg.cplsa_iter, n_projection_steps=cfg.projection_steps,
-                      epsilon_penalty=penalty, tol=cfg.plsa_tol)  # fmt: skip
+    """One PLSA fit (:func:`_fit`), from the disk cache :data:`FIT_CACHE` under the cache root
+    ``root`` (default: :func:`~workbench._io.cache_root`) when the same fit was made before
+    (``cache``); run in a worker process, which is given the root of the process that
+    started it."""
+    if not cache:
+        return _fit(name, n_topics, penalty, views, dev_views, cfg)
+    made: list[PLSAFit] = []
+
+    def build() -> tuple[dict[str, np.ndarray], dict[str, object]]:
+        fit = _fit(name, n_topics, penalty, views, dev_views, cfg)
+        made.append(fit)
+        priors = list(fit.best)
+        arrays = {f"topic_word_{i}": fit.best[p][2] for i, p in enumerate(priors)}
+        meta = {"priors": [float(p) for p in priors],
+                "best": [[float(fit.best[p][0]), int(fit.best[p][1])] for p in priors],
+                "seconds": fit.seconds, "history": [list(h) for h in fit.history],
+                "iterations": fit.iterations, "stop": fit.stop,
+                "log_likelihood": fit.log_likelihood}  # fmt: skip
+        return arrays, meta
+
+    entry = Cache(FIT_CACHE[0], version=FIT_CACHE[1], root=root).get_or_build(
+        fit_inputs(name, n_topics, penalty, views, dev_views, cfg), build)
+    if made:
+        return made[0]
+    meta, arrays = entry.meta, entry.arrays
+    best = {float(p): (float(b[0]), int(b[1]), np.asarray(arrays[f"topic_word_{i}"]))
+            for i, (p, b) in enumerate(zip(meta["priors"], meta["best"]))}  # fmt: skip
+    pen = math.nan if name == "JPLSA" else HARD if penalty is None else float(penalty)
+    return PLSAFit(name, n_topics, pen, best, float(meta["seconds"]),
+                   [(int(i), float(p), float(m)) for i, p, m in meta["history"]],
+                   int(meta["iterations"]), str(meta["stop"]),
+                   [float(v) for v in meta["log_likelihood"]],
+                   _unfitted(_model(name, n_topics, penalty, cfg)))  # fmt: skip
+
+
+def _fit(
+    name: str,
+    n_topics: int,
+    penalty: float | None,
+    views: list[sp.csr_matrix],
+    dev_views: list[sp.csr_matrix],
+    cfg: ExperimentConfig,
+) -> PLSAFit:
+    """Fit one PLSA model, evaluating every fold-in prior on dev."""
+    model = _model(name, n_topics, penalty, cfg)
     best: dict[float, tuple[float, int, np.ndarray]] = {}
     history: list[tuple[int, float, float]] = []
 
@@ -169,7 +241,8 @@ def start_plsa_tasks(tasks: list[_Task], n_jobs: int) -> Iterable[PLSAFit]:
     if not tasks:
         return []
     runner = Parallel(n_jobs=min(n_jobs, len(tasks)), return_as="generator")
-    return runner(delayed(_fit_task)(*t) for t in tasks)
+    root = str(cache_root())  # this process's cache root (a reused worker may have another)
+    return runner(delayed(_fit_task)(*t, root=root) for t in tasks)
 
 
 def run_plsa_tasks(tasks: list[_Task], n_jobs: int) -> list[PLSAFit]:
