@@ -25,12 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sparse
 from tqdm.auto import tqdm
 
-from workbench._io import content_hash
 from workbench._validation import check_float, check_int
-from workbench.evaluation import SystemEvaluation, WordSimResult, evaluate_system
+from workbench.evaluation import SystemEvaluation, evaluate_system
 from workbench.significance import adjust_finite
 from workbench.studies.mvlsa._factors import FactorStore
 from workbench.studies.mvlsa._facts import ClaimStatus, claim_over_seeds, claim_status
@@ -47,15 +45,11 @@ from workbench.studies.mvlsa._tuning import (
     MVLSAChoice,
     TuningResult,
     TuningStep,
-    _choice_to_json,
     _compare_sets,
     choice_vectors,
     split_wordsim,
 )
-from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set, study_cache
-
-#: The disk cache of the grids' dev evaluations (namespace, version of what an entry holds).
-GRID_CACHE = ("mvlsa/grid-evaluations", 1)
+from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set
 
 logger = logging.getLogger(__name__)
 
@@ -270,45 +264,6 @@ class PaperGrids:
         return pd.concat([mean, mean.mean(axis=0).to_frame("mean").T])
 
 
-def view_set_key(view_set: ViewSet) -> str:
-    """Content hash of a view set: its vocabulary and every view's matrix, observed rows and
-    contexts, in order (what a fit on it depends on)."""
-    parts: list[object] = [view_set.vocab]
-    for v in view_set.views:
-        m = sparse.csr_matrix(v.matrix)
-        m.sort_indices()
-        parts += [v.name, np.asarray(m.shape), m.indptr.astype(np.int64),
-                  m.indices.astype(np.int64), np.asarray(m.data),
-                  np.asarray(v.observed, dtype=bool), [str(c) for c in v.contexts]]  # fmt: skip
-    return content_hash(*parts)
-
-
-def _sets_key(dev: Sequence[pd.DataFrame]) -> str:
-    return content_hash(*[str(d.attrs.get("name", "")) + "\n" + d.to_csv(index=False) for d in dev])
-
-
-def _evaluation_arrays(ev: SystemEvaluation) -> tuple[dict[str, np.ndarray], dict[str, object]]:
-    """A dev evaluation (rating sets only) as cache arrays and JSON metadata."""
-    arrays, sets = {}, []
-    for i, r in enumerate(ev.wordsim.values()):
-        arrays[f"pred_{i}"], arrays[f"gold_{i}"] = np.asarray(r.pred), np.asarray(r.gold)
-        sets.append({"name": r.name, "spearman": float(r.spearman), "pearson": float(r.pearson),
-                     "n_pairs": int(r.n_pairs), "n_scored": int(r.n_scored),
-                     "oov_pairs": [list(p) for p in r.oov_pairs], "oov_policy": r.oov_policy})  # fmt: skip
-    return arrays, {"name": ev.name, "keys": list(ev.wordsim), "sets": sets}
-
-
-def _evaluation_from(arrays: dict[str, np.ndarray], meta: dict) -> SystemEvaluation:
-    results = {
-        key: WordSimResult(r["name"], float(r["spearman"]), float(r["pearson"]), int(r["n_pairs"]),
-                           int(r["n_scored"]), tuple(tuple(p) for p in r["oov_pairs"]),
-                           np.asarray(arrays[f"pred_{i}"]), np.asarray(arrays[f"gold_{i}"]),
-                           r["oov_policy"])  # fmt: skip
-        for i, (key, r) in enumerate(zip(meta["keys"], meta["sets"]))
-    }
-    return SystemEvaluation(str(meta["name"]), results)
-
-
 def paper_grids(
     view_set: ViewSet,
     settings: StudySettings,
@@ -347,8 +302,6 @@ def paper_grids(
         for p in params
     }  # fmt: skip
     dev = split_wordsim(settings.dev_wordsim, "dev")
-    cache = study_cache(GRID_CACHE)
-    data_key = {"view_set": view_set_key(view_set), "dev": _sets_key(dev)}
     scores: dict[int, dict[str, pd.DataFrame]] = {}
     evals: dict[int, dict[str, dict[str, SystemEvaluation]]] = {}
     total = len(seeds) * sum(len(v) for v in values.values())
@@ -371,12 +324,6 @@ def paper_grids(
                 if row["left out"]:
                     continue
                 if choice not in done:
-                    inputs = {**data_key, "choice": _choice_to_json(choice), "label": str(label)}
-                    hit = cache.load(inputs)
-                    if hit is not None:  # evaluated by an earlier run on the same views
-                        done[choice] = _evaluation_from(dict(hit.arrays), hit.meta)
-                        evals[seed][p][str(label)] = done[choice]
-                        continue
                     # another v keeps other rows: its factors go to a store of their own
                     own = cfg.min_view_support != base.config.min_view_support
                     where = dataclasses.replace(store, _items={}, _last=None) if own else store
@@ -391,10 +338,6 @@ def paper_grids(
                             store.prune(base.config)
                     done[choice] = evaluate_system(vec, name=str(label), wordsim=dev,
                                                    analogies=False)  # fmt: skip
-                    try:
-                        cache.store(inputs, *_evaluation_arrays(done[choice]))
-                    except OSError as exc:  # a full or read-only disk: the run goes on
-                        logger.warning("grid evaluation not cached (%s)", exc)
                 evals[seed][p][str(label)] = done[choice]
         store.prune(base.config)
     bar.close()
