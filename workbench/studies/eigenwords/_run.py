@@ -313,7 +313,7 @@ def corpus_key(encoded: EncodedCorpus, words: Sequence[str]) -> str:
 
 def matrix_key(matrix: Matrix) -> str:
     """Content hash of a (sparse or dense) matrix, independent of its storage order."""
-    m = sp.csr_matrix(matrix, dtype=np.float64)
+    m = sp.csr_matrix(matrix, dtype=np.float64, copy=True)  # the caller's matrix is not touched
     m.sum_duplicates()
     m.sort_indices()
     return content_hash(np.asarray(m.shape), m.indptr.astype(np.int64),

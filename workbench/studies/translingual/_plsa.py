@@ -106,7 +106,7 @@ def _model(name: str, n_topics: int, penalty: float | None, cfg: ExperimentConfi
 
 
 def _matrix_key(m: sp.spmatrix | sp.sparray) -> str:
-    c = sp.csr_matrix(m, dtype=np.float64)
+    c = sp.csr_matrix(m, dtype=np.float64, copy=True)  # the caller's matrix is not touched
     c.sum_duplicates()
     c.sort_indices()
     return content_hash(np.asarray(c.shape), c.indptr.astype(np.int64), c.indices.astype(np.int64),
