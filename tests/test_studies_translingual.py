@@ -229,3 +229,27 @@ def test_plsa_fits_are_cached_by_content(tmp_path, monkeypatch):
     _plsa._fit_task("JPLSA", 4, None, views, dev, dataclasses.replace(TINY, fold_in_priors=(0.0,)))
     _plsa._fit_task("JPLSA", 4, None, views, dev, TINY, cache=False)
     assert len(made) == n + 4
+
+
+def test_a_warm_run_reads_every_plsa_fit_and_gives_the_cold_runs_results(data, tmp_path,
+                                                                        monkeypatch):  # fmt: skip
+    """Run twice on one cache: the second run fits no PLSA model and its tables, curves and verse
+    tests equal the first's."""
+    from workbench.studies.translingual import _plsa
+
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))
+    cold = run_translingual(data, TINY, n_jobs=1)
+    fits = []
+    real = _plsa._fit
+    monkeypatch.setattr(_plsa, "_fit", lambda *a: fits.append(a[:3]) or real(*a))
+    warm = run_translingual(data, TINY, n_jobs=1)
+    assert fits == []
+    pd.testing.assert_frame_equal(cold.test_table.drop(columns="fit seconds"),
+                                  warm.test_table.drop(columns="fit seconds"))  # fmt: skip
+    plsa = cold.test_table["method"].isin(["JPLSA", "CPLSA"])  # a read fit keeps its time
+    pd.testing.assert_series_equal(cold.test_table.loc[plsa, "fit seconds"],
+                                   warm.test_table.loc[plsa, "fit seconds"])  # fmt: skip
+    pd.testing.assert_frame_equal(cold.dev_curves, warm.dev_curves)
+    pd.testing.assert_frame_equal(cold.plsa_history, warm.plsa_history)
+    a, b = run_verse_retrieval(cold, [3]), run_verse_retrieval(warm, [3])
+    pd.testing.assert_frame_equal(a.tests[3], b.tests[3])
