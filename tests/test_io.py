@@ -376,3 +376,28 @@ def test_check_verifies_entries_of_any_builder_version(tmp_path: Path) -> None:
     (cache,) = list(_io.iter_entries(tmp_path))
     assert cache.namespace == "ns" and [s.ok for s in cache.check()] == [True]
     assert _io.Cache("ns", version=4, root=tmp_path).load({"e": 1}) is None  # other key
+
+
+def test_content_hash_of_sparse_matrices_is_their_values():
+    """A sparse matrix hashes its values: CSR, CSC, COO with duplicates and unsorted indices
+    agree; another value or shape does not; the matrix itself is left as it was."""
+    import scipy.sparse as sp
+
+    from workbench._io import content_hash
+
+    dense = np.array([[0.0, 2.0, 0.0], [1.0, 0.0, 3.0]])
+    coo = sp.coo_matrix((np.array([1.0, 1.0, 2.0, 3.0]), (np.array([1, 0, 0, 1]),
+                                                          np.array([0, 1, 1, 2]))), shape=(2, 3))  # fmt: skip
+    coo.data[1:3] = 1.0  # entry (0, 1) stored twice, summing to 2
+    unsorted = sp.csr_matrix((np.array([3.0, 1.0, 2.0]), np.array([2, 0, 1]),
+                              np.array([0, 0, 2, 3])), shape=(3, 3))[[1, 2]]  # fmt: skip
+    before = (unsorted.indices.copy(), unsorted.data.copy())
+    key = content_hash(sp.csr_matrix(dense))
+    assert content_hash(sp.csc_array(dense)) == key
+    assert content_hash(coo) == key
+    assert content_hash(unsorted) == content_hash(sp.csr_matrix(unsorted.toarray()))
+    np.testing.assert_array_equal(unsorted.indices, before[0])
+    np.testing.assert_array_equal(unsorted.data, before[1])
+    assert content_hash(sp.csr_matrix(dense * 2)) != key
+    assert content_hash(sp.csr_matrix(np.vstack([dense, np.zeros(3)]))) != key
+    assert content_hash(sp.csr_matrix(dense)) != content_hash(dense)

@@ -306,6 +306,7 @@ def test_trained_baselines_are_cached_by_content(tmp_path, monkeypatch):
     key, no cache."""
     import scipy.sparse as sp
 
+    from workbench._io import content_hash
     from workbench.studies.eigenwords import _run
     from workbench.views import EncodedCorpus
 
@@ -336,7 +337,7 @@ def test_trained_baselines_are_cached_by_content(tmp_path, monkeypatch):
         out = _run._glove_job(seed=seed, cache_key=key_gl, **gl)
         return seen[0], seen[1], out.loss
 
-    k_sg, k_gl = _run.corpus_key(enc, words), _run.matrix_key(cooc)
+    k_sg, k_gl = _run.corpus_key(enc, words), content_hash(cooc)
     first = run(0, k_sg, k_gl)
     assert trained == ["sg", "gl"]
     again = run(0, k_sg, k_gl)
@@ -345,11 +346,11 @@ def test_trained_baselines_are_cached_by_content(tmp_path, monkeypatch):
         assert a.words == b.words
         np.testing.assert_array_equal(a.vectors, b.vectors)
     np.testing.assert_array_equal(first[2], again[2])
-    assert _run.matrix_key(sp.csc_matrix(cooc)) == k_gl  # storage order does not matter
+    assert content_hash(sp.csc_matrix(cooc)) == k_gl  # storage order does not matter
     run(1, k_sg, k_gl)  # another seed
     assert trained == ["sg", "gl"] * 2
     other = EncodedCorpus(enc.ids[::-1].copy(), enc.doc_starts, 30)
-    run(0, _run.corpus_key(other, words), _run.matrix_key(cooc * 2))  # other inputs
+    run(0, _run.corpus_key(other, words), content_hash(cooc * 2))  # other inputs
     assert trained == ["sg", "gl"] * 3
     run(0, None, None)  # no cache key: trained, not stored
     assert trained == ["sg", "gl"] * 4

@@ -134,11 +134,21 @@ def content_hash(*parts: Any) -> str:
     """SHA-256 (hex) of arrays, strings, word lists and JSON-able values, order-sensitive.
 
     Used to put large inputs (a corpus' token ids, a vocabulary) into cache keys: arrays hash
-    their dtype and bytes, objects with a ``words`` attribute (a vocabulary) their words.
+    their dtype and bytes, sparse matrices their values in canonical CSR form (duplicates summed,
+    indices sorted, as float64; the storage format does not matter, the matrix is not touched),
+    objects with a ``words`` attribute (a vocabulary) their words.
     """
     h = hashlib.sha256()
     for p in parts:
-        if isinstance(p, np.ndarray):
+        if sp.issparse(p):
+            m = sp.csr_matrix(p, dtype=np.float64, copy=True)
+            m.sum_duplicates()
+            m.sort_indices()
+            h.update(b"sparse")
+            for a in (np.asarray(m.shape, dtype=np.int64), m.indptr.astype(np.int64),
+                      m.indices.astype(np.int64), m.data):  # fmt: skip
+                h.update(np.ascontiguousarray(a).tobytes())
+        elif isinstance(p, np.ndarray):
             h.update(str(p.dtype).encode())
             h.update(str(p.shape).encode())
             h.update(np.ascontiguousarray(p).tobytes())

@@ -311,15 +311,6 @@ def corpus_key(encoded: EncodedCorpus, words: Sequence[str]) -> str:
     return content_hash(np.asarray(encoded.ids), np.asarray(encoded.doc_starts), list(words))
 
 
-def matrix_key(matrix: Matrix) -> str:
-    """Content hash of a (sparse or dense) matrix, independent of its storage order."""
-    m = sp.csr_matrix(matrix, dtype=np.float64, copy=True)  # the caller's matrix is not touched
-    m.sum_duplicates()
-    m.sort_indices()
-    return content_hash(np.asarray(m.shape), m.indptr.astype(np.int64),
-                        m.indices.astype(np.int64), m.data)
-
-
 def _skipgram_job(encoded: EncodedCorpus, words: list[str], dim: int, seed: int,
                   settings: Mapping[str, Any], graphs: Mapping[str, LexiconGraph],
                   questions: pd.DataFrame, names: Sequence[str], keep: bool,
@@ -459,7 +450,7 @@ def run_prior_study(
     common = {"questions": questions, "names": list(names)}
     first = seeds[0]
     sg_key = corpus_key(encoded, words) if cache else None
-    glove_key = matrix_key(cooc) if cache else None
+    glove_key = content_hash(cooc) if cache else None
     # this process's cache root, for the workers (a reused worker may have another)
     root = str(_io_cache_root()) if cache else None
     jobs: list[tuple[str, str, dict[str, Any]]] = []

@@ -105,14 +105,6 @@ def _model(name: str, n_topics: int, penalty: float | None, cfg: ExperimentConfi
                  epsilon_penalty=penalty, tol=cfg.plsa_tol)  # fmt: skip
 
 
-def _matrix_key(m: sp.spmatrix | sp.sparray) -> str:
-    c = sp.csr_matrix(m, dtype=np.float64, copy=True)  # the caller's matrix is not touched
-    c.sum_duplicates()
-    c.sort_indices()
-    return content_hash(np.asarray(c.shape), c.indptr.astype(np.int64), c.indices.astype(np.int64),
-                        c.data)  # fmt: skip
-
-
 def fit_inputs(name: str, n_topics: int, penalty: float | None, views: list[sp.csr_matrix],
                dev_views: list[sp.csr_matrix], cfg: ExperimentConfig) -> dict[str, object]:  # fmt: skip
     """What a fit depends on, as the key of its entry in :data:`FIT_CACHE`: the estimator's
@@ -120,7 +112,7 @@ def fit_inputs(name: str, n_topics: int, penalty: float | None, views: list[sp.c
     schedule and fold-in priors."""
     params = _model(name, n_topics, penalty, cfg).get_params()
     return {"method": name, "params": params,
-            "views": [_matrix_key(v) for v in views], "dev": [_matrix_key(v) for v in dev_views],
+            "views": content_hash(*views), "dev": content_hash(*dev_views),
             "eval_every": cfg.eval_every, "fold_in_priors": [float(p) for p in cfg.fold_in_priors]}  # fmt: skip
 
 
