@@ -9,6 +9,7 @@ The tables over these scores are in :mod:`._tables`.
 
 from __future__ import annotations
 
+import importlib.metadata
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -330,9 +331,7 @@ def _skipgram_job(encoded: EncodedCorpus, words: list[str], dim: int, seed: int,
 
 
 def _gensim_version() -> str:
-    import gensim
-
-    return str(gensim.__version__)
+    return importlib.metadata.version("gensim")
 
 
 def _glove_job(cooc: Matrix, words: list[str], dim: int, seed: int, settings: Mapping[str, Any],
