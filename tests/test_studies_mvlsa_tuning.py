@@ -3,6 +3,7 @@
 import dataclasses
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 
@@ -319,3 +320,30 @@ def test_ablation_and_fusion_seed_summaries():
     assert fs.gains.mean.loc["MEN", "MV Gain"] == pytest.approx(0.07 / 3)
     assert fs.up.loc["MEN", "MV Gain"] == 2 and fs.down.loc["MEN", "MV Gain"] == 0
     assert fs.gain_table().loc["MEN", "MV Gain"].endswith("†2")
+
+
+def test_tuning_path_reads_its_dev_evaluations_back_from_the_cache(tmp_path, monkeypatch):
+    """A second walk over the same views fits nothing and chooses the same with the same
+    scores; a walk over other views fits again."""
+    from test_studies_mvlsa import _planted
+
+    from workbench.studies.mvlsa import _tuning
+
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))
+    fits = []
+    real = _tuning.choice_vectors
+    monkeypatch.setattr(_tuning, "choice_vectors", lambda *a, **k: fits.append(1) or real(*a, **k))
+    vs, _, ratings = _planted()
+    start = mx.MVLSAChoice(mx.MVLSAConfig(transform="identity", view_rank=6, n_components=3))
+    steps = [("k", {str(k): (lambda c, k=k: dataclasses.replace(
+        c, config=dataclasses.replace(c.config, n_components=k))) for k in (2, 3)})]  # fmt: skip
+    first = mx.tuning_path(vs, start, steps, dev_names=[ratings], store=mx.FactorStore(n_jobs=1))
+    assert len(fits) == 2
+    again = mx.tuning_path(vs, start, steps, dev_names=[ratings], store=mx.FactorStore(n_jobs=1))
+    assert len(fits) == 2  # nothing fitted
+    assert again.best == first.best
+    pd.testing.assert_frame_equal(again.summary(), first.summary())
+    pd.testing.assert_frame_equal(again.steps[0].scores, first.steps[0].scores)
+    other = dataclasses.replace(vs, views=vs.views[:-1])
+    mx.tuning_path(other, start, steps, dev_names=[ratings], store=mx.FactorStore(n_jobs=1))
+    assert len(fits) == 4

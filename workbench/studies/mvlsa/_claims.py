@@ -30,6 +30,7 @@ from tqdm.auto import tqdm
 from workbench._validation import check_float, check_int
 from workbench.evaluation import SystemEvaluation, evaluate_system
 from workbench.significance import adjust_finite
+from workbench.studies.mvlsa._evalcache import DevEvaluations
 from workbench.studies.mvlsa._factors import FactorStore
 from workbench.studies.mvlsa._facts import ClaimStatus, claim_over_seeds, claim_status
 from workbench.studies.mvlsa._settings import (
@@ -280,7 +281,9 @@ def paper_grids(
     :func:`~workbench.studies.mvlsa.paper_config`), the others at its values; ``v`` is applied
     as the paper states it (a word enters only if at least ``v`` views observe it,
     :meth:`FactorStore.get_many`). Factors other than the base configuration's are dropped after
-    use, so memory stays at about two preprocessings' factors.
+    use, so memory stays at about two preprocessings' factors. Each grid point's dev evaluation
+    is kept in the disk cache by the content of the views, the choice (with its seed) and the
+    dev halves, so a re-run on the same views refits nothing.
     """
     _check_view_set(view_set)
     check_instance(settings, "settings", StudySettings,
@@ -302,6 +305,7 @@ def paper_grids(
         for p in params
     }  # fmt: skip
     dev = split_wordsim(settings.dev_wordsim, "dev")
+    cached = DevEvaluations(view_set, dev)
     scores: dict[int, dict[str, pd.DataFrame]] = {}
     evals: dict[int, dict[str, dict[str, SystemEvaluation]]] = {}
     total = len(seeds) * sum(len(v) for v in values.values())
@@ -324,6 +328,10 @@ def paper_grids(
                 if row["left out"]:
                     continue
                 if choice not in done:
+                    hit = cached.load(_choice_to_json(choice), str(label))
+                    if hit is not None:  # evaluated by an earlier run on the same views
+                        done[choice] = evals[seed][p][str(label)] = hit
+                        continue
                     # another v keeps other rows: its factors go to a store of their own
                     own = cfg.min_view_support != base.config.min_view_support
                     where = dataclasses.replace(store, _items={}, _last=None) if own else store
@@ -338,6 +346,7 @@ def paper_grids(
                             store.prune(base.config)
                     done[choice] = evaluate_system(vec, name=str(label), wordsim=dev,
                                                    analogies=False)  # fmt: skip
+                    cached.store(_choice_to_json(choice), str(label), done[choice])
                 evals[seed][p][str(label)] = done[choice]
         store.prune(base.config)
     bar.close()

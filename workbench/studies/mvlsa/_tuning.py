@@ -30,6 +30,7 @@ from workbench.datasets import load_wordsim, wordsim_split
 from workbench.embeddings import WordVectors
 from workbench.evaluation import SystemEvaluation, evaluate_system
 from workbench.significance import adjust_finite, compare_wordsim
+from workbench.studies.mvlsa._evalcache import DevEvaluations
 from workbench.studies.mvlsa._factors import FactorStore
 from workbench.studies.mvlsa._fusion import FusionResult, fusion_study
 from workbench.studies.mvlsa._grids import AblationResult, ablation_study
@@ -489,7 +490,10 @@ def tuning_path(
     A candidate replaces the current choice only if its dev mean is higher by more than
     ``min_gain`` (half a point of Spearman by default), and the best such candidate is chosen;
     so differences within the noise of the randomized SVDs do not steer the later steps. Only
-    the dev parts of the rating sets are read.
+    the dev parts of the rating sets are read. Each dev evaluation is kept in the disk cache
+    by the content of the views, the choice and the dev halves
+    (:class:`~workbench.studies.mvlsa._evalcache.DevEvaluations`), so a walk over the same
+    views refits nothing it evaluated before.
     """
     if not (isinstance(min_gain, (int, float)) and min_gain >= 0):
         raise ValueError(f"min_gain must be a number >= 0, got {min_gain!r}")
@@ -516,11 +520,16 @@ def tuning_path(
     store = store if store is not None else FactorStore()
     dev = split_wordsim(dev_names, "dev")
     cache: dict[MVLSAChoice, SystemEvaluation] = {}
+    stored = DevEvaluations(view_set, dev)
 
     def evaluate(choice: MVLSAChoice, label: str) -> SystemEvaluation:
         if choice not in cache:
-            vec = choice_vectors(view_set, choice, store)
-            cache[choice] = evaluate_system(vec, name=label, wordsim=dev, analogies=False)
+            hit = stored.load(_choice_to_json(choice), label)  # evaluated by an earlier run
+            if hit is None:
+                vec = choice_vectors(view_set, choice, store)
+                hit = evaluate_system(vec, name=label, wordsim=dev, analogies=False)
+                stored.store(_choice_to_json(choice), label, hit)
+            cache[choice] = hit
         return cache[choice]
 
     current = start
