@@ -236,3 +236,48 @@ def test_budget_and_paper_grids_bad_input():
         mx.paper_grids(vs, no_dev, seeds=[0])
     with pytest.raises(TypeError, match="PaperGrids"):
         mx.grid_claims("grids")  # type: ignore[arg-type]
+
+
+def test_grid_evaluations_are_cached_by_the_content_of_the_views(tmp_path, monkeypatch):
+    """A second scoring of the grids on the same views reads every dev evaluation from the cache
+    (no fit) and gives the same scores, predictions and claims; changed views fit again."""
+    from workbench import datasets as ds
+    from workbench.studies.mvlsa import _claims
+
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))
+    men = ds.load_wordsim("MEN")
+    words = sorted(set(men.iloc[:, 0]) | set(men.iloc[:, 1]))[:300]
+    rng = np.random.default_rng(0)
+    vocab = Vocabulary.from_words(words)
+    z = rng.standard_normal((len(words), 5))
+
+    def view_set(noise):
+        views = []
+        for j in range(3):
+            mat = np.abs(z @ rng.standard_normal((5, 30)) + noise * rng.standard_normal((len(words), 30)))
+            m = sp.csr_array(mat)
+            views.append(View(f"v{j}", m, tuple(f"c{i}" for i in range(30)),
+                              np.diff(m.indptr) > 0, "signal", vocab))  # fmt: skip
+        return mx.ViewSet(vocab, tuple(views), {"n_tokens": 0})
+
+    vs = view_set(0.3)
+    st = mx.settings("small", wordsim=["MEN"], grids=(("k", (5, 10)), ("r", (1e-10, 1.0))))
+    fits = []
+    real = _claims.choice_vectors
+    monkeypatch.setattr(_claims, "choice_vectors", lambda *a, **k: fits.append(1) or real(*a, **k))
+    first = mx.paper_grids(vs, st, seeds=[0, 1], progress=False)
+    assert len(fits) == 8  # 2 seeds x 4 grid points
+    again = mx.paper_grids(vs, st, seeds=[0, 1], progress=False)
+    assert len(fits) == 8  # nothing fitted the second time
+    for seed in (0, 1):
+        for p in ("k", "r"):
+            pd.testing.assert_frame_equal(first.scores[seed][p], again.scores[seed][p])
+            for label, ev in first.evaluations[seed][p].items():
+                for name, r in ev.wordsim.items():
+                    r2 = again.evaluations[seed][p][label].wordsim[name]
+                    np.testing.assert_array_equal(r.pred, r2.pred)
+                    assert (r.n_scored, r.oov_pairs, r.spearman) == (r2.n_scored, r2.oov_pairs,
+                                                                     r2.spearman)  # fmt: skip
+    pd.testing.assert_frame_equal(mx.grid_claims(first).table, mx.grid_claims(again).table)
+    mx.paper_grids(view_set(0.5), st, seeds=[0], progress=False)  # other views: fitted
+    assert len(fits) == 12
