@@ -281,3 +281,53 @@ def test_grid_evaluations_are_cached_by_the_content_of_the_views(tmp_path, monke
     pd.testing.assert_frame_equal(mx.grid_claims(first).table, mx.grid_claims(again).table)
     mx.paper_grids(view_set(0.5), st, seeds=[0], progress=False)  # other views: fitted
     assert len(fits) == 12
+
+
+def test_a_store_with_floors_gives_the_same_result_whatever_was_asked_before(monkeypatch):
+    """With min_rank / min_components at the largest m / k, every factor is computed at the floor
+    and every shared space solved at it, so a request's result does not depend on which
+    requests came before it (a cached result must not)."""
+    from workbench.gcca import StackedFactors
+
+    _, views = _support_views()
+    small = dataclasses.replace(CFG, view_rank=2, svd_solver="randomized")
+    large = dataclasses.replace(small, view_rank=4)
+    solves = []
+    real_eig = StackedFactors.eig
+    monkeypatch.setattr(StackedFactors, "eig",
+                        lambda self, t, k, g: solves.append(k) or real_eig(self, t, k, g))  # fmt: skip
+
+    def fresh() -> mx.FactorStore:
+        return mx.FactorStore(n_jobs=1, dtype=None, min_rank=4, min_components=3)
+
+    alone = fresh()
+    h_alone = alone.combine(alone.get_many(views, small), N, 2)
+    assert solves == [3]  # solved at the floor k
+    assert alone.n_computed == len(views)
+    alone.get_many(views, large)  # the floor rank was computed: nothing new
+    assert alone.n_computed == len(views)
+    after = fresh()
+    after.combine(after.get_many(views, large), N, 3)  # a larger m and k first
+    h_after = after.combine(after.get_many(views, small), N, 2)
+    np.testing.assert_array_equal(h_alone, h_after)
+    assert [f.s.size for f in after.get_many(views, small)] == [2] * len(views)
+    # without floors the smaller request is solved at its own size
+    plain = mx.FactorStore(n_jobs=1, dtype=None)
+    solves.clear()
+    plain.combine(plain.get_many(views, small), N, 2)
+    assert solves == [2] and plain.get_many(views, small)[0].s.size == 2
+
+
+def test_rank_floors_cover_every_rank_a_run_asks_for():
+    st = mx.settings("small")
+    vs, _ = _support_views()
+    m, k = mx.rank_floors(st, n_words=N, n_views=4)
+    tuning = dict(st.tuning)
+    assert m >= max([st.config.view_rank, *tuning["view_ranks"]])
+    assert k >= max([st.config.n_components, *tuning["ks"]])
+    full = mx.settings("full")
+    assert mx.rank_floors(full, n_words=28_000, n_views=40) == (500, 500)
+    store = mx.study_store(vs, st)
+    assert (store.min_rank, store.min_components) == mx.rank_floors(st, n_words=N, n_views=4)
+    with pytest.raises(TypeError, match="StudySettings"):
+        mx.rank_floors("small", n_words=N, n_views=4)  # type: ignore[arg-type]

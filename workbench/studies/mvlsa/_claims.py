@@ -46,9 +46,11 @@ from workbench.studies.mvlsa._tuning import (
     MVLSAChoice,
     TuningResult,
     TuningStep,
+    _choice_to_json,
     _compare_sets,
     choice_vectors,
     split_wordsim,
+    study_store,
 )
 from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set
 
@@ -292,8 +294,7 @@ def paper_grids(
     if not settings.dev_wordsim:
         raise ValueError("the grids are scored on dev halves, and these settings have no rating "
                          "set to tune on (WORDSIM_SPLIT='all' on a non-English corpus)")  # fmt: skip
-    store = store if store is not None else FactorStore()
-    check_instance(store, "store", FactorStore, "a FactorStore")
+    store = study_store(view_set, settings, store)
     n_words, n_views = len(view_set.vocab), len(view_set.views)
     paper = paper_config(settings, n_words=n_words, n_views=n_views, seed=seeds[0])
     params = [p for p, _ in settings.grids if p in PAPER_TABLES]
@@ -305,7 +306,7 @@ def paper_grids(
         for p in params
     }  # fmt: skip
     dev = split_wordsim(settings.dev_wordsim, "dev")
-    cached = DevEvaluations(view_set, dev)
+    cached = DevEvaluations(view_set, dev, store)
     scores: dict[int, dict[str, pd.DataFrame]] = {}
     evals: dict[int, dict[str, dict[str, SystemEvaluation]]] = {}
     total = len(seeds) * sum(len(v) for v in values.values())

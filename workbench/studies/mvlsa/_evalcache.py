@@ -18,6 +18,7 @@ import scipy.sparse as sp
 
 from workbench._io import content_hash
 from workbench.evaluation import SystemEvaluation, WordSimResult
+from workbench.studies.mvlsa._factors import FactorStore
 from workbench.studies.mvlsa._viewsets import ViewSet, study_cache
 
 logger = logging.getLogger(__name__)
@@ -25,7 +26,7 @@ logger = logging.getLogger(__name__)
 __all__ = ["EVALUATION_CACHE", "DevEvaluations", "view_set_key"]
 
 #: The disk cache of dev evaluations (namespace, version of what an entry holds).
-EVALUATION_CACHE = ("mvlsa/dev-evaluations", 1)
+EVALUATION_CACHE = ("mvlsa/dev-evaluations", 2)
 
 
 def view_set_key(view_set: ViewSet) -> str:
@@ -70,11 +71,15 @@ def _evaluation_from(arrays: dict[str, np.ndarray], meta: dict) -> SystemEvaluat
 
 
 class DevEvaluations:
-    """The cached dev evaluations of choices on ``view_set`` over the dev halves ``dev``."""
+    """The cached dev evaluations of choices on ``view_set`` over the dev halves ``dev``,
+    computed through ``store`` (its :meth:`FactorStore.settings` are part of the key)."""
 
-    def __init__(self, view_set: ViewSet, dev: Sequence[pd.DataFrame]) -> None:
+    def __init__(
+        self, view_set: ViewSet, dev: Sequence[pd.DataFrame], store: FactorStore
+    ) -> None:
         self._cache = study_cache(EVALUATION_CACHE)
-        self._key = {"view_set": view_set_key(view_set), "dev": _sets_key(dev)}
+        self._key = {"view_set": view_set_key(view_set), "dev": _sets_key(dev),
+                     "store": store.settings()}  # fmt: skip
 
     def _inputs(self, choice: Mapping[str, Any], label: str) -> dict[str, Any]:
         return {**self._key, "choice": dict(choice), "label": label}

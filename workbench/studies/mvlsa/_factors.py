@@ -79,6 +79,14 @@ class FactorStore:
     vectors are kept in ``dtype`` (float32 by default, halving memory; None keeps float64);
     the combination runs in float64.
 
+    ``min_rank`` and ``min_components`` make the results independent of the order of the
+    requests: every factor is computed at rank ``max(m, min_rank)`` and every shared space at
+    ``max(k, min_components)`` dimensions (within what the views allow), and smaller requests
+    are served from those by slicing. Set them to the largest ``m`` and ``k`` a study asks for
+    (:func:`~workbench.studies.mvlsa.rank_floors`): a request for a smaller rank then gives the
+    same result whether or not a larger one was computed before it, which a cache of results
+    by their inputs needs (a request above the floor is computed at its own size).
+
     Missing factors are computed ``n_jobs`` at a time in this process (``backend="local"``)
     or, with ``backend="dask"``, one task per view on the active ``dask.distributed`` client
     (:func:`workbench.cluster.dask_client`); each view has its own seed, so both give the same
@@ -90,6 +98,8 @@ class FactorStore:
     n_jobs: int = 2
     dtype: Any = np.float32
     backend: str = "local"
+    min_rank: int = 0
+    min_components: int = 0
     _items: dict[tuple[object, ...], ViewFactor | None] = field(default_factory=dict)
     _last: Any = field(default=None, repr=False)
     _support: dict[tuple[object, ...], np.ndarray] = field(default_factory=dict, repr=False)
@@ -99,6 +109,8 @@ class FactorStore:
         self.svd_solver = check_choice(self.svd_solver, "FactorStore.svd_solver", SVD_SOLVERS)
         self.n_jobs = check_int(self.n_jobs, "FactorStore.n_jobs", low=1)
         self.backend = check_choice(self.backend, "FactorStore.backend", BACKENDS)
+        self.min_rank = check_int(self.min_rank, "FactorStore.min_rank", low=0)
+        self.min_components = check_int(self.min_components, "FactorStore.min_components", low=0)
         if self.dtype is not None:
             try:
                 kind = np.dtype(self.dtype).kind
@@ -129,13 +141,24 @@ class FactorStore:
             return None
         fac = compute_factor(
             pv,
-            m,
+            max(m, self.min_rank),
             row_weighting=config.row_weighting,
             seed=config.random_state,
             n_iter=self.n_iter,
             svd_solver=self.svd_solver,
         )
-        return self._store(key, fac)
+        return self._store(key, fac).sliced(m)
+
+    def settings(self) -> dict[str, object]:
+        """What the store's results depend on besides the views and the configuration (part
+        of the key of a cached result computed through it)."""
+        return {
+            "n_iter": self.n_iter,
+            "svd_solver": self.svd_solver,
+            "dtype": None if self.dtype is None else np.dtype(self.dtype).name,
+            "min_rank": self.min_rank,
+            "min_components": self.min_components,
+        }
 
     def _lookup(
         self, view: Any, config: MVLSAConfig, m: int | None, keep: np.ndarray | None = None
@@ -203,7 +226,9 @@ class FactorStore:
             factors, n_rows, n_components, regularization, relative_regularization
         )
         # the factors are held by the cache entry, so their ids cannot be reused meanwhile
-        key = (tuple(id(f.U) for f in factors), tuple(f.s.size for f in factors), n_rows)
+        # (a slice of a stored factor is a new view of the same memory each time)
+        key = (tuple(id(f.U if f.U.base is None else f.U.base) for f in factors),
+               tuple(f.U.shape for f in factors), n_rows)  # fmt: skip
         if self._last is None or self._last[0] != key:
             stacked = StackedFactors.of(factors, n_rows)
             self._last = (key, stacked, stacked.gram(), {}, tuple(factors))
@@ -212,7 +237,15 @@ class FactorStore:
         rk = (float(regularization), bool(relative_regularization))
         have = eigs.get(rk)
         if have is None or have[0].size < n_components:
-            have = stacked.eig(t, n_components, gram)
+            have = None
+            wide = min(max(n_components, self.min_components), t.size)
+            if wide > n_components:  # the floor: a smaller k is a slice of the same solve
+                try:
+                    have = stacked.eig(t, wide, gram)
+                except ValueError:  # the views span fewer than `wide` directions
+                    have = None
+            if have is None:
+                have = stacked.eig(t, n_components, gram)
             eigs[rk] = have
         return stacked.embedding(t, n_components, gram, have)
 
@@ -289,7 +322,7 @@ class FactorStore:
             client.submit(
                 compute_factor,
                 fut,
-                m,
+                max(m, self.min_rank),
                 row_weighting=config.row_weighting,
                 seed=config.random_state,
                 n_iter=self.n_iter,

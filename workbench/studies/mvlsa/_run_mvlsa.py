@@ -47,6 +47,7 @@ from workbench.studies.mvlsa._tuning import (
     choice_vectors,
     scored_wordsim,
     split_wordsim,
+    study_store,
     study_tuning,
 )
 from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set
@@ -295,8 +296,7 @@ def run_mvlsa(
     check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
     seeds = tuple(check_int(s, "seeds entries", low=0) for s in check_sequence(seeds, "seeds"))
-    store = store if store is not None else FactorStore()
-    check_instance(store, "store", FactorStore, "a FactorStore")
+    store = study_store(view_set, settings, store)
     baselines = corpus_baselines_seeds(view_set, settings, n_components=settings.config.n_components,
                                        seeds=seeds)  # fmt: skip
     grids = (paper_grids(view_set, settings, seeds=seeds, store=store, progress=progress)

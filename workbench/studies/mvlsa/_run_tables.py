@@ -17,7 +17,6 @@ from workbench._validation import check_int
 from workbench.embeddings import WordVectors, load_pretrained_glove, load_word_vectors
 from workbench.records import to_jsonable
 from workbench.studies.mvlsa._baselines import CorpusBaselines, corpus_baselines_seeds
-from workbench.studies.mvlsa._factors import FactorStore
 from workbench.studies.mvlsa._fusion import (
     GAIN_COLUMNS,
     PRETRAINED_GLOVE,
@@ -44,6 +43,7 @@ from workbench.studies.mvlsa._tuning import (
     choice_fusion,
     scored_wordsim,
     split_wordsim,
+    study_store,
     tuned_choice,
 )
 from workbench.studies.mvlsa._viewsets import ViewSet, _check_view_set
@@ -188,7 +188,7 @@ def run_ablation(
     removal of :func:`default_removals` scored on the test halves and the analogies, per seed."""
     _check(view_set, settings)
     seeds = _seeds(seeds)
-    store = FactorStore()
+    store = study_store(view_set, settings)
     choice = tuned_choice(view_set, settings, seed=seeds[0], store=store)
     removals = default_removals(view_set,
                                 single_views=None if choice.positional == "offsets" else [])  # fmt: skip
@@ -341,7 +341,7 @@ def run_fusion(view_set: ViewSet, settings: StudySettings, *, seeds: Sequence[in
     (cached), pretrained GloVe and Table 9 per seed on the test halves and the analogies."""
     _check(view_set, settings)
     seeds = _seeds(seeds)
-    store = FactorStore()
+    store = study_store(view_set, settings)
     choice = tuned_choice(view_set, settings, seed=seeds[0], store=store)
     baselines = corpus_baselines_seeds(view_set, settings, n_components=choice.config.n_components,
                                        seeds=seeds)  # fmt: skip

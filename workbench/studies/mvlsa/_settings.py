@@ -36,6 +36,7 @@ __all__ = [
     "paper_config",
     "paper_label",
     "grid_values",
+    "rank_floors",
     "PAPER_WORDSIM",
     "ANALOGY_SETS",
     "MVLSAConfig",
@@ -702,6 +703,30 @@ def paper_config(
     cfg = dataclasses.replace(settings.config, **fields, relative_regularization=False,
                               row_weighting=None, random_state=seed)  # fmt: skip
     return PaperConfig(cfg, pd.DataFrame(rows).set_index("parameter"))
+
+
+def rank_floors(settings: StudySettings, *, n_words: int, n_views: int) -> tuple[int, int]:
+    """The largest view rank ``m`` and embedding size ``k`` a run of ``settings`` asks for: over
+    its configuration, the paper's configuration and the ``m`` / ``k`` grids as the run uses them
+    (:func:`scaled_value`), and the tuning path's ``view_ranks`` / ``ks``. A
+    :class:`~workbench.studies.mvlsa.FactorStore` with these floors gives every request the same
+    result whatever was computed before it (:func:`~workbench.studies.mvlsa.study_store`)."""
+    check_instance(settings, "settings", StudySettings,
+                   "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
+    grids = {name for name, _ in settings.grids}
+    tuning = dict(settings.tuning)
+    out = []
+    for param, field_value, steps in (("m", settings.config.view_rank, "view_ranks"),
+                                      ("k", settings.config.n_components, "ks")):  # fmt: skip
+        used, _ = scaled_value(param, PAPER_CONFIG[param], n_words=n_words, n_views=n_views,
+                               budget=settings.budget)  # fmt: skip
+        values = [int(field_value), int(used)]  # type: ignore[arg-type]
+        if param in grids:
+            values += [int(u) for _, u, _ in grid_values(settings, param, n_words=n_words,  # type: ignore[arg-type]
+                                                          n_views=n_views)]  # fmt: skip
+        values += [int(v) for v in tuning.get(steps, ()) or ()]
+        out.append(max(values))
+    return out[0], out[1]
 
 
 def grid_values(

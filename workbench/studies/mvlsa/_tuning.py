@@ -41,6 +41,7 @@ from workbench.studies.mvlsa._settings import (
     check_instance,
     check_sequence,
     paper_config,
+    rank_floors,
 )
 from workbench.studies.mvlsa._viewsets import (
     TUNING_CACHE,
@@ -68,6 +69,7 @@ __all__ = [
     "study_tuning",
     "study_start",
     "tuned_choice",
+    "study_store",
     "choice_ablation",
     "choice_fusion",
 ]
@@ -520,7 +522,7 @@ def tuning_path(
     store = store if store is not None else FactorStore()
     dev = split_wordsim(dev_names, "dev")
     cache: dict[MVLSAChoice, SystemEvaluation] = {}
-    stored = DevEvaluations(view_set, dev)
+    stored = DevEvaluations(view_set, dev, store)
 
     def evaluate(choice: MVLSAChoice, label: str) -> SystemEvaluation:
         if choice not in cache:
@@ -618,6 +620,7 @@ def study_tuning(
     check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
     seed = check_int(seed, "seed", low=0)
+    store = study_store(view_set, settings, store)
     start = study_start(view_set, settings, seed)
     if settings.dev_wordsim:
         cfg = start.config
@@ -637,6 +640,22 @@ def study_tuning(
     return result
 
 
+def study_store(
+    view_set: ViewSet, settings: StudySettings, store: FactorStore | None = None
+) -> FactorStore:
+    """``store`` (a new :class:`FactorStore` when None) with its ``min_rank`` and
+    ``min_components`` raised to the run's :func:`~workbench.studies.mvlsa.rank_floors`, so
+    that every configuration of the run gets the same factors and shared space whatever the
+    order in which they are asked for (the dev evaluations are cached by their inputs)."""
+    _check_view_set(view_set)
+    store = store if store is not None else FactorStore()
+    check_instance(store, "store", FactorStore, "a FactorStore")
+    m, k = rank_floors(settings, n_words=len(view_set.vocab), n_views=len(view_set.views))
+    store.min_rank = max(store.min_rank, m)
+    store.min_components = max(store.min_components, k)
+    return store
+
+
 def tuned_choice(
     view_set: ViewSet, settings: StudySettings, *, seed: int = 0, store: FactorStore | None = None
 ) -> MVLSAChoice:
@@ -653,7 +672,8 @@ def tuned_choice(
         except (KeyError, TypeError, ValueError) as exc:
             logger.warning("tuning cache %s unusable (%s); re-running the path",
                            hit.manifest_path, exc)  # fmt: skip
-    return study_tuning(view_set, settings, seed=seed, store=store).best
+    return study_tuning(view_set, settings, seed=seed,
+                        store=study_store(view_set, settings, store)).best
 
 
 def choice_ablation(
