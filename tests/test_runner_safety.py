@@ -484,7 +484,12 @@ def test_local_cluster_listens_on_localhost_only():
 
     from workbench.cluster import dask_client
 
-    client = dask_client("dask", n_workers=1)  # the default: this machine only
+    import inspect
+
+    default = inspect.signature(dask_client).parameters["dashboard_address"].default
+    assert urlparse(f"//{default}").hostname == "127.0.0.1"  # the default: this machine only
+    # the default's host on a free port (a fixed port may be taken by a parallel test)
+    client = dask_client("dask", n_workers=1, dashboard_address="127.0.0.1:0")
     try:
         assert isinstance(client, distributed.Client)
         assert urlparse(client.dashboard_link).hostname == "127.0.0.1"
