@@ -36,7 +36,7 @@ MAX_DEGREES = 1e-6
 
 def _cluster() -> distributed.LocalCluster:
     return distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0"
     )
 
 

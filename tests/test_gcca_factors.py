@@ -72,3 +72,34 @@ def test_bad_input_names_the_problem():
         view_factor(np.ones((10, 3)), 2, name="flat", svd_solver="dense")
     with pytest.raises(TypeError, match="m"):
         view_factor(views[0], 2.0, svd_solver="dense")  # type: ignore[arg-type]
+
+
+def test_stacked_eig_solves_in_one_temporary_with_the_plain_result():
+    """``StackedFactors.eig`` hands LAPACK one Fortran-ordered temporary of T G T (no second copy
+    of a matrix of order J*m) and gets exactly what ``eigh`` of ``T G T`` gives."""
+    import tracemalloc
+
+    import scipy.linalg as sla
+    from threadpoolctl import threadpool_limits
+
+    from workbench.gcca import StackedFactors
+
+    rng = np.random.default_rng(1)
+    facs = [view_factor(np.abs(rng.standard_normal((600, 200))), 150, name=f"v{j}",
+                        svd_solver="dense") for j in range(4)]  # fmt: skip
+    st = StackedFactors.of(facs, 600)
+    t = st.shrinkage(1e-3, True)
+    gram = st.gram()
+    tracemalloc.start()
+    try:
+        lam, vec = st.eig(t, 20, gram)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.5 * gram.nbytes
+    p = gram.shape[0]
+    with threadpool_limits(limits=1):  # as eig runs LAPACK (rounding depends on the threads)
+        ref_lam, ref_vec = sla.eigh(gram * t[:, None] * t[None, :],
+                                    subset_by_index=[p - 20, p - 1], driver="evr")  # fmt: skip
+    np.testing.assert_array_equal(lam, ref_lam[::-1])
+    np.testing.assert_array_equal(vec, ref_vec[:, ::-1])

@@ -480,11 +480,10 @@ def test_lock_file_that_is_a_fifo_or_symlink(nbdir, tmp_path, capsys):
 
 def test_local_cluster_listens_on_localhost_only():
     distributed = pytest.importorskip("distributed")
+    import inspect
     from urllib.parse import urlparse
 
     from workbench.cluster import dask_client
-
-    import inspect
 
     default = inspect.signature(dask_client).parameters["dashboard_address"].default
     assert urlparse(f"//{default}").hostname == "127.0.0.1"  # the default: this machine only

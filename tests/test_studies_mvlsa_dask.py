@@ -23,7 +23,7 @@ MAX_DEGREES = 1e-6
 @pytest.fixture(scope="module")
 def client():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address="127.0.0.1:0") as cluster, \
             distributed.Client(cluster, set_as_default=False) as c:  # fmt: skip
         yield c
 

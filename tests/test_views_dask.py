@@ -55,7 +55,7 @@ def client():
     with warnings.catch_warnings():  # the scheduler's HTTP port may be taken by another cluster
         warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
         cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0"
         )
     with cluster, distributed.Client(cluster) as c:
         yield c

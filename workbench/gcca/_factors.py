@@ -206,9 +206,16 @@ class StackedFactors:
             raise ValueError(
                 f"n_components={n_components} exceeds the stacked rank {t.size}; lower it"
             )
-        g = gram * t[:, None] * t[None, :]
+        def scaled() -> np.ndarray:
+            # T G T in one Fortran-ordered temporary, whose lower triangle holds
+            # (G_ij t_i) t_j for i >= j: the values LAPACK reads, rounded as before
+            h = gram * t[None, :]
+            h *= t[:, None]
+            return h.T
+
         with _scipy_lapack_one_thread():
-            lam, vec, n_pos = _top_eigh(g, n_components, np.finfo(np.float64).eps)
+            lam, vec, n_pos = _top_eigh(scaled(), n_components, np.finfo(np.float64).eps,
+                                        scratch=scaled)  # fmt: skip
         if n_pos < n_components:
             raise ValueError(f"the views span only {n_pos} shared directions; lower n_components")
         return lam, vec

@@ -80,20 +80,34 @@ def _largest_entry_signs(mat: np.ndarray) -> np.ndarray:
     return np.where(mat.max(axis=0) >= -mat.min(axis=0), 1.0, -1.0)
 
 
-def _top_eigh(sym: np.ndarray, k: int, eps: float) -> tuple[np.ndarray, np.ndarray, int]:
+def _top_eigh(
+    sym: np.ndarray,
+    k: int,
+    eps: float,
+    *,
+    scratch: Callable[[], np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray, int]:
     """Top-``k`` eigenpairs (descending) of a symmetric matrix, and the number of eigenvalues
     above ``p * eps * 10 * lambda_max`` (counted over all eigenvalues only when some of the
-    top ``k`` fall below it)."""
+    top ``k`` fall below it).
+
+    With ``scratch`` (a function that builds ``sym`` again), ``sym`` is a temporary that LAPACK
+    may overwrite (no copy of a large matrix when it is Fortran-ordered); ``scratch`` rebuilds
+    it if the count is needed.
+    """
     p = sym.shape[0]
     if k < p:
-        lam, vec = sla.eigh(sym, subset_by_index=[p - k, p - 1], driver="evr")
+        # (LAPACK takes a Fortran-ordered temporary without a copy)
+        lam, vec = sla.eigh(sym, subset_by_index=[p - k, p - 1], driver="evr",
+                            overwrite_a=scratch is not None)  # fmt: skip
     else:
         lam, vec = np.linalg.eigh(sym)
     lam, vec = lam[::-1], vec[:, ::-1]
     tol = max(float(lam[0]), 0.0) * p * eps * 10
     n_pos = k
     if lam[-1] <= tol:
-        n_pos = int(np.sum(np.linalg.eigvalsh(sym) > tol))
+        whole = sym if scratch is None or k >= p else scratch()
+        n_pos = int(np.sum(np.linalg.eigvalsh(whole) > tol))
     return lam, vec, n_pos
 
 
