@@ -223,6 +223,14 @@ def test_plsa_fits_are_cached_by_content(tmp_path, monkeypatch):
             assert again.best[p][:2] == first.best[p][:2]
             np.testing.assert_array_equal(again.best[p][2], first.best[p][2])
         assert again.template.get_params() == first.template.get_params()
+        # one topic matrix per distinct best iteration, shared by the priors it is best for
+        from workbench._io import Cache
+
+        entry = Cache(_plsa.FIT_CACHE[0], version=_plsa.FIT_CACHE[1]).load(
+            _plsa.fit_inputs(name, 4, penalty, views, dev, TINY))
+        assert len(entry.arrays) == len({b[1] for b in first.best.values()})
+        assert all(again.best[p][2] is again.best[q][2] for p in again.best for q in again.best
+                   if again.best[p][1] == again.best[q][1])  # fmt: skip
     n = len(made)
     _plsa._fit_task("CPLSA", 4, 1.0, views, dev, TINY)  # another penalty
     _plsa._fit_task("JPLSA", 4, None, [v * 2 for v in views], dev, TINY)  # other counts

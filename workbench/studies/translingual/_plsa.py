@@ -33,7 +33,7 @@ __all__ = ["HARD", "PLSA_METHODS", "PLSAFit", "grid_end", "extension", "fit_tabl
            "run_plsa_tasks", "start_plsa_tasks"]  # fmt: skip
 
 #: The disk cache of the PLSA fits, by content: (namespace, version of what its entries hold).
-FIT_CACHE = ("translingual/plsa", 1)
+FIT_CACHE = ("translingual/plsa", 2)
 
 #: The topic models, in the order of the tables.
 PLSA_METHODS = ("JPLSA", "CPLSA")
@@ -138,7 +138,10 @@ def _fit_task(
         fit = _fit(name, n_topics, penalty, views, dev_views, cfg)
         made.append(fit)
         priors = list(fit.best)
-        arrays = {f"topic_word_{i}": fit.best[p][2] for i, p in enumerate(priors)}
+        # priors whose best iteration is the same share that iteration's topics: one array each
+        its = sorted({int(fit.best[p][1]) for p in priors})
+        arrays = {f"topic_word_it{it}": next(fit.best[p][2] for p in priors
+                                             if int(fit.best[p][1]) == it) for it in its}  # fmt: skip
         meta = {"priors": [float(p) for p in priors],
                 "best": [[float(fit.best[p][0]), int(fit.best[p][1])] for p in priors],
                 "seconds": fit.seconds, "history": [list(h) for h in fit.history],
@@ -151,8 +154,9 @@ def _fit_task(
     if made:
         return made[0]
     meta, arrays = entry.meta, entry.arrays
-    best = {float(p): (float(b[0]), int(b[1]), np.asarray(arrays[f"topic_word_{i}"]))
-            for i, (p, b) in enumerate(zip(meta["priors"], meta["best"]))}  # fmt: skip
+    topics = {int(b[1]): np.asarray(arrays[f"topic_word_it{int(b[1])}"]) for b in meta["best"]}
+    best = {float(p): (float(b[0]), int(b[1]), topics[int(b[1])])
+            for p, b in zip(meta["priors"], meta["best"])}  # fmt: skip
     pen = math.nan if name == "JPLSA" else HARD if penalty is None else float(penalty)
     return PLSAFit(name, n_topics, pen, best, float(meta["seconds"]),
                    [(int(i), float(p), float(m)) for i, p, m in meta["history"]],
@@ -175,13 +179,15 @@ def _fit(
     history: list[tuple[int, float, float]] = []
 
     def evaluate(it: int) -> None:
+        topics = None  # this iteration's topics, copied once for every prior they are best for
         for prior in cfg.fold_in_priors:
             model.fold_in_prior = prior
             a, b = (model.transform(v) for v in dev_views)
             mrr = paired_retrieval(a, b, metric="l1").mrr
             history.append((it, float(prior), mrr))
             if prior not in best or mrr > best[prior][0]:
-                best[prior] = (mrr, it, model.topic_word_.copy())
+                topics = model.topic_word_.copy() if topics is None else topics
+                best[prior] = (mrr, it, topics)
         model.fold_in_prior = None
 
     def callback(it: int, _: object) -> bool:
