@@ -284,8 +284,8 @@ def paper_grids(
     as the paper states it (a word enters only if at least ``v`` views observe it,
     :meth:`FactorStore.get_many`). Factors other than the base configuration's are dropped after
     use, so memory stays at about two preprocessings' factors. Each grid point's dev evaluation
-    is kept in the disk cache by the content of the views, the choice (with its seed) and the
-    dev halves, so a re-run on the same views refits nothing.
+    is kept in the disk cache by the content of the views, the choice (with its seed), the dev
+    halves and the store's settings, so a re-run on the same views refits nothing.
     """
     _check_view_set(view_set)
     check_instance(settings, "settings", StudySettings,

@@ -493,7 +493,7 @@ def tuning_path(
     ``min_gain`` (half a point of Spearman by default), and the best such candidate is chosen;
     so differences within the noise of the randomized SVDs do not steer the later steps. Only
     the dev parts of the rating sets are read. Each dev evaluation is kept in the disk cache
-    by the content of the views, the choice and the dev halves
+    by the content of the views, the choice, the dev halves and the store's settings
     (:class:`~workbench.studies.mvlsa._evalcache.DevEvaluations`), so a walk over the same
     views refits nothing it evaluated before.
     """
