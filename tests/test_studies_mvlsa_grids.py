@@ -303,6 +303,8 @@ def test_a_store_with_floors_gives_the_same_result_whatever_was_asked_before(mon
     alone = fresh()
     h_alone = alone.combine(alone.get_many(views, small), N, 2)
     assert solves == [3]  # solved at the floor k
+    assert [alone.eigenpairs_to_solve(k, 8) for k in (1, 3, 5)] == [3, 3, 5]
+    assert alone.eigenpairs_to_solve(2, 2) == 2  # never more than the order
     assert alone.n_computed == len(views)
     alone.get_many(views, large)  # the floor rank was computed: nothing new
     assert alone.n_computed == len(views)
@@ -331,3 +333,5 @@ def test_rank_floors_cover_every_rank_a_run_asks_for():
     assert (store.min_rank, store.min_components) == mx.rank_floors(st, n_words=N, n_views=4)
     with pytest.raises(TypeError, match="StudySettings"):
         mx.rank_floors("small", n_words=N, n_views=4)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="store must be a FactorStore"):
+        mx.study_store(vs, st, store="x")  # type: ignore[arg-type]

@@ -238,7 +238,7 @@ class FactorStore:
         have = eigs.get(rk)
         if have is None or have[0].size < n_components:
             have = None
-            wide = min(max(n_components, self.min_components), t.size)
+            wide = self.eigenpairs_to_solve(n_components, t.size)
             if wide > n_components:  # the floor: a smaller k is a slice of the same solve
                 try:
                     have = stacked.eig(t, wide, gram)
@@ -248,6 +248,14 @@ class FactorStore:
                 have = stacked.eig(t, n_components, gram)
             eigs[rk] = have
         return stacked.embedding(t, n_components, gram, have)
+
+    def eigenpairs_to_solve(self, n_components: int, order: int) -> int:
+        """How many eigenpairs :meth:`combine` solves for ``n_components`` dimensions of a
+        stacked eigenproblem of order ``order``: ``min(max(n_components, min_components),
+        order)`` (a smaller request is then a slice of that solve)."""
+        n_components = check_int(n_components, "n_components", low=1)
+        order = check_int(order, "order", low=1)
+        return min(max(n_components, self.min_components), order)
 
     @property
     def n_computed(self) -> int:
