@@ -187,3 +187,24 @@ def test_notebook_03_mvlsa_on_dask_equals_local(run_notebook):
     local = run_notebook("03_mvlsa", SEED=0, SEEDS=2)
     dask = run_notebook("03_mvlsa", SEED=0, SEEDS=2, BACKEND="dask")
     assert _without_timings(dask) == _without_timings(local)
+
+
+@pytest.mark.notebooks
+def test_notebook_03_without_the_grids_records_why_and_changes_nothing_else(run_notebook):
+    """PAPER_GRIDS=False leaves the grids out: no claim is tested, the records and the Discussion
+    say why, and every other record equals the run with the grids (the store's rank floors
+    still cover them, so the factors and shared spaces are the same)."""
+    local = run_notebook("03_mvlsa", SEED=0, SEEDS=2)
+    bare = run_notebook("03_mvlsa", SEED=0, SEEDS=2, PAPER_GRIDS=False)
+    assert local["claims_not_tested"] == "" and local["claims"]
+    assert "PAPER_GRIDS = False" in bare["claims_not_tested"]
+    assert bare["grids"] == {} and bare["claims"] == {} and bare["claims_per_seed"] == []
+    assert bare["paper_config"] == {} and bare["claims_family_size"] == {}
+    grid_keys = {"grids", "claims", "claims_per_seed", "claims_family_size", "paper_config",
+                 "claims_not_tested", "n_factorizations"}  # (the count depends on the cache)
+    rest = [{k: v for k, v in _without_timings(r).items() if k not in grid_keys}
+            for r in (bare, local)]  # fmt: skip
+    assert rest[0] == rest[1]
+    text = mvlsa.discussion_03(bare).data
+    assert f"not tested in this run: {bare['claims_not_tested']}." in text
+    assert "not tested in this run" not in mvlsa.discussion_03(local).data

@@ -460,7 +460,8 @@ def test_large_size_only_for_the_mvlsa_notebooks_and_with_the_shared_corpus(tmp_
     corpus = tmp_path / "corpus" / "gutenberg_en_25M.txt.gz"
     corpus.parent.mkdir()
     corpus.write_bytes(b"")
-    assert validate_parameters(nb / "03_mvlsa.ipynb", size="large")["DATA_SIZE"] == "large"
+    large = validate_parameters(nb / "03_mvlsa.ipynb", size="large")
+    assert (large["DATA_SIZE"], large["SEEDS"]) == ("large", 2)  # at least two seeds
 
 
 def test_batch_values_per_size(tmp_path):

@@ -590,3 +590,12 @@ def test_mvlsa_run_records_round_trip():
     assert rec["grids"]["m"]["used"] == {"10": "10", "20": "20"}
     assert rec["claims_family_size"] == {"m": 1, "n_j": 2, "r": 1}
     assert rec["baseline_seconds"] == {"0": {"PPMI-SVD": 1.5}}
+
+
+def test_a_run_without_grids_says_why_no_claim_is_tested():
+    rec = rec03(claims={}, claims_not_tested="the paper's grids were left out of this run")
+    assert F.facts_03(rec).claims_not_tested == "the paper's grids were left out of this run"
+    assert ("* **The paper's hyper-parameter claims** are not tested in this run: the paper's "
+            "grids were left out of this run.") in text03(rec)  # fmt: skip
+    assert "not tested in this run" not in text03(rec03())  # claims tested: no such line
+    assert F.facts_03(rec03()).claims_not_tested == ""  # records older than the key

@@ -161,6 +161,9 @@ SYSTEM_CASES = [
 
 # ------------------------------------------------------------------------- grids, ablation, fusion
 STUDY_CASES = [
+    ("run_mvlsa with_grids a string", lambda c: mx.run_mvlsa(c.vs, mx.settings("small"), seeds=[0],
+                                                             with_grids="no"),
+     TypeError, "with_grids must be True or False, got 'no'"),
     ("grid values an int", lambda c: mx.run_grid(c.vs, "k", 5, base=CFG, wordsim=c.sets,
                                                  analogies=False),
      TypeError, "values of the grid over 'k' must be a list"),

@@ -350,6 +350,7 @@ class Facts03:
     corpus: ComparisonFact | None = None  # the headline: corpus views vs the corpus baselines
     lexicon: ComparisonFact | None = None  # corpus + lexicon views vs the retrofitted baselines
     glove_stop: str | None = None  # what stopped GloVe: "tolerance" or "epoch cap"
+    claims_not_tested: str = ""  # why the run tested none of the paper's claims ("": it did)
 
 
 def _per_seed(rec: Mapping[str, Any], system: str) -> list[float]:
@@ -395,6 +396,7 @@ def facts_03(rec: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> 
         corpus_vs_ppmi=_counts(cvp) if cvp and cvp.get("sets") else None,
         claims=seed_claims(rec),
         claims_family=family_sizes(rec),
+        claims_not_tested=str(rec.get("claims_not_tested") or ""),
         comparison=size_comparison("03", rec, other),
         data=data_fact(rec),
         path_walked=bool(rec.get("tuning_order")),

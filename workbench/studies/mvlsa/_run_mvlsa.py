@@ -14,7 +14,7 @@ from typing import Any, TypedDict, cast
 
 import pandas as pd
 
-from workbench._validation import check_int
+from workbench._validation import check_bool, check_int
 from workbench.evaluation import evaluate_system
 from workbench.gcca import AccuracyCertificate
 from workbench.records import to_jsonable
@@ -102,6 +102,7 @@ class MVLSARecords(TypedDict):
     claims_per_seed: list[dict[str, Any]]
     claims_test: str
     claims_family_size: dict[str, int]
+    claims_not_tested: str
     paper_config: dict[str, dict[str, str]]
     grids: dict[str, dict[str, Any]]
     n_factorizations: int
@@ -143,12 +144,15 @@ class MVLSARun:
         retrofitted (Faruqui et al. 2015) to the same lexicons, Holm over that table per seed;
         None when the view set has no lexicon view.
     claims : GridClaims
-        The paper's claims tested on its grids, on the dev halves, in every seed.
+        The paper's claims tested on its grids, on the dev halves, in every seed (no rows when
+        the run has no grids).
     n_factorizations : int
         View factorizations computed (the store's count at the end of the run).
     certificate : AccuracyCertificate or None
         ``MVLSA.accuracy_`` of an MVLSA fit of the tuned configuration (first seed; see
         :func:`workbench.studies.mvlsa.choice_certificate`); None when not computed.
+    claims_not_tested : str
+        Why the run has no grids and tests none of the paper's claims (``""``: it has them).
     """
 
     view_set: ViewSet
@@ -165,6 +169,7 @@ class MVLSARun:
     settings: StudySettings | None = None
     grids: PaperGrids | None = None
     certificate: AccuracyCertificate | None = None
+    claims_not_tested: str = ""
 
     @property
     def view_counts(self) -> pd.Series:
@@ -255,6 +260,7 @@ class MVLSARun:
             "claims_per_seed": self.claims.per_seed.to_dict(orient="records"),
             "claims_test": GRID_CLAIMS_TEST,
             "claims_family_size": self.claims.family_sizes,
+            "claims_not_tested": self.claims_not_tested,
             "paper_config": (
                 self.grids.paper.to_dict(orient="index") if self.grids is not None else {}
             ),
@@ -275,6 +281,7 @@ def run_mvlsa(
     seeds: Sequence[int],
     store: FactorStore | None = None,
     progress: bool | None = None,
+    with_grids: bool = True,
 ) -> MVLSARun:
     """Notebook 03: train the baselines for every seed, score the paper's grids around its
     configuration on the dev halves and test its claims on them in every seed, walk the
@@ -291,16 +298,32 @@ def run_mvlsa(
         The seeds (:func:`workbench.significance.seed_list`); the path uses the first.
     store : FactorStore, optional
         Where the view factors are computed (e.g. ``FactorStore(backend="dask")``).
+    progress : bool or None
+        Show progress bars (None: tqdm decides; it hides them when the output is not a
+        terminal).
+    with_grids : bool
+        Score the paper's grids and test its claims (the default). False leaves them out (at
+        the full size they are most of the run's time): the run then records why
+        (``claims_not_tested``) and everything else is what it would have been, because the
+        store's rank floors still cover the grids (:func:`study_store`).
     """
     _check_view_set(view_set)
+    with_grids = check_bool(with_grids, "with_grids")
     check_instance(settings, "settings", StudySettings,
                     "a StudySettings (from workbench.studies.mvlsa.settings)")  # fmt: skip
     seeds = tuple(check_int(s, "seeds entries", low=0) for s in check_sequence(seeds, "seeds"))
     store = study_store(view_set, settings, store)
     baselines = corpus_baselines_seeds(view_set, settings, n_components=settings.config.n_components,
                                        seeds=seeds)  # fmt: skip
-    grids = (paper_grids(view_set, settings, seeds=seeds, store=store, progress=progress)
-             if settings.dev_wordsim else None)  # fmt: skip
+    if not settings.dev_wordsim:
+        not_tested = ("no rating set has a dev half to tune on (WORDSIM_SPLIT=\"all\" scores every "
+                      "pair)")  # fmt: skip
+    elif not with_grids:
+        not_tested = "the paper's grids were left out of this run (PAPER_GRIDS = False)"
+    else:
+        not_tested = ""
+    grids = (None if not_tested else
+             paper_grids(view_set, settings, seeds=seeds, store=store, progress=progress))  # fmt: skip
     tuning = study_tuning(view_set, settings, seed=seeds[0], store=store, progress=progress)
     scored = scored_wordsim(settings)
     if settings.dev_wordsim:  # the band of the path: the first tuning set's dev half
@@ -352,12 +375,13 @@ def run_mvlsa(
     claims = grid_claims(grids) if grids is not None else _no_claims()
     return MVLSARun(view_set, seeds, baselines, tuning, float(mrds.iloc[0]), comparison,
                     corpus_comparison, lexicon_comparison, claims, store.n_computed, band_label,
-                    settings, grids, choice_certificate(view_set, tuning.best))  # fmt: skip
+                    settings, grids, choice_certificate(view_set, tuning.best),
+                    not_tested)  # fmt: skip
 
 
 def _no_claims() -> GridClaims:
-    """The claims of a run without grids (no rating set to tune on): none tested; the tables
-    have the columns of :func:`grid_claims`' tables, without rows."""
+    """The claims of a run without grids (no rating set to tune on, or the grids left out): none
+    tested; the tables have the columns of :func:`grid_claims`' tables, without rows."""
     columns = ["table", "kind", "a", "b", "dev mean a", "dev mean b",
                *(f"seeds {st}" for st in CLAIM_STATUSES), "n seeds", "status", "reason"]  # fmt: skip
     table = pd.DataFrame(columns=columns, index=pd.Index([], name="claim"))
